@@ -1,0 +1,12 @@
+/* LAROD section of the tlayout public API (included by tlayout.h). */
+#ifndef TLAYOUT_LAROD_H
+#define TLAYOUT_LAROD_H
+#include "tlayout.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif

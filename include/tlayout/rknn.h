@@ -1,0 +1,12 @@
+/* RKNN section of the tlayout public API (included by tlayout.h). */
+#ifndef TLAYOUT_RKNN_H
+#define TLAYOUT_RKNN_H
+#include "tlayout.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,12 @@
+/* TIDL section of the tlayout public API (included by tlayout.h). */
+#ifndef TLAYOUT_TIDL_H
+#define TLAYOUT_TIDL_H
+#include "tlayout.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif

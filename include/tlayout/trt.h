@@ -1,0 +1,12 @@
+/* TRT section of the tlayout public API (included by tlayout.h). */
+#ifndef TLAYOUT_TRT_H
+#define TLAYOUT_TRT_H
+#include "tlayout.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif
