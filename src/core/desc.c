@@ -16,12 +16,12 @@ void tl_desc_clear(tl_desc *d)
 }
 
 /* "C" for a labelled dim, "dims[2]" otherwise (for messages). */
-static const char *dim_name(const tl_desc *d, int i, char buf[16])
+static const char *dim_name(const tl_desc *d, int i, char buf[24])
 {
     if (i >= 0 && i < TL_MAX_DIMS && d->labels[i])
-        snprintf(buf, 16, "%c", d->labels[i]);
+        snprintf(buf, 24, "%c", d->labels[i]);
     else
-        snprintf(buf, 16, "dims[%d]", i);
+        snprintf(buf, 24, "dims[%d]", i);
     return buf;
 }
 
@@ -34,7 +34,7 @@ static int64_t plane_extent(const tl_desc *d, const tl_plane *p, int i)
 
 static tl_status check_logical(const tl_desc *d)
 {
-    char nb[16];
+    char nb[24];
     if (d->rank < 1 || d->rank > TL_MAX_DIMS)
         return tl_fail(TL_ERR_RANK, "rank=%d: must be 1..%d", (int)d->rank, TL_MAX_DIMS);
     if (tl_dtype_bits((tl_dtype)d->dtype) == 0)
@@ -151,7 +151,7 @@ static tl_status check_axes(const tl_desc *d, int k)
 static tl_status check_coverage(const tl_desc *d, int k)
 {
     const tl_plane *p = &d->planes[k];
-    char nb[16];
+    char nb[24];
     for (int i = 0; i < d->rank; i++) {
         const tl_axis *ax[TL_MAX_AXES];
         int n = 0;
@@ -203,7 +203,7 @@ static tl_status plane_span_bits(const tl_desc *d, const tl_plane *p, int64_t *b
 
 static tl_status plane_end_bytes(const tl_desc *d, const tl_plane *p, int64_t *end)
 {
-    int64_t bits, off;
+    int64_t bits = 0, off;
     TL_TRY(plane_span_bits(d, p, &bits));
     if (!tl_mul_ok(p->offset_bytes, 8, &off) || !tl_add_ok(off, bits, &off) || !tl_add_ok(off, 7, &off))
         return tl_fail(TL_ERR_OVERFLOW, "plane offset %lld + span overflows int64", (long long)p->offset_bytes);
@@ -213,13 +213,12 @@ static tl_status plane_end_bytes(const tl_desc *d, const tl_plane *p, int64_t *e
 
 /* Sufficient non-overlap test: sorted by stride, each stride clears the span
  * of every smaller axis. */
-static tl_status check_no_alias(const tl_desc *d, int k)
+static tl_status check_axes_disjoint(const tl_desc *d, const tl_axis *axes, int naxes)
 {
-    const tl_plane *p = &d->planes[k];
-    const tl_axis *ax[TL_MAX_AXES];
+    const tl_axis *ax[TL_MAX_AXES + 1];
     int n = 0;
-    for (int a = 0; a < p->naxes; a++)
-        if (p->axes[a].extent > 1) ax[n++] = &p->axes[a];
+    for (int a = 0; a < naxes; a++)
+        if (axes[a].extent > 1) ax[n++] = &axes[a];
     for (int s = 1; s < n; s++)
         for (int t = s; t > 0 && ax[t]->stride_bits < ax[t - 1]->stride_bits; t--) {
             const tl_axis *tmp = ax[t]; ax[t] = ax[t - 1]; ax[t - 1] = tmp;
@@ -234,6 +233,11 @@ static tl_status check_no_alias(const tl_desc *d, int k)
     return TL_OK;
 }
 
+static tl_status check_no_alias(const tl_desc *d, int k)
+{
+    return check_axes_disjoint(d, d->planes[k].axes, d->planes[k].naxes);
+}
+
 static bool same_axes(const tl_plane *a, const tl_plane *b)
 {
     if (a->naxes != b->naxes) return false;
@@ -243,28 +247,25 @@ static bool same_axes(const tl_plane *a, const tl_plane *b)
     return true;
 }
 
-static int64_t min_stride(const tl_plane *p)
-{
-    int64_t m = INT64_MAX;
-    for (int i = 0; i < p->naxes; i++)
-        if (p->axes[i].extent > 1 && p->axes[i].stride_bits < m) m = p->axes[i].stride_bits;
-    return m;
-}
-
-/* Planes may not share bytes, except interleaved component planes (NV12's Cb
- * and Cr): identical axes, offsets within one innermost step of each other. */
+/* Planes may not share bytes, except interleaved component planes (NV12's U
+ * and V): identical axes whose union, one more axis of extent 2 stepping from
+ * one offset to the other, is itself free of aliasing. */
 static tl_status check_planes_disjoint(const tl_desc *d)
 {
-    int64_t ebits = tl_dtype_bits((tl_dtype)d->dtype);
     for (int a = 0; a < d->nplanes; a++)
         for (int b = a + 1; b < d->nplanes; b++) {
             const tl_plane *pa = &d->planes[a], *pb = &d->planes[b];
-            int64_t ea, eb;
+            int64_t ea = 0, eb = 0;
             TL_TRY(plane_end_bytes(d, pa, &ea));
             TL_TRY(plane_end_bytes(d, pb, &eb));
             if (ea <= pb->offset_bytes || eb <= pa->offset_bytes) continue;
-            int64_t delta = llabs(pa->offset_bytes - pb->offset_bytes) * 8;
-            if (same_axes(pa, pb) && delta >= ebits && delta + ebits <= min_stride(pa)) continue;
+            if (same_axes(pa, pb) && pa->naxes < TL_MAX_AXES) {
+                tl_axis u[TL_MAX_AXES + 1];
+                memcpy(u, pa->axes, sizeof(tl_axis) * (size_t)pa->naxes);
+                u[pa->naxes] = (tl_axis){.dim = -1, .block = 1, .extent = 2,
+                                         .stride_bits = llabs(pa->offset_bytes - pb->offset_bytes) * 8};
+                if (check_axes_disjoint(d, u, pa->naxes + 1) == TL_OK) continue;
+            }
             return tl_fail(TL_ERR_PLANE, "planes[%d] (offset %lld) and planes[%d] (offset %lld) overlap", a,
                            (long long)pa->offset_bytes, b, (long long)pb->offset_bytes);
         }
@@ -275,7 +276,7 @@ static tl_status required_bytes(const tl_desc *d, int64_t *bytes)
 {
     int64_t need = 0;
     for (int k = 0; k < d->nplanes; k++) {
-        int64_t end;
+        int64_t end = 0;
         TL_TRY(plane_end_bytes(d, &d->planes[k], &end));
         if (end > need) need = end;
     }
@@ -298,7 +299,7 @@ tl_status tl_desc_validate(const tl_desc *d)
         if (writable) TL_TRY(check_no_alias(d, k));
     }
     if (writable) TL_TRY(check_planes_disjoint(d));
-    int64_t need;
+    int64_t need = 0;
     TL_TRY(required_bytes(d, &need));
     if (d->size_bytes < need)
         return tl_fail(TL_ERR_SIZE, "size=%lld bytes < %lld bytes the layout spans", (long long)d->size_bytes,
@@ -360,7 +361,7 @@ int64_t tl_desc_bit_offset_unchecked(const tl_desc *d, const int64_t *x)
 
 tl_status tl_desc_offset_bits(const tl_desc *d, const int64_t *coords, uint64_t *bit_offset)
 {
-    char nb[16];
+    char nb[24];
     if (!coords || !bit_offset) return tl_fail(TL_ERR_NULL, "coords or result is NULL");
     TL_TRY(tl_desc_validate(d));
     for (int i = 0; i < d->rank; i++)

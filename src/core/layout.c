@@ -111,7 +111,7 @@ static int dim_of(const tl_layout *L, bool onednn, const char *letters, char c)
 tl_status tl_layout_parse(const char *w, tl_layout *L)
 {
     token tok[TL_MAX_AXES];
-    int n;
+    int n = 0;
     char letters[TL_MAX_DIMS];
     memset(L, 0, sizeof *L);
     TL_TRY(tokenize(w, tok, &n));
@@ -294,8 +294,12 @@ tl_status tl_desc_init_yuv420(tl_desc *d, tl_yuv_kind kind, int64_t h, int64_t w
     if (kind < TL_YUV_NV12 || kind > TL_YUV_I420) return tl_fail(TL_ERR_SPEC_LAYOUT, "yuv kind=%d: unknown", (int)kind);
     const int64_t dims[3] = {3, h, w};
     TL_TRY(check_dims(TL_U8, dims, 3));
-    if (pitch == 0) pitch = w;
+    int64_t chroma_row = kind == TL_YUV_I420 ? w : 2 * tl_cdiv(w, 2); /* U,V pairs */
+    if (pitch == 0) pitch = chroma_row;
     if (pitch < w) return tl_fail(TL_ERR_STRIDE, "row pitch=%lld < width %lld", (long long)pitch, (long long)w);
+    if (pitch < chroma_row)
+        return tl_fail(TL_ERR_STRIDE, "row pitch=%lld < %lld bytes of an interleaved chroma row (odd width %lld)",
+                       (long long)pitch, (long long)chroma_row, (long long)w);
     int64_t yend, t;
     if (!tl_mul_ok(h, pitch, &yend)) return tl_fail(TL_ERR_OVERFLOW, "height x pitch overflows int64");
     if (co == 0) co = yend;

@@ -70,7 +70,7 @@ static tl_status parse_option(char *field, tl_spec *sp)
 static tl_status split_spec(char *s, tl_spec *sp)
 {
     char *f[TL_SPEC_MAX_OPTS + 3];
-    int n;
+    int n = 0;
     TL_TRY(split_fields(s, f, TL_SPEC_MAX_OPTS + 3, &n));
     if (n < 3) return tl_fail(TL_ERR_SPEC_SYNTAX, "spec needs LAYOUT:DTYPE:DIMS, got %d field%s", n, n == 1 ? "" : "s");
     memset(sp, 0, sizeof *sp);
@@ -197,7 +197,7 @@ static tl_status apply_quant(tl_desc *d, tl_spec *sp)
     tl_spec_opt *q = tl_spec_take(sp, "q"), *zp = tl_spec_take(sp, "zp"), *sc = tl_spec_take(sp, "scale"),
                 *fl = tl_spec_take(sp, "fl"), *rd = tl_spec_take(sp, "round");
     tl_quant *Q = &d->quant;
-    int v;
+    int v = 0;
     if (q) {
         TL_TRY(parse_enum("q", q->value, qkind_names, 4, &v));
         Q->kind = (uint8_t)v;
@@ -210,7 +210,7 @@ static tl_status apply_quant(tl_desc *d, tl_spec *sp)
         TL_TRY(parse_enum("round", rd->value, round_names, 3, &v));
         Q->round = (uint8_t)v;
     }
-    int64_t t;
+    int64_t t = 0;
     if (zp) {
         TL_TRY(tl_parse_i64("zp", zp->value, &t));
         if (t < INT32_MIN || t > INT32_MAX) return tl_fail(TL_ERR_QUANT, "zp=%s: must fit int32", zp->value);
