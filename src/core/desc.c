@@ -106,7 +106,7 @@ static tl_status check_plane_ranges(const tl_desc *d)
     int64_t next = 0;
     for (int k = 0; k < d->nplanes; k++) {
         const tl_plane *p = &d->planes[k];
-        if (p->first != next || p->count < 1)
+        if (p->first != next || p->count < 1 || p->count > d->dims[pd] - next)
             return tl_fail(TL_ERR_PLANE, "planes[%d] covers [%lld,+%lld): planes must tile dim %d in order from 0",
                            k, (long long)p->first, (long long)p->count, pd);
         next = p->first + p->count;
@@ -179,7 +179,7 @@ static tl_status check_coverage(const tl_desc *d, int k)
         bool full = ax[0]->block == 1;
         int64_t span;
         bool ok = full ? (tl_mul_ok(top->block, top->extent, &span) && span == P)
-                       : top->extent == tl_cdiv(P, top->block);
+                       : top->extent == P / top->block + (P % top->block != 0); /* cdiv, no overflow */
         if (!ok)
             return tl_fail(TL_ERR_AXIS, "outer axis of %s: block %lld x extent %lld must %s padded extent %lld",
                            dim_name(d, i, nb), (long long)top->block, (long long)top->extent,

@@ -64,7 +64,7 @@ tl_status tl_parse_f32(const char *key, const char *value, float *out)
     char *end;
     errno = 0;
     float v = strtof(value, &end);
-    if (end == value || *end != '\0' || errno == ERANGE || !isfinite(v))
+    if (end == value || *end != '\0' || (errno == ERANGE && v == 0.0f) || !isfinite(v)) /* subnormals are fine */
         return tl_fail(TL_ERR_SPEC_VALUE, "%s=%s: not a finite number", key, value);
     *out = v;
     return TL_OK;

@@ -1,18 +1,765 @@
-/* DML: placeholder until its issue lands; the spec prefix reports that. */
+/* DirectML buffer tensors (FORMATS.md §3) <-> tl_desc.
+ *
+ * A DML tensor is Sizes in a fixed logical order plus Strides in elements;
+ * everything physical (NHWC, row padding, broadcast) lives in the strides. So
+ * a DML descriptor maps onto one block-1 axis per logical dim, in logical
+ * order, with stride_bits = Strides[i] * element bits. The size rule is
+ * DirectML's own (DMLCalcBufferTensorSize, checked before the core's span
+ * rule so that a short buffer gets a DirectML-named message). */
+#include <stdio.h>
+#include <string.h>
+
 #include "core/internal.h"
 
-static tl_status parse(tl_desc *out, tl_spec *spec)
+#define DML_MAX TL_DML_TENSOR_DIMENSION_COUNT_MAX1
+#define SPEC_CAP 1024
+
+/* ======================================================================== */
+/* Element types                                                            */
+/* ======================================================================== */
+
+typedef struct dml_type {
+    const char *name;
+    tl_dtype dt;
+} dml_type;
+
+/* Indexed by the DML_TENSOR_DATA_TYPE value. */
+static const dml_type k_types[] = {
+    {"UNKNOWN", TL_DT_INVALID}, {"FLOAT32", TL_F32}, {"FLOAT16", TL_F16}, {"UINT32", TL_U32},
+    {"UINT16", TL_U16},         {"UINT8", TL_U8},    {"INT32", TL_I32},   {"INT16", TL_I16},
+    {"INT8", TL_I8},            {"FLOAT64", TL_F64}, {"UINT64", TL_U64},  {"INT64", TL_I64},
+    {"UINT4", TL_U4},           {"INT4", TL_I4},
+};
+#define NTYPES (sizeof k_types / sizeof k_types[0])
+
+const char *tl_dml_data_type_name(uint32_t t) { return t < NTYPES ? k_types[t].name : "?"; }
+
+tl_dtype tl_dml_data_type_to_dtype(uint32_t t) { return t < NTYPES ? k_types[t].dt : TL_DT_INVALID; }
+
+unsigned tl_dml_data_type_bits(uint32_t t) { return tl_dtype_bits(tl_dml_data_type_to_dtype(t)); }
+
+tl_dml_data_type tl_dml_data_type_from_dtype(tl_dtype dt)
 {
-    (void)out;
-    (void)spec;
-    return tl_fail(TL_ERR_UNSUPPORTED, "layout prefix 'dml': DML support is not built yet");
+    for (uint32_t t = 1; t < NTYPES; t++)
+        if (k_types[t].dt == dt) return (tl_dml_data_type)t;
+    return TL_DML_TENSOR_DATA_TYPE_UNKNOWN;
+}
+
+/* ======================================================================== */
+/* DMLCalcBufferTensorSize and CalculateStrides                             */
+/* ======================================================================== */
+
+/* DataType, DimensionCount and Sizes: the part every DirectML rule needs. */
+static tl_status check_shape(uint32_t data_type, uint32_t n, const uint32_t *sizes)
+{
+    if (tl_dml_data_type_bits(data_type) == 0)
+        return tl_fail(TL_ERR_DTYPE, "DataType=%u (%s): not a buffer element type, expected 1..13 "
+                       "(FLOAT32..INT4) (DirectML)", data_type, tl_dml_data_type_name(data_type));
+    if (n < 1 || n > DML_MAX)
+        return tl_fail(TL_ERR_RANK, "DimensionCount=%u: must be 1..%d (DirectML)", n, DML_MAX);
+    if (!sizes) return tl_fail(TL_ERR_NULL, "Sizes is NULL (DirectML)");
+    for (uint32_t i = 0; i < n; i++)
+        if (sizes[i] == 0)
+            return tl_fail(TL_ERR_DIM, "Sizes[%u]=0: every size must be >= 1; the published "
+                           "DMLCalcBufferTensorSize would wrap Sizes[i]-1 around (DirectML)", i);
+    return TL_OK;
+}
+
+/* Elements from index 0 to the last one: last + 1 with strides, Π sizes without. */
+static tl_status element_span(uint32_t n, const uint32_t *sizes, const uint32_t *strides, int64_t *span)
+{
+    int64_t acc = strides ? 0 : 1, t;
+    for (uint32_t i = 0; i < n; i++) {
+        bool ok = strides ? tl_mul_ok((int64_t)sizes[i] - 1, strides[i], &t) && tl_add_ok(acc, t, &acc)
+                          : tl_mul_ok(acc, sizes[i], &acc);
+        if (!ok)
+            return tl_fail(TL_ERR_OVERFLOW, "Sizes/Strides up to dim %u: the index of the last element "
+                           "overflows 64 bits (DirectML)", i);
+    }
+    if (strides && !tl_add_ok(acc, 1, &acc))
+        return tl_fail(TL_ERR_OVERFLOW, "the index of the last element + 1 overflows 64 bits (DirectML)");
+    *span = acc;
+    return TL_OK;
+}
+
+/* FORMATS.md §3.3, bits-based (DirectMLX), 64-bit throughout. */
+static tl_status min_total(uint32_t data_type, uint32_t n, const uint32_t *sizes, const uint32_t *strides,
+                           int64_t *bytes)
+{
+    int64_t span, bits, b;
+    TL_TRY(check_shape(data_type, n, sizes));
+    TL_TRY(element_span(n, sizes, strides, &span));
+    if (!tl_mul_ok(span, tl_dml_data_type_bits(data_type), &bits))
+        return tl_fail(TL_ERR_OVERFLOW, "%lld elements x %u bits overflows 64 bits (DirectML)",
+                       (long long)span, tl_dml_data_type_bits(data_type));
+    if (!tl_rup_ok(bits / 8 + (bits % 8 != 0), 4, &b))
+        return tl_fail(TL_ERR_OVERFLOW, "%lld bits rounded up to 4 bytes overflows 64 bits (DirectML)",
+                       (long long)bits);
+    *bytes = b;
+    return TL_OK;
+}
+
+tl_status tl_dml_buffer_tensor_size(uint32_t data_type, uint32_t n, const uint32_t *sizes,
+                                    const uint32_t *strides, uint64_t *bytes)
+{
+    int64_t b;
+    if (!bytes) return tl_fail(TL_ERR_NULL, "bytes is NULL (DirectML)");
+    TL_TRY(min_total(data_type, n, sizes, strides, &b));
+    *bytes = (uint64_t)b;
+    return TL_OK;
+}
+
+/* a*b, or INT64_MAX when that overflows (then it is too big for a UINT anyway). */
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+    int64_t r;
+    return tl_mul_ok(a, b, &r) ? r : INT64_MAX;
+}
+
+/* Packed strides in logical order; eff[] are the sizes with broadcast dims as 1. */
+static void strides_nchw(uint32_t n, const int64_t *eff, int64_t *st)
+{
+    int64_t acc = 1;
+    for (int i = (int)n - 1; i >= 0; i--) {
+        st[i] = acc;
+        acc = sat_mul(acc, eff[i]);
+    }
+}
+
+/* DirectMLX InterleavedChannel: C innermost, then the spatial dims, then N. */
+static void strides_nhwc(uint32_t n, const int64_t *eff, int64_t *st)
+{
+    int64_t acc = eff[1];
+    st[1] = 1;
+    for (int i = (int)n - 1; i >= 2; i--) {
+        st[i] = acc;
+        acc = sat_mul(acc, eff[i]);
+    }
+    st[0] = acc;
+}
+
+static tl_status check_calc_args(tl_dml_layout layout, uint32_t n, const uint32_t *sizes, uint32_t mask)
+{
+    if (layout != TL_DML_LAYOUT_NCHW && layout != TL_DML_LAYOUT_NHWC)
+        return tl_fail(TL_ERR_VENDOR, "layout=%d: expected TL_DML_LAYOUT_NCHW (0) or TL_DML_LAYOUT_NHWC (1) "
+                       "(DirectML)", (int)layout);
+    if (n < 1 || n > DML_MAX)
+        return tl_fail(TL_ERR_RANK, "DimensionCount=%u: must be 1..%d (DirectML)", n, DML_MAX);
+    if (layout == TL_DML_LAYOUT_NHWC && (n < 3 || n > 5))
+        return tl_fail(TL_ERR_RANK, "DimensionCount=%u: NHWC strides (interleaved channel) need 3..5 "
+                       "dims N,C,spatial (DirectML)", n);
+    if (!sizes) return tl_fail(TL_ERR_NULL, "Sizes is NULL (DirectML)");
+    for (uint32_t i = 0; i < n; i++)
+        if (sizes[i] == 0)
+            return tl_fail(TL_ERR_DIM, "Sizes[%u]=0: every size must be >= 1 (DirectML)", i);
+    if ((mask >> n) != 0) /* n <= 8 */
+        return tl_fail(TL_ERR_VENDOR, "broadcast mask 0x%x: bits beyond DimensionCount=%u (bit i "
+                       "broadcasts Sizes[i]) (DirectML)", mask, n);
+    return TL_OK;
+}
+
+tl_status tl_dml_calc_strides(tl_dml_layout layout, uint32_t n, const uint32_t *sizes, uint32_t mask,
+                              uint32_t *strides)
+{
+    int64_t eff[DML_MAX], st[DML_MAX];
+    if (!strides) return tl_fail(TL_ERR_NULL, "strides is NULL (DirectML)");
+    TL_TRY(check_calc_args(layout, n, sizes, mask));
+    for (uint32_t i = 0; i < n; i++) eff[i] = (mask >> i & 1u) ? 1 : sizes[i];
+    if (layout == TL_DML_LAYOUT_NCHW)
+        strides_nchw(n, eff, st);
+    else
+        strides_nhwc(n, eff, st);
+    for (uint32_t i = 0; i < n; i++) {
+        if (mask >> i & 1u) st[i] = 0;
+        if (st[i] > (int64_t)UINT32_MAX) /* INT64_MAX: saturated */
+            return tl_fail(TL_ERR_VENDOR, "Strides[%u] = the product of the sizes inside it exceeds a UINT "
+                           "(4294967295) (DirectML)", i);
+    }
+    for (uint32_t i = 0; i < n; i++) strides[i] = (uint32_t)st[i];
+    return TL_OK;
+}
+
+/* ======================================================================== */
+/* Validation (FORMATS.md §3.2)                                             */
+/* ======================================================================== */
+
+static tl_status check_count(uint32_t n, const uint32_t *sizes)
+{
+    uint64_t count = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        count *= sizes[i]; /* both < 2^32 while count stays below 2^32: no wrap */
+        if (count > UINT32_MAX)
+            return tl_fail(TL_ERR_VENDOR, "Sizes[0..%u] already hold %llu elements: a tensor has at most "
+                           "2^32-1 = 4294967295 elements (DirectML)", i, (unsigned long long)count);
+    }
+    return TL_OK;
+}
+
+static tl_status check_align(const tl_dml_buffer_tensor_desc *m)
+{
+    uint32_t a = m->GuaranteedBaseOffsetAlignment;
+    unsigned bits = tl_dml_data_type_bits(m->DataType);
+    unsigned es = bits < 8 ? 1 : bits / 8;
+    if (a == 0 || ((a & (a - 1)) == 0 && a >= es)) return TL_OK;
+    return tl_fail(TL_ERR_VENDOR, "GuaranteedBaseOffsetAlignment=%u: must be 0 or a power of two >= the "
+                   "%u-byte element size of %s (DirectML)", a, es, tl_dml_data_type_name(m->DataType));
+}
+
+tl_status tl_dml_validate(const tl_dml_buffer_tensor_desc *m)
+{
+    int64_t min;
+    if (!m) return tl_fail(TL_ERR_NULL, "DML buffer tensor desc is NULL (DirectML)");
+    TL_TRY(check_shape(m->DataType, m->DimensionCount, m->Sizes));
+    if (m->Flags & ~TL_DML_TENSOR_FLAG_OWNED_BY_DML)
+        return tl_fail(TL_ERR_VENDOR, "Flags=0x%x: only DML_TENSOR_FLAG_OWNED_BY_DML (0x1) is defined "
+                       "(DirectML)", m->Flags);
+    TL_TRY(check_count(m->DimensionCount, m->Sizes));
+    TL_TRY(min_total(m->DataType, m->DimensionCount, m->Sizes, m->Strides, &min));
+    if (m->TotalTensorSizeInBytes < (uint64_t)min)
+        return tl_fail(TL_ERR_SIZE, "TotalTensorSizeInBytes=%llu < %lld bytes required by "
+                       "DMLCalcBufferTensorSize (DirectML)",
+                       (unsigned long long)m->TotalTensorSizeInBytes, (long long)min);
+    return check_align(m);
+}
+
+/* ======================================================================== */
+/* DML desc -> tl_desc                                                      */
+/* ======================================================================== */
+
+/* DirectML's fixed logical order for a rank, "" when the dims are unnamed. */
+static const char *dml_labels(int n)
+{
+    return n == 3 ? "NCW" : n == 4 ? "NCHW" : n == 5 ? "NCDHW" : "";
+}
+
+/* Read-only when the strides broadcast or alias, as decided by the core's own
+ * rules: a writable descriptor must pass tl_desc_validate without the flag. */
+static tl_status settle_access(tl_desc *d)
+{
+    d->flags |= TL_DESC_READONLY;
+    TL_TRY(tl_desc_validate(d));
+    tl_desc w = *d;
+    w.flags &= ~TL_DESC_READONLY;
+    if (tl_desc_validate(&w) == TL_OK) d->flags = w.flags;
+    tl_clear_error();
+    return TL_OK;
+}
+
+static void fill_logical(tl_desc *d, const tl_dml_buffer_tensor_desc *m)
+{
+    const char *lab = dml_labels((int)m->DimensionCount);
+    d->rank = (int32_t)m->DimensionCount;
+    d->dtype = tl_dml_data_type_to_dtype(m->DataType);
+    for (int i = 0; i < d->rank; i++) {
+        d->dims[i] = m->Sizes[i];
+        d->labels[i] = *lab ? lab[i] : 0;
+    }
+}
+
+tl_status tl_dml_import(tl_desc *out, const tl_dml_buffer_tensor_desc *m)
+{
+    uint32_t packed[DML_MAX];
+    tl_desc d;
+    if (!out) return tl_fail(TL_ERR_NULL, "output descriptor is NULL (DirectML)");
+    TL_TRY(tl_dml_validate(m));
+    if (m->TotalTensorSizeInBytes > (uint64_t)INT64_MAX)
+        return tl_fail(TL_ERR_OVERFLOW, "TotalTensorSizeInBytes=%llu exceeds int64 (DirectML)",
+                       (unsigned long long)m->TotalTensorSizeInBytes);
+    const uint32_t *st = m->Strides;
+    if (!st) { /* NULL = packed row-major in logical order */
+        TL_TRY(tl_dml_calc_strides(TL_DML_LAYOUT_NCHW, m->DimensionCount, m->Sizes, 0, packed));
+        st = packed;
+    }
+    tl_desc_clear(&d);
+    fill_logical(&d, m);
+    int64_t ebits = tl_dtype_bits((tl_dtype)d.dtype);
+    tl_plane *p = &d.planes[0];
+    p->naxes = d.rank;
+    for (int i = 0; i < d.rank; i++)
+        p->axes[i] = (tl_axis){.dim = i, .block = 1, .extent = d.dims[i], .stride_bits = st[i] * ebits};
+    d.size_bytes = (int64_t)m->TotalTensorSizeInBytes;
+    d.vendor = TL_VENDOR_DML;
+    d.vendor_format = TL_DML_FORMAT_STRIDES;
+    d.vendor_params[0] = m->DataType;
+    d.vendor_params[1] = m->Flags;
+    d.vendor_params[2] = m->GuaranteedBaseOffsetAlignment;
+    TL_TRY(settle_access(&d));
+    *out = d;
+    return TL_OK;
+}
+
+/* ======================================================================== */
+/* tl_desc -> DML desc                                                      */
+/* ======================================================================== */
+
+/* Plane, offset, padding and dtype: the parts with no DirectML equivalent. */
+static tl_status check_exportable(const tl_desc *d)
+{
+    if (tl_dml_data_type_from_dtype((tl_dtype)d->dtype) == TL_DML_TENSOR_DATA_TYPE_UNKNOWN)
+        return tl_fail(TL_ERR_VENDOR_EXPORT, "dtype %s: DirectML has no such DML_TENSOR_DATA_TYPE "
+                       "(DirectML)", tl_dtype_name((tl_dtype)d->dtype));
+    if (d->rank > DML_MAX)
+        return tl_fail(TL_ERR_VENDOR_EXPORT, "rank=%d: DimensionCount is at most %d (DirectML)",
+                       (int)d->rank, DML_MAX);
+    if (d->nplanes != 1)
+        return tl_fail(TL_ERR_VENDOR_EXPORT, "nplanes=%d: a DML buffer tensor is one strided plane "
+                       "(DirectML)", (int)d->nplanes);
+    if (d->planes[0].offset_bytes != 0)
+        return tl_fail(TL_ERR_VENDOR_EXPORT, "plane offset=%lld bytes: a DML desc has no base offset; "
+                       "bind the buffer at that offset instead (DirectML)",
+                       (long long)d->planes[0].offset_bytes);
+    for (int i = 0; i < d->rank; i++)
+        if (d->pad_lo[i] != 0)
+            return tl_fail(TL_ERR_VENDOR_EXPORT, "pad_lo[%d]=%lld: padding before a dim moves element 0 "
+                           "away from the buffer start, which DML strides cannot say (DirectML)", i,
+                           (long long)d->pad_lo[i]);
+    return TL_OK;
+}
+
+/* Stride of each tl dim in elements: its one block-1 axis, or 0 when a dim of
+ * extent 1 has no axis at all. */
+static tl_status export_strides(const tl_desc *d, int64_t *st)
+{
+    const tl_plane *p = &d->planes[0];
+    int64_t ebits = tl_dtype_bits((tl_dtype)d->dtype);
+    int count[TL_MAX_DIMS] = {0};
+    for (int i = 0; i < d->rank; i++) st[i] = 0;
+    for (int a = 0; a < p->naxes; a++) count[p->axes[a].dim]++;
+    for (int i = 0; i < d->rank; i++)
+        if (count[i] > 1)
+            return tl_fail(TL_ERR_VENDOR_EXPORT, "dim %d is stored by %d axes (a blocked layout): "
+                           "DirectML gives each dim one stride (DirectML)", i, count[i]);
+    for (int a = 0; a < p->naxes; a++) {
+        const tl_axis *x = &p->axes[a];
+        if (x->block != 1)
+            return tl_fail(TL_ERR_VENDOR_EXPORT, "axes[%d] stores dim %d in blocks of %lld (subsampled): "
+                           "DirectML gives each dim one stride (DirectML)", a, (int)x->dim,
+                           (long long)x->block);
+        if (x->stride_bits % ebits)
+            return tl_fail(TL_ERR_VENDOR_EXPORT, "axes[%d].stride=%lld bits is not a whole number of "
+                           "%lld-bit elements: DirectML strides count elements (DirectML)", a,
+                           (long long)x->stride_bits, (long long)ebits);
+        st[x->dim] = x->stride_bits / ebits;
+        if (st[x->dim] > (int64_t)UINT32_MAX)
+            return tl_fail(TL_ERR_VENDOR_EXPORT, "dim %d: stride %lld elements does not fit a UINT "
+                           "(DirectML)", (int)x->dim, (long long)st[x->dim]);
+    }
+    return TL_OK;
+}
+
+/* perm[k] = the tl dim that becomes DML dim k: by label when the labels are
+ * exactly DirectML's for this rank, else by position. */
+static void dml_order(const tl_desc *d, int *perm)
+{
+    const char *want = dml_labels(d->rank);
+    int p[DML_MAX];
+    for (int k = 0; k < d->rank; k++) perm[k] = k;
+    for (int k = 0; want[k]; k++) {
+        const char *hit = memchr(d->labels, want[k], (size_t)d->rank);
+        if (!hit) return;
+        p[k] = (int)(hit - d->labels);
+    }
+    if (*want) memcpy(perm, p, sizeof(int) * (size_t)d->rank);
+}
+
+/* Flags and alignment travel only with a DirectML descriptor. */
+static tl_status export_params(const tl_desc *d, tl_dml_buffer_tensor_desc *m)
+{
+    m->Flags = 0;
+    m->GuaranteedBaseOffsetAlignment = 0;
+    if (d->vendor != TL_VENDOR_DML) return TL_OK;
+    for (int k = 1; k <= 2; k++)
+        if (d->vendor_params[k] < 0 || d->vendor_params[k] > (int64_t)UINT32_MAX)
+            return tl_fail(TL_ERR_VENDOR_EXPORT, "vendor_params[%d]=%lld: Flags / "
+                           "GuaranteedBaseOffsetAlignment must fit a UINT (DirectML)", k,
+                           (long long)d->vendor_params[k]);
+    m->Flags = (uint32_t)d->vendor_params[1];
+    m->GuaranteedBaseOffsetAlignment = (uint32_t)d->vendor_params[2];
+    return TL_OK;
+}
+
+/* Turn a DirectML rule failure into an export failure, keeping its message. */
+static tl_status as_export_failure(tl_status s)
+{
+    char msg[512];
+    if (s == TL_OK) return s;
+    snprintf(msg, sizeof msg, "%s", tl_last_error());
+    return tl_fail(TL_ERR_VENDOR_EXPORT, "cannot export: %s", msg);
+}
+
+static tl_status fill_export(const tl_desc *d, tl_dml_buffer_tensor_desc *m, uint32_t *sz, uint32_t *sr)
+{
+    int64_t st[TL_MAX_DIMS], min;
+    int perm[DML_MAX];
+    TL_TRY(check_exportable(d));
+    TL_TRY(export_strides(d, st));
+    dml_order(d, perm);
+    for (int k = 0; k < d->rank; k++) {
+        if (d->dims[perm[k]] > (int64_t)UINT32_MAX)
+            return tl_fail(TL_ERR_VENDOR_EXPORT, "dims[%d]=%lld does not fit a UINT Sizes entry "
+                           "(DirectML)", perm[k], (long long)d->dims[perm[k]]);
+        sz[k] = (uint32_t)d->dims[perm[k]];
+        sr[k] = (uint32_t)st[perm[k]];
+    }
+    m->DataType = tl_dml_data_type_from_dtype((tl_dtype)d->dtype);
+    m->DimensionCount = (uint32_t)d->rank;
+    m->Sizes = sz;
+    m->Strides = sr;
+    TL_TRY(export_params(d, m));
+    TL_TRY(as_export_failure(min_total(m->DataType, m->DimensionCount, sz, sr, &min)));
+    m->TotalTensorSizeInBytes = (uint64_t)(d->size_bytes > min ? d->size_bytes : min);
+    return as_export_failure(tl_dml_validate(m));
+}
+
+tl_status tl_dml_export(const tl_desc *d, tl_dml_buffer_tensor_desc *out, uint32_t *sizes, uint32_t *strides)
+{
+    tl_dml_buffer_tensor_desc m;
+    uint32_t sz[DML_MAX], sr[DML_MAX];
+    if (!d || !out || !sizes || !strides)
+        return tl_fail(TL_ERR_NULL, "descriptor, output desc, sizes or strides is NULL (DirectML)");
+    TL_TRY(tl_desc_validate(d));
+    TL_TRY(fill_export(d, &m, sz, sr));
+    memcpy(sizes, sz, sizeof(uint32_t) * m.DimensionCount);
+    memcpy(strides, sr, sizeof(uint32_t) * m.DimensionCount);
+    m.Sizes = sizes;
+    m.Strides = strides;
+    *out = m;
+    tl_clear_error();
+    return TL_OK;
+}
+
+/* ======================================================================== */
+/* Spec strings: dml / dml.nchw / dml.nhwc                                  */
+/* ======================================================================== */
+
+static const char *const k_formats[] = {"dml", "dml.nchw", "dml.nhwc"};
+
+static tl_status spec_format(const tl_spec *sp, int *fmt)
+{
+    const char *vf = sp->vformat;
+    *fmt = !*vf ? TL_DML_FORMAT_STRIDES : strcmp(vf, "nchw") == 0 ? TL_DML_FORMAT_NCHW
+         : strcmp(vf, "nhwc") == 0 ? TL_DML_FORMAT_NHWC : -1;
+    if (*fmt < 0)
+        return tl_fail(TL_ERR_SPEC_LAYOUT, "layout dml.%s: unknown DirectML format, expected dml, dml.nchw "
+                       "or dml.nhwc", vf);
+    return TL_OK;
+}
+
+static tl_status spec_sizes(const tl_spec *sp, uint32_t *sizes)
+{
+    if (sp->ndims < 1 || sp->ndims > DML_MAX)
+        return tl_fail(TL_ERR_RANK, "%d dims given: DimensionCount must be 1..%d (DirectML)", sp->ndims,
+                       DML_MAX);
+    for (int i = 0; i < sp->ndims; i++) {
+        if (sp->dims[i] > (int64_t)UINT32_MAX)
+            return tl_fail(TL_ERR_VENDOR, "dims[%d]=%lld: Sizes entries are UINT, at most 4294967295 "
+                           "(DirectML)", i, (long long)sp->dims[i]);
+        sizes[i] = (uint32_t)sp->dims[i];
+    }
+    return TL_OK;
+}
+
+/* One UINT option value. */
+static tl_status spec_u32(const char *key, const char *text, uint32_t *v)
+{
+    int64_t t;
+    TL_TRY(tl_parse_i64(key, text, &t));
+    if (t < 0 || t > (int64_t)UINT32_MAX)
+        return tl_fail(TL_ERR_SPEC_VALUE, "%s=%s: must be 0..4294967295, a DirectML UINT", key, text);
+    *v = (uint32_t)t;
+    return TL_OK;
+}
+
+/* strides=s0,...: elements, logical order; 0 broadcasts. */
+static tl_status spec_explicit_strides(const tl_spec_opt *o, int n, uint32_t *strides)
+{
+    int64_t v[DML_MAX];
+    TL_TRY(tl_parse_i64_list("strides", o->value, v, n, n, NULL));
+    for (int i = 0; i < n; i++) {
+        if (v[i] < 0)
+            return tl_fail(TL_ERR_STRIDE, "strides[%d]=%lld: strides must be >= 0 (DirectML)", i,
+                           (long long)v[i]);
+        if (v[i] > (int64_t)UINT32_MAX)
+            return tl_fail(TL_ERR_SPEC_VALUE, "strides[%d]=%lld: DirectML strides are UINT, at most "
+                           "4294967295", i, (long long)v[i]);
+        strides[i] = (uint32_t)v[i];
+    }
+    return TL_OK;
+}
+
+/* broadcast=b0,...: one 0/1 per dim -> bit i. */
+static tl_status spec_broadcast(const tl_spec_opt *o, int n, uint32_t *mask)
+{
+    int64_t v[DML_MAX];
+    *mask = 0;
+    if (!o) return TL_OK;
+    TL_TRY(tl_parse_i64_list("broadcast", o->value, v, n, n, NULL));
+    for (int i = 0; i < n; i++) {
+        if (v[i] != 0 && v[i] != 1)
+            return tl_fail(TL_ERR_SPEC_VALUE, "broadcast=%s: item %d is %lld, each must be 0 or 1 "
+                           "(DirectML)", o->value, i, (long long)v[i]);
+        *mask |= (uint32_t)v[i] << i;
+    }
+    return TL_OK;
+}
+
+/* Strides of the spec: given (dml), computed (dml.nchw / dml.nhwc) or none. */
+static tl_status spec_strides(tl_spec *sp, int fmt, const uint32_t *sizes, uint32_t *strides, uint32_t *mask,
+                              bool *given)
+{
+    tl_spec_opt *so = tl_spec_take(sp, "strides"), *bo = tl_spec_take(sp, "broadcast");
+    *mask = 0;
+    *given = so != NULL || fmt != TL_DML_FORMAT_STRIDES;
+    if (fmt == TL_DML_FORMAT_STRIDES) {
+        if (bo)
+            return tl_fail(TL_ERR_SPEC_OPTION, "broadcast= is for dml.nchw and dml.nhwc; with dml give "
+                           "strides= with 0 for a broadcast dim (DirectML)");
+        return so ? spec_explicit_strides(so, sp->ndims, strides) : TL_OK;
+    }
+    if (so)
+        return tl_fail(TL_ERR_SPEC_OPTION, "strides= is not for %s, whose strides are computed; use "
+                       "dml:...:strides= (DirectML)", k_formats[fmt]);
+    TL_TRY(spec_broadcast(bo, sp->ndims, mask));
+    tl_dml_layout lay = fmt == TL_DML_FORMAT_NHWC ? TL_DML_LAYOUT_NHWC : TL_DML_LAYOUT_NCHW;
+    return tl_dml_calc_strides(lay, (uint32_t)sp->ndims, sizes, *mask, strides);
+}
+
+/* 0/1 flag options (owned=, readonly=). */
+static tl_status spec_flag(tl_spec *sp, const char *key, bool *on)
+{
+    tl_spec_opt *o = tl_spec_take(sp, key);
+    *on = false;
+    if (!o) return TL_OK;
+    if (strcmp(o->value, "0") != 0 && strcmp(o->value, "1") != 0)
+        return tl_fail(TL_ERR_SPEC_VALUE, "%s=%s: must be 0 or 1 (DirectML)", key, o->value);
+    *on = o->value[0] == '1';
+    return TL_OK;
+}
+
+/* total=, base_align=, owned=; the minimum size when total= is absent. */
+static tl_status spec_scalars(tl_spec *sp, tl_dml_buffer_tensor_desc *m)
+{
+    tl_spec_opt *to = tl_spec_take(sp, "total"), *ao = tl_spec_take(sp, "base_align");
+    bool owned;
+    TL_TRY(spec_flag(sp, "owned", &owned));
+    m->Flags = owned ? TL_DML_TENSOR_FLAG_OWNED_BY_DML : 0;
+    if (ao) TL_TRY(spec_u32("base_align", ao->value, &m->GuaranteedBaseOffsetAlignment));
+    if (!to)
+        return tl_dml_buffer_tensor_size(m->DataType, m->DimensionCount, m->Sizes, m->Strides,
+                                         &m->TotalTensorSizeInBytes);
+    int64_t t;
+    TL_TRY(tl_parse_i64("total", to->value, &t));
+    if (t < 0) return tl_fail(TL_ERR_SPEC_VALUE, "total=%s: TotalTensorSizeInBytes is >= 0 (DirectML)", to->value);
+    m->TotalTensorSizeInBytes = (uint64_t)t;
+    return TL_OK;
+}
+
+static tl_status spec_data_type(const tl_spec *sp, tl_dml_buffer_tensor_desc *m)
+{
+    m->DataType = tl_dml_data_type_from_dtype(sp->dtype);
+    if (m->DataType == TL_DML_TENSOR_DATA_TYPE_UNKNOWN)
+        return tl_fail(TL_ERR_DTYPE, "dtype %s: DirectML has no such DML_TENSOR_DATA_TYPE (it has f32 f16 "
+                       "f64 u8..u64 i8..i64 u4 i4)", tl_dtype_name(sp->dtype));
+    return TL_OK;
+}
+
+static tl_status parse(tl_desc *out, tl_spec *sp)
+{
+    tl_dml_buffer_tensor_desc m = {0};
+    uint32_t sizes[DML_MAX], strides[DML_MAX], mask;
+    int fmt;
+    bool given, ro;
+    TL_TRY(spec_format(sp, &fmt));
+    TL_TRY(spec_data_type(sp, &m));
+    TL_TRY(spec_sizes(sp, sizes));
+    m.DimensionCount = (uint32_t)sp->ndims;
+    m.Sizes = sizes;
+    TL_TRY(spec_strides(sp, fmt, sizes, strides, &mask, &given));
+    m.Strides = given ? strides : NULL;
+    TL_TRY(spec_scalars(sp, &m));
+    TL_TRY(spec_flag(sp, "readonly", &ro));
+    TL_TRY(tl_dml_import(out, &m));
+    out->vendor_format = fmt;
+    out->vendor_params[3] = mask;
+    if (ro) out->flags |= TL_DESC_READONLY;
+    return TL_OK;
+}
+
+/* ---- format ------------------------------------------------------------ */
+
+static void sb_u32_list(tl_strbuf *sb, const uint32_t *v, uint32_t n, const char *sep)
+{
+    for (uint32_t i = 0; i < n; i++) tl_sb_printf(sb, "%s%lu", i ? sep : "", (unsigned long)v[i]);
+}
+
+static bool strides_packed(const tl_dml_buffer_tensor_desc *m)
+{
+    uint32_t packed[DML_MAX];
+    if (tl_dml_calc_strides(TL_DML_LAYOUT_NCHW, m->DimensionCount, m->Sizes, 0, packed) != TL_OK) return false;
+    return memcmp(packed, m->Strides, sizeof(uint32_t) * m->DimensionCount) == 0;
+}
+
+/* The options that differ from what the prefix implies. */
+static tl_status spec_options(const tl_desc *d, const tl_dml_buffer_tensor_desc *m, tl_strbuf *sb)
+{
+    int64_t min, mask = d->vendor_params[3];
+    tl_desc plain;
+    if (d->vendor_format == TL_DML_FORMAT_STRIDES && !strides_packed(m)) {
+        tl_sb_printf(sb, ":strides=");
+        sb_u32_list(sb, m->Strides, m->DimensionCount, ",");
+    }
+    if (d->vendor_format != TL_DML_FORMAT_STRIDES && mask != 0) {
+        tl_sb_printf(sb, ":broadcast=");
+        for (int i = 0; i < d->rank; i++) tl_sb_printf(sb, "%s%d", i ? "," : "", (int)(mask >> i & 1));
+    }
+    TL_TRY(min_total(m->DataType, m->DimensionCount, m->Sizes, m->Strides, &min));
+    if (m->TotalTensorSizeInBytes != (uint64_t)min)
+        tl_sb_printf(sb, ":total=%llu", (unsigned long long)m->TotalTensorSizeInBytes);
+    if (m->GuaranteedBaseOffsetAlignment) tl_sb_printf(sb, ":base_align=%lu", (unsigned long)m->GuaranteedBaseOffsetAlignment);
+    if (m->Flags & TL_DML_TENSOR_FLAG_OWNED_BY_DML) tl_sb_printf(sb, ":owned=1");
+    TL_TRY(tl_dml_import(&plain, m));
+    if ((d->flags & TL_DESC_READONLY) && !(plain.flags & TL_DESC_READONLY)) tl_sb_printf(sb, ":readonly=1");
+    return TL_OK;
+}
+
+/* The spec must describe d exactly; a DirectML descriptor edited after it was
+ * built (labels, padding, axes, flags) has no spec string. */
+static tl_status check_round_trip(const tl_desc *d, const char *spec)
+{
+    tl_desc back;
+    if (tl_desc_parse(&back, spec) == TL_OK) {
+        back.quant = d->quant; /* the core appends the quant options */
+        if (memcmp(&back, d, sizeof back) == 0) return TL_OK;
+    }
+    return tl_fail(TL_ERR_UNSUPPORTED, "descriptor differs from what '%s' describes (changed after it was "
+                   "built?): no spec string (DirectML)", spec);
 }
 
 static tl_status format(const tl_desc *d, tl_strbuf *sb)
 {
-    (void)d;
-    (void)sb;
-    return tl_fail(TL_ERR_UNSUPPORTED, "DML descriptors cannot be formatted yet");
+    tl_dml_buffer_tensor_desc m;
+    uint32_t sizes[DML_MAX], strides[DML_MAX];
+    char buf[SPEC_CAP];
+    tl_strbuf loc = {buf, sizeof buf, 0};
+    if (d->vendor_format < TL_DML_FORMAT_STRIDES || d->vendor_format > TL_DML_FORMAT_NHWC)
+        return tl_fail(TL_ERR_UNSUPPORTED, "vendor_format=%d: not a TL_DML_FORMAT_* value (DirectML)",
+                       (int)d->vendor_format);
+    TL_TRY(tl_dml_export(d, &m, sizes, strides));
+    tl_sb_printf(&loc, "%s:%s:", k_formats[d->vendor_format], tl_dtype_name((tl_dtype)d->dtype));
+    sb_u32_list(&loc, sizes, m.DimensionCount, "x");
+    TL_TRY(spec_options(d, &m, &loc));
+    if (loc.len >= sizeof buf) return tl_fail(TL_ERR_UNSUPPORTED, "DirectML spec longer than %d characters", SPEC_CAP - 1);
+    TL_TRY(check_round_trip(d, buf));
+    tl_sb_printf(sb, "%s", buf);
+    return TL_OK;
 }
 
-const tl_vendor_ops tl_dml_ops = {"dml", TL_VENDOR_DML, parse, format, NULL, NULL};
+/* ======================================================================== */
+/* describe --json and explain                                              */
+/* ======================================================================== */
+
+static void json_extra(const tl_desc *d, tl_strbuf *sb)
+{
+    tl_dml_buffer_tensor_desc m;
+    uint32_t sizes[DML_MAX], strides[DML_MAX];
+    int64_t min;
+    if (tl_dml_export(d, &m, sizes, strides) != TL_OK) return;
+    if (min_total(m.DataType, m.DimensionCount, sizes, strides, &min) != TL_OK) return;
+    tl_sb_printf(sb, ", \"dml_data_type\": \"%s\", \"dml_sizes\": [", tl_dml_data_type_name(m.DataType));
+    sb_u32_list(sb, sizes, m.DimensionCount, ", ");
+    tl_sb_printf(sb, "], \"dml_strides\": [");
+    sb_u32_list(sb, strides, m.DimensionCount, ", ");
+    tl_sb_printf(sb, "], \"dml_total_bytes\": %llu, \"dml_min_total_bytes\": %lld, \"dml_base_align\": %lu, "
+                 "\"dml_flags\": %lu", (unsigned long long)m.TotalTensorSizeInBytes, (long long)min,
+                 (unsigned long)m.GuaranteedBaseOffsetAlignment, (unsigned long)m.Flags);
+}
+
+static void explain_order(const tl_desc *d, const tl_dml_buffer_tensor_desc *m, tl_strbuf *sb)
+{
+    const char *lab = dml_labels(d->rank);
+    tl_sb_printf(sb, "DirectML buffer tensor (DML_BUFFER_TENSOR_DESC): DataType %s, DimensionCount %lu, Sizes {",
+                 tl_dml_data_type_name(m->DataType), (unsigned long)m->DimensionCount);
+    sb_u32_list(sb, m->Sizes, m->DimensionCount, ",");
+    if (*lab)
+        tl_sb_printf(sb, "} in DirectML's fixed logical order %s%s. ", lab,
+                     d->rank == 3 ? " (DirectMLX's NCW)" : "");
+    else
+        tl_sb_printf(sb, "}; DirectML names the dims only for ranks 3 to 5, here the operator decides what "
+                     "each one means. ");
+}
+
+static void explain_strides(const tl_desc *d, const tl_dml_buffer_tensor_desc *m, tl_strbuf *sb)
+{
+    static const char *const nhwc_order[] = {"", "", "", "N,W,C", "N,H,W,C", "N,D,H,W,C"};
+    tl_sb_printf(sb, "Strides {");
+    sb_u32_list(sb, m->Strides, m->DimensionCount, ",");
+    tl_sb_printf(sb, "} count elements, not bytes");
+    if (d->vendor_format == TL_DML_FORMAT_NCHW)
+        tl_sb_printf(sb, ", computed like CalculateStrides(NCHW): packed row-major");
+    else if (d->vendor_format == TL_DML_FORMAT_NHWC && d->rank >= 3 && d->rank <= 5)
+        tl_sb_printf(sb, ", computed like CalculateStrides(NHWC) (DirectMLX InterleavedChannel): channels "
+                     "innermost, memory order %s", nhwc_order[d->rank]);
+    else if (strides_packed(m))
+        tl_sb_printf(sb, "; they are packed row-major, the same as Strides = NULL");
+    if (tl_dtype_bits((tl_dtype)d->dtype) < 8)
+        tl_sb_printf(sb, ". Each element is 4 bits; element 0 sits in the low nibble (DirectML does not "
+                     "document the nibble order, FORMATS.md §3.6 item 3)");
+    tl_sb_printf(sb, ". ");
+}
+
+static void explain_access(const tl_desc *d, const tl_dml_buffer_tensor_desc *m, tl_strbuf *sb)
+{
+    bool bc = false;
+    for (uint32_t i = 0; i < m->DimensionCount; i++) {
+        if (m->Strides[i] != 0 || m->Sizes[i] < 2) continue;
+        tl_sb_printf(sb, bc ? ", %lu" : "Broadcast (stride 0) Sizes index %lu", (unsigned long)i);
+        bc = true;
+    }
+    if (bc)
+        tl_sb_printf(sb, ": every position along them reads the same stored element, so the tensor can be "
+                     "a conversion source but never a destination. ");
+    else if (d->flags & TL_DESC_READONLY)
+        tl_sb_printf(sb, "The strides make different elements share memory (overlapping windows): the "
+                     "tensor can be read, never written. ");
+}
+
+static void explain_size(const tl_dml_buffer_tensor_desc *m, tl_strbuf *sb)
+{
+    int64_t span, min;
+    if (element_span(m->DimensionCount, m->Sizes, m->Strides, &span) != TL_OK ||
+        min_total(m->DataType, m->DimensionCount, m->Sizes, m->Strides, &min) != TL_OK)
+        return;
+    unsigned ebits = tl_dml_data_type_bits(m->DataType);
+    tl_sb_printf(sb, "DMLCalcBufferTensorSize: the last element has index sum((Sizes-1)*Strides) = %lld, so "
+                 "(%lld + 1) x %u bits = %lld bits, %lld bytes rounded up to a multiple of 4 = %lld. "
+                 "TotalTensorSizeInBytes is %llu", (long long)span - 1, (long long)span - 1, ebits,
+                 (long long)(span * ebits), (long long)((span * ebits + 7) / 8), (long long)min,
+                 (unsigned long long)m->TotalTensorSizeInBytes);
+    if (m->TotalTensorSizeInBytes > (uint64_t)min)
+        tl_sb_printf(sb, ", above the minimum, which DirectML allows (for outputs it may write anywhere in "
+                     "it, so bytes between elements are not preserved)");
+    tl_sb_printf(sb, ". ");
+}
+
+static void explain(const tl_desc *d, tl_strbuf *sb)
+{
+    tl_dml_buffer_tensor_desc m;
+    uint32_t sizes[DML_MAX], strides[DML_MAX];
+    if (tl_dml_export(d, &m, sizes, strides) != TL_OK) return;
+    explain_order(d, &m, sb);
+    explain_strides(d, &m, sb);
+    explain_access(d, &m, sb);
+    explain_size(&m, sb);
+    if (m.GuaranteedBaseOffsetAlignment)
+        tl_sb_printf(sb, "GuaranteedBaseOffsetAlignment %lu: the buffer is bound at offsets that are "
+                     "multiples of %lu bytes. ", (unsigned long)m.GuaranteedBaseOffsetAlignment,
+                     (unsigned long)m.GuaranteedBaseOffsetAlignment);
+    else
+        tl_sb_printf(sb, "GuaranteedBaseOffsetAlignment 0: nothing is promised beyond DirectML's 16-byte "
+                     "minimum for buffer tensors. ");
+    if (m.Flags & TL_DML_TENSOR_FLAG_OWNED_BY_DML)
+        tl_sb_printf(sb, "Flags OWNED_BY_DML: the data is bound once at operator initialization and "
+                     "DirectML owns it from then on. ");
+}
+
+const tl_vendor_ops tl_dml_ops = {"dml", TL_VENDOR_DML, parse, format, json_extra, explain};

@@ -1,0 +1,78 @@
+/* Shared pieces of the tlayout CLI: the command signature, the commands, and
+ * small helpers for errors, files and arguments.
+ *
+ * Exit codes (docs/cli.md): 0 success, 1 the library or the environment
+ * reported an error (message "tlayout: TL_ERR_...: detail"), 2 usage error.
+ */
+#ifndef TLAYOUT_CLI_H
+#define TLAYOUT_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tlayout.h"
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_ERROR 1
+#define CLI_EXIT_USAGE 2
+
+/* A command gets argv without the program name: argv[0] is the command name. */
+typedef int (*cli_fn)(int argc, char **argv);
+
+typedef struct cli_command {
+    const char *name;
+    cli_fn fn;
+    const char *help; /* one line for `tlayout --help` */
+} cli_command;
+
+/* ---- commands (one file each; programs/cmd_stubs.c holds the placeholders) */
+int cmd_describe(int argc, char **argv);
+int cmd_offset(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+int cmd_draw(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_tidl_info(int argc, char **argv);
+int cmd_threshold(int argc, char **argv);
+
+/* ---- errors -------------------------------------------------------------- */
+/* Print "tlayout: <tl_status_str(s)>: <tl_last_error()>" to stderr and return
+ * the exit code for it (callers `return die_status(s);`). */
+int die_status(tl_status s);
+/* Print "tlayout: <cmd>: <message>" and "Try 'tlayout <cmd> --help'." to
+ * stderr and return CLI_EXIT_USAGE. printf format. */
+int die_usage(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Record an I/O error for tl_last_error() and return TL_ERR_IO. */
+tl_status cli_io_error(const char *what, const char *path);
+
+/* ---- arguments ----------------------------------------------------------- */
+/* Non-zero when arg is "-h" or "--help". */
+int is_help(const char *arg);
+/* Option with a value, given as "--name VALUE" or "--name=VALUE". When argv[*i]
+ * is that option: stores the value in *value, advances *i past it and returns 1;
+ * returns -1 when the value is missing; 0 when argv[*i] is another argument. */
+int take_option(int argc, char **argv, int *i, const char *name, const char **value);
+/* Parse "i,j,k,..." (decimal, optionally negative) into out[0..max-1]; *n gets
+ * the count. TL_ERR_COORD with a message naming the text when malformed. */
+tl_status parse_coord(const char *text, int64_t *out, int max, int *n);
+/* Parse a spec with a message that names it: "--from 'X': <parser detail>". */
+tl_status parse_spec(tl_desc *d, const char *what, const char *spec);
+
+/* ---- files ----------------------------------------------------------------- */
+/* Read a whole file ("-" = stdin) into a malloc'd buffer (free it). */
+tl_status read_file(const char *path, unsigned char **data, size_t *len);
+/* Write len bytes to a file ("-" = stdout), replacing it. */
+tl_status write_file(const char *path, const void *data, size_t len);
+
+/* ---- numbers ----------------------------------------------------------------- */
+/* A bit count as bytes, exact: 12, 0.5, 12.5, 0.125. buf holds >= 32 chars. */
+const char *format_bits_as_bytes(int64_t bits, char *buf, size_t len);
+/* size_bytes of a validated descriptor as size_t, TL_ERR_OVERFLOW if it does not fit. */
+tl_status desc_size_t(const tl_desc *d, size_t *out);
+
+#endif /* TLAYOUT_CLI_H */

@@ -1,0 +1,352 @@
+/* tlayout tidl-info IO_1_BIN [--json]
+ * tlayout tidl-info --write-sample VERSION CORES OUT   (test aid) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/internal.h"
+
+static const char tidl_info_usage[] =
+    "usage: tlayout tidl-info IO_1_BIN [--json]\n"
+    "       tlayout tidl-info --write-sample VERSION CORES OUT\n\n"
+    "List every input and output buffer of a TI TIDL-RT io_1.bin, the raw\n"
+    "sTIDL_IOBufDesc_t the TIDL import tool writes: name, element type, dims,\n"
+    "pads, line and channel pitch (elements), scale, zero point, size, and the\n"
+    "tlayout spec of the buffer (use it with describe, offset, convert).\n"
+    "The struct variant is known by the file size: 37256 (V2, PSDK 8.6),\n"
+    "93976/187928/375832 (V3, 1/2/4 cores), 94616/189208/378392 (V4, 1/2/4 cores).\n"
+    "Exit 1 if the file is not such an image, or if a buffer breaks a TIDL rule\n"
+    "(all buffers are still listed, the broken one with its error).\n\n"
+    "  --json          one JSON object {\"version\", \"cores\", \"size_bytes\", ...,\n"
+    "                  \"inputs\": [...], \"outputs\": [...]} (keys in docs/tidl.md)\n"
+    "  --write-sample VERSION CORES OUT\n"
+    "                  test aid: write a small example image (one u8 input, an i16\n"
+    "                  and an f32 output) of variant VERSION (2, 3, 4) sized for\n"
+    "                  CORES (1; 2 or 4 from V3) to OUT\n\n"
+    "example: tlayout tidl-info model/io_1.bin\n";
+
+/* ---- output helpers ------------------------------------------------------ */
+
+static void json_str(tl_strbuf *sb, const char *s)
+{
+    tl_sb_printf(sb, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            tl_sb_printf(sb, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            tl_sb_printf(sb, "\\u%04x", c);
+        else
+            tl_sb_printf(sb, "%c", c);
+    }
+    tl_sb_printf(sb, "\"");
+}
+
+/* What one buffer becomes: its descriptor (or the error) and warnings. */
+typedef struct buf_report {
+    tl_tidl_buf b;
+    tl_status status;
+    tl_desc d;
+    char error[512];
+    char spec[1024];
+    char warnings[1024];
+    int nwarnings;
+} buf_report;
+
+static void make_report(buf_report *r)
+{
+    r->status = tl_desc_from_tidl(&r->d, &r->b, 0);
+    r->error[0] = r->spec[0] = '\0';
+    if (r->status != TL_OK)
+        snprintf(r->error, sizeof r->error, "%s: %s", tl_status_str(r->status), tl_last_error());
+    else if (tl_desc_format(&r->d, r->spec, sizeof r->spec) != TL_OK)
+        r->spec[0] = '\0';
+    r->nwarnings = tl_tidl_buf_warnings(&r->b, r->warnings, sizeof r->warnings);
+}
+
+/* Elements from one row to the next: the stride of the H axis. */
+static long long line_pitch(const tl_desc *d)
+{
+    for (int a = 0; a < d->planes[0].naxes; a++) {
+        const tl_axis *x = &d->planes[0].axes[a];
+        if (d->labels[x->dim] == 'H') return (long long)(x->stride_bits / tl_dtype_bits((tl_dtype)d->dtype));
+    }
+    return 0;
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void json_buffer(tl_strbuf *sb, const buf_report *r)
+{
+    const tl_tidl_buf *b = &r->b;
+    tl_sb_printf(sb, "{\"index\": %d, \"name\": ", (int)b->index);
+    json_str(sb, b->name);
+    tl_sb_printf(sb, ", \"width\": %d, \"height\": %d, \"channels\": %d, \"pad\": [%d, %d, %d, %d], \"pad_ch\": %d, "
+                 "\"channel_pitch\": %d, \"batches\": %d, \"dim1\": %d, \"dim2\": %d, \"element_type\": %d, "
+                 "\"element_type_name\": \"%s\", \"layout\": \"%s\", \"data_id\": %d, \"scale\": ",
+                 (int)b->width, (int)b->height, (int)b->num_channels, (int)b->pad_l, (int)b->pad_t, (int)b->pad_r,
+                 (int)b->pad_b, (int)b->pad_ch, (int)b->channel_pitch, (int)b->num_batches, (int)b->dim1,
+                 (int)b->dim2, (int)b->element_type, tl_tidl_element_type_name(b->element_type),
+                 b->layout ? "NHWC" : "NCHW",
+                 (int)b->data_id);
+    if (b->tensor_scale == b->tensor_scale && b->tensor_scale - b->tensor_scale == 0.0f)
+        tl_sb_float(sb, b->tensor_scale);
+    else
+        tl_sb_printf(sb, "null");
+    tl_sb_printf(sb, ", \"zero_point\": %d, \"buf_size\": %d, ", (int)b->zero_point, (int)b->buf_size);
+    if (b->is_output)
+        tl_sb_printf(sb, "\"num_valid_tensor_dims\": %d, ", (int)b->num_valid_tensor_dims);
+    else
+        tl_sb_printf(sb, "\"data_format\": %d, \"resize_type\": %d, \"resize_width\": %d, \"resize_height\": %d, "
+                     "\"raw_element_type\": %d, ", (int)b->data_format, (int)b->resize_type, (int)b->resize_width,
+                     (int)b->resize_height, (int)b->raw_element_type);
+    if (r->status == TL_OK) {
+        tl_sb_printf(sb, "\"line_pitch\": %lld, \"size_bytes\": %lld, \"spec\": ", line_pitch(&r->d),
+                     (long long)r->d.size_bytes);
+        json_str(sb, r->spec);
+        tl_sb_printf(sb, ", \"error\": null");
+    } else {
+        tl_sb_printf(sb, "\"line_pitch\": null, \"size_bytes\": null, \"spec\": null, \"error\": ");
+        json_str(sb, r->error);
+    }
+    tl_sb_printf(sb, ", \"warnings\": [");
+    char w[sizeof r->warnings];
+    memcpy(w, r->warnings, sizeof w);
+    int k = 0;
+    for (char *line = w, *nl; r->nwarnings && line; line = nl ? nl + 1 : NULL, k++) {
+        nl = strchr(line, '\n');
+        if (nl) *nl = '\0';
+        tl_sb_printf(sb, "%s", k ? ", " : "");
+        json_str(sb, line);
+    }
+    tl_sb_printf(sb, "]}");
+}
+
+static void json_header(tl_strbuf *sb, const char *path, const tl_tidl_io *io)
+{
+    tl_sb_printf(sb, "{\"file\": ");
+    json_str(sb, path);
+    tl_sb_printf(sb, ", \"version\": %d, \"cores\": %d, \"size_bytes\": %lld, \"max_inputs\": %d, "
+                 "\"max_outputs\": %d, \"num_input_buf\": %d, \"num_output_buf\": %d",
+                 (int)io->version, (int)io->max_cores, (long long)io->size_bytes, (int)io->max_inputs,
+                 (int)io->max_outputs, (int)io->num_input_buf, (int)io->num_output_buf);
+    if (io->version >= 3)
+        tl_sb_printf(sb, ", \"num_cores\": %d, \"num_virtual_cores\": %d, \"num_super_batches\": %d, "
+                     "\"inference_mode\": %d", (int)io->num_cores, (int)io->num_virtual_cores,
+                     (int)io->num_super_batches, (int)io->inference_mode);
+}
+
+/* ---- human table ------------------------------------------------------------ */
+
+static void print_buffer(const buf_report *r)
+{
+    const tl_tidl_buf *b = &r->b;
+    char sc[48];
+    tl_strbuf sb = {sc, sizeof sc, 0};
+    tl_sb_float(&sb, b->tensor_scale);
+    printf("  %s[%d] \"%s\"  %s (%d) %s\n", b->is_output ? "out" : "in", (int)b->index, b->name,
+           tl_tidl_element_type_name(b->element_type), (int)b->element_type, b->layout ? "NHWC" : "NCHW");
+    printf("      batches %d  dim1 %d  dim2 %d  channels %d  height %d  width %d\n", (int)b->num_batches, (int)b->dim1,
+           (int)b->dim2, (int)b->num_channels, (int)b->height, (int)b->width);
+    printf("      pad L %d T %d R %d B %d Ch %d  channel pitch %d  scale %s  zero point %d", (int)b->pad_l,
+           (int)b->pad_t, (int)b->pad_r, (int)b->pad_b, (int)b->pad_ch, (int)b->channel_pitch, sc,
+           (int)b->zero_point);
+    if (b->buf_size) printf("  BufSize %d", (int)b->buf_size);
+    printf("\n");
+    if (r->status == TL_OK) {
+        printf("      line pitch %lld  size %lld bytes\n", line_pitch(&r->d), (long long)r->d.size_bytes);
+        printf("      spec %s\n", r->spec);
+    } else {
+        printf("      error %s\n", r->error);
+    }
+    if (r->nwarnings) {
+        char w[sizeof r->warnings];
+        memcpy(w, r->warnings, sizeof w);
+        for (char *line = w, *nl; line; line = nl ? nl + 1 : NULL) {
+            nl = strchr(line, '\n');
+            if (nl) *nl = '\0';
+            printf("      warning %s\n", line);
+        }
+    }
+}
+
+static void print_header(const char *path, const tl_tidl_io *io)
+{
+    printf("%s: sTIDL_IOBufDesc_t V%d sized for %d core%s (%lld bytes)\n", path, (int)io->version,
+           (int)io->max_cores, io->max_cores == 1 ? "" : "s", (long long)io->size_bytes);
+    if (io->version >= 3)
+        printf("numCores %d  numVirtualCores %d  numSuperBatches %d  inferenceMode %d\n", (int)io->num_cores,
+               (int)io->num_virtual_cores, (int)io->num_super_batches, (int)io->inference_mode);
+}
+
+/* ---- the listing -------------------------------------------------------------- */
+
+/* Print what fn appends, in a buffer grown until it fits. */
+static tl_status print_json(void (*fn)(tl_strbuf *, const void *), const void *arg)
+{
+    tl_strbuf sb = {NULL, 0, 0};
+    for (size_t cap = 8192;; cap = sb.len + 1) {
+        free(sb.buf);
+        sb.buf = malloc(cap);
+        if (!sb.buf) return tl_fail(TL_ERR_NOMEM, "tidl-info --json: out of memory");
+        sb.cap = cap;
+        sb.len = 0;
+        fn(&sb, arg);
+        if (sb.len < sb.cap) break;
+    }
+    fputs(sb.buf, stdout);
+    free(sb.buf);
+    return TL_OK;
+}
+
+static void json_buffer_fn(tl_strbuf *sb, const void *r)
+{
+    json_buffer(sb, r);
+}
+
+/* Every buffer of one direction, as JSON or text; counts the broken ones. */
+static tl_status list_dir(const unsigned char *img, size_t len, const tl_tidl_io *io, int out, int json,
+                          int *broken)
+{
+    int n = out ? io->num_output_buf : io->num_input_buf;
+    buf_report *r = malloc(sizeof *r);
+    tl_status s = TL_OK;
+    if (!r) return tl_fail(TL_ERR_NOMEM, "tidl-info: out of memory");
+    if (json) printf(", \"%s\": [", out ? "outputs" : "inputs");
+    else printf("%s: %d\n", out ? "outputs" : "inputs", n);
+    for (int k = 0; k < n && s == TL_OK; k++) {
+        s = tl_tidl_io_get(img, len, io, out, k, &r->b);
+        if (s != TL_OK) break;
+        make_report(r);
+        *broken += r->status != TL_OK;
+        if (!json) {
+            print_buffer(r);
+            continue;
+        }
+        printf("%s", k ? ", " : "");
+        s = print_json(json_buffer_fn, r);
+    }
+    if (json && s == TL_OK) printf("]");
+    free(r);
+    return s;
+}
+
+static int finish(int broken)
+{
+    if (!broken) return CLI_EXIT_OK;
+    fprintf(stderr, "tlayout: tidl-info: %d buffer%s break%s a TIDL rule (see its error)\n", broken,
+            broken == 1 ? "" : "s", broken == 1 ? "s" : "");
+    return CLI_EXIT_ERROR;
+}
+
+typedef struct header_arg {
+    const char *path;
+    const tl_tidl_io *io;
+} header_arg;
+
+static void json_header_fn(tl_strbuf *sb, const void *arg)
+{
+    const header_arg *h = arg;
+    json_header(sb, h->path, h->io);
+}
+
+static int info(const char *path, int json)
+{
+    unsigned char *img = NULL;
+    size_t len = 0;
+    tl_tidl_io io;
+    int broken = 0;
+    tl_status s = read_file(path, &img, &len);
+    if (s == TL_OK) s = tl_tidl_io_parse(img, len, &io);
+    if (s == TL_OK && json) {
+        header_arg h = {path, &io};
+        s = print_json(json_header_fn, &h);
+    } else if (s == TL_OK) {
+        print_header(path, &io);
+    }
+    if (s == TL_OK) s = list_dir(img, len, &io, 0, json, &broken);
+    if (s == TL_OK) s = list_dir(img, len, &io, 1, json, &broken);
+    if (s == TL_OK && json) printf("}\n");
+    free(img);
+    if (s != TL_OK) {
+        fflush(stdout);
+        return die_status(s);
+    }
+    return finish(broken);
+}
+
+/* ---- --write-sample ------------------------------------------------------------ */
+
+static void sample_buf(tl_tidl_buf *b, const char *name, int32_t et, int32_t c, int32_t h, int32_t w, int32_t pad,
+                       int32_t cp, float scale, int version)
+{
+    memset(b, 0, sizeof *b);
+    snprintf(b->name, sizeof b->name, "%s", name);
+    b->element_type = et;
+    b->num_channels = c;
+    b->height = h;
+    b->width = w;
+    b->pad_l = b->pad_t = b->pad_r = b->pad_b = pad;
+    b->channel_pitch = cp;
+    b->num_batches = 1;
+    b->dim1 = b->dim2 = version >= 3 ? 1 : 0;
+    b->tensor_scale = scale;
+    if (version >= 4) b->buf_size = cp * c; /* one batch */
+}
+
+/* One u8 input (T1's geometry), an i16 output with channel-pitch slack
+ * (scale 25) and a dense f32 output: small, and every feature visible. */
+static int write_sample(const char *vtext, const char *ctext, const char *path)
+{
+    char *end;
+    long version = strtol(vtext, &end, 10);
+    if (*vtext == '\0' || *end != '\0') return die_usage("tidl-info", "VERSION '%s' is not a number", vtext);
+    long cores = strtol(ctext, &end, 10);
+    if (*ctext == '\0' || *end != '\0') return die_usage("tidl-info", "CORES '%s' is not a number", ctext);
+    tl_tidl_io io;
+    tl_tidl_buf in[1], out[2];
+    tl_status s = tl_tidl_io_init(&io, (int)version, (int)cores);
+    if (s != TL_OK) return die_status(s);
+    io.num_input_buf = 1;
+    io.num_output_buf = 2;
+    if (version >= 3) io.num_cores = io.num_virtual_cores = io.num_super_batches = 1;
+    sample_buf(&in[0], "input.1", TL_TIDL_UNSIGNED_CHAR, 3, 4, 10, 1, 72, 1.0f, (int)version);
+    in[0].data_format = TL_TIDL_IN_DATA_FORMAT_RGB_PLANAR;
+    sample_buf(&out[0], "logits", TL_TIDL_SIGNED_SHORT, 3, 4, 10, 1, 80, 25.0f, (int)version);
+    sample_buf(&out[1], "scores", TL_TIDL_SINGLE_PREC_FLOAT, 1, 1, 10, 0, 10, 1.0f, (int)version);
+    for (int k = 0; k < 2 && version >= 3; k++) out[k].num_valid_tensor_dims = 4;
+    unsigned char *img = malloc((size_t)io.size_bytes);
+    if (!img) return die_status(tl_fail(TL_ERR_NOMEM, "tidl-info: out of memory"));
+    s = tl_tidl_io_write(&io, in, out, img, (size_t)io.size_bytes);
+    if (s == TL_OK) s = write_file(path, img, (size_t)io.size_bytes);
+    free(img);
+    return s == TL_OK ? CLI_EXIT_OK : die_status(s);
+}
+
+int cmd_tidl_info(int argc, char **argv)
+{
+    const char *path = NULL;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (is_help(argv[i])) {
+            fputs(tidl_info_usage, stdout);
+            return CLI_EXIT_OK;
+        }
+        if (strcmp(argv[i], "--write-sample") == 0) {
+            if (argc != 5 || i != 1)
+                return die_usage("tidl-info", "--write-sample takes VERSION CORES OUT and nothing else");
+            return write_sample(argv[2], argv[3], argv[4]);
+        }
+        if (strcmp(argv[i], "--json") == 0)
+            json = 1;
+        else if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return die_usage("tidl-info", "unknown option '%s'", argv[i]);
+        else if (path)
+            return die_usage("tidl-info", "one IO_1_BIN expected, got '%s' and '%s'", path, argv[i]);
+        else
+            path = argv[i];
+    }
+    if (!path) return die_usage("tidl-info", "missing IO_1_BIN");
+    return info(path, json);
+}

@@ -1,0 +1,217 @@
+/* tlayout — command-line front end of the library.
+ *
+ *   tlayout <command> [args]      tlayout --help      tlayout <command> --help
+ *
+ * The command table is below; each command lives in programs/cmd_<name>.c. This
+ * file also holds the helpers declared in cli.h (errors, arguments, files).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/internal.h"
+
+static const cli_command commands[] = {
+    {"describe", cmd_describe, "print dims, dtype, quantization, padding, axes and size of a SPEC"},
+    {"offset", cmd_offset, "print the byte offset of logical coordinates in a SPEC"},
+    {"convert", cmd_convert, "convert a raw tensor file from one SPEC to another"},
+    {"demo", cmd_demo, "convert a built-in tensor through several layouts and verify each step"},
+    {"draw", cmd_draw, "draw the memory map of a SPEC (not yet available)"},
+    {"explain", cmd_explain, "explain a SPEC in words (not yet available)"},
+    {"bench", cmd_bench, "measure conversion throughput (not yet available)"},
+    {"tidl-info", cmd_tidl_info, "describe the buffers of a TIDL io_1.bin (not yet available)"},
+    {"threshold", cmd_threshold, "quantization threshold helper (not yet available)"},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: tlayout <command> [args]\n"
+               "       tlayout <command> --help\n"
+               "       tlayout --version\n\n"
+               "Describe, check, address and convert the tensor memory formats of\n"
+               "edge-AI accelerators. A SPEC is LAYOUT:DTYPE:DIMS[:KEY=VALUE...],\n"
+               "e.g. NCHW16c:f32:1x20x2x3 (docs/spec.md).\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (is_help(argv[1])) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("tlayout %s\n", tl_version_string());
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "tlayout: unknown command '%s' (see 'tlayout --help')\n", argv[1]);
+    return CLI_EXIT_USAGE;
+}
+
+/* ======================================================================== */
+/* Helpers declared in cli.h                                                */
+/* ======================================================================== */
+
+int die_status(tl_status s)
+{
+    fprintf(stderr, "tlayout: %s: %s\n", tl_status_str(s), tl_last_error());
+    return CLI_EXIT_ERROR;
+}
+
+int die_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "tlayout: %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'tlayout %s --help'.\n", cmd);
+    return CLI_EXIT_USAGE;
+}
+
+tl_status cli_io_error(const char *what, const char *path)
+{
+    return tl_fail(TL_ERR_IO, "%s '%s': %s", what, path, strerror(errno));
+}
+
+int is_help(const char *arg)
+{
+    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+int take_option(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) return 0;
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        return 1;
+    }
+    if (arg[n] != '\0') return 0;
+    if (*i + 1 >= argc) return -1;
+    *i += 1;
+    *value = argv[*i];
+    return 1;
+}
+
+static tl_status coord_error(const char *text, const char *why)
+{
+    return tl_fail(TL_ERR_COORD, "coordinate '%s': %s", text, why);
+}
+
+tl_status parse_coord(const char *text, int64_t *out, int max, int *n)
+{
+    const char *p = text;
+    int count = 0;
+    for (;;) {
+        char *end;
+        if (count >= max) return coord_error(text, "too many values");
+        if (!(*p == '-' || (*p >= '0' && *p <= '9')))
+            return coord_error(text, "expected comma-separated integers i,j,k,...");
+        errno = 0;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || errno == ERANGE) return coord_error(text, "a value is not a 64-bit integer");
+        out[count++] = (int64_t)v;
+        if (*end == '\0') break;
+        if (*end != ',') return coord_error(text, "expected comma-separated integers i,j,k,...");
+        p = end + 1;
+    }
+    *n = count;
+    return TL_OK;
+}
+
+tl_status parse_spec(tl_desc *d, const char *what, const char *spec)
+{
+    tl_status s = tl_desc_parse(d, spec);
+    if (s != TL_OK) {
+        char detail[512];
+        snprintf(detail, sizeof detail, "%s", tl_last_error());
+        int shown = strlen(spec) > 120 ? 100 : 120; /* keep the detail in the message */
+        tl_fail(s, "%s '%.*s%s': %s", what, shown, spec, strlen(spec) > 120 ? "..." : "", detail);
+    }
+    return s;
+}
+
+static tl_status read_stream(FILE *f, const char *path, unsigned char **data, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    if (!buf) return tl_fail(TL_ERR_NOMEM, "reading '%s': out of memory", path);
+    for (;;) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) break;
+        unsigned char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+        if (!bigger) {
+            free(buf);
+            return tl_fail(TL_ERR_NOMEM, "reading '%s': out of memory after %zu bytes", path, n);
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    if (ferror(f)) {
+        free(buf);
+        return cli_io_error("cannot read", path);
+    }
+    *data = buf;
+    *len = n;
+    return TL_OK;
+}
+
+tl_status read_file(const char *path, unsigned char **data, size_t *len)
+{
+    if (strcmp(path, "-") == 0) return read_stream(stdin, "-", data, len);
+    FILE *f = fopen(path, "rb");
+    if (!f) return cli_io_error("cannot open", path);
+    tl_status s = read_stream(f, path, data, len);
+    fclose(f);
+    return s;
+}
+
+tl_status write_file(const char *path, const void *data, size_t len)
+{
+    int to_stdout = strcmp(path, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(path, "wb");
+    if (!f) return cli_io_error("cannot create", path);
+    size_t n = fwrite(data, 1, len, f);
+    int bad = n != len || fflush(f) != 0;
+    if (!to_stdout && fclose(f) != 0) bad = 1;
+    return bad ? cli_io_error("cannot write", path) : TL_OK;
+}
+
+const char *format_bits_as_bytes(int64_t bits, char *buf, size_t len)
+{
+    uint64_t mag = bits < 0 ? 0u - (uint64_t)bits : (uint64_t)bits;
+    unsigned frac = (unsigned)(mag % 8u) * 125u; /* thousandths of a byte */
+    int n = snprintf(buf, len, "%s%" PRIu64, bits < 0 ? "-" : "", mag / 8u);
+    if (frac && n > 0 && (size_t)n < len) {
+        char f[8];
+        snprintf(f, sizeof f, ".%03u", frac);
+        for (size_t k = strlen(f); k > 1 && f[k - 1] == '0'; k--) f[k - 1] = '\0';
+        snprintf(buf + n, len - (size_t)n, "%s", f);
+    }
+    return buf;
+}
+
+tl_status desc_size_t(const tl_desc *d, size_t *out)
+{
+    uint64_t bytes;
+    TL_TRY(tl_desc_size(d, &bytes));
+    if (bytes > (uint64_t)SIZE_MAX)
+        return tl_fail(TL_ERR_OVERFLOW, "size %" PRIu64 " bytes does not fit this platform's size_t",
+                       bytes);
+    *out = (size_t)bytes;
+    return TL_OK;
+}

@@ -1,0 +1,80 @@
+/* The conversion a plan's kernels apply: elem.c's rule decided once and laid
+ * out as the constants of the f32 pipeline (kernels/kernels.h, tl_cvt). */
+#include <string.h>
+
+#include "engine.h"
+
+static float f32_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* 2^n for n in [-149, 127], exact (as elem.c's pow2f). */
+static float pow2(int n)
+{
+    if (n >= -126) return f32_bits((uint32_t)(n + 127) << 23);
+    return f32_bits((uint32_t)1 << (n + 149));
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static void dst_range(tl_cvt *cv, tl_dtype t)
+{
+    switch (t) {
+    case TL_U8: cv->lo = 0.0f; cv->hi = 255.0f; break;
+    case TL_I8: cv->lo = -128.0f; cv->hi = 127.0f; break;
+    case TL_I16: cv->lo = -32768.0f; cv->hi = 32767.0f; break;
+    default: cv->lo = cv->hi = 0.0f; break;
+    }
+}
+
+/* Parameters whose f32 arithmetic the kernels reproduce exactly: an int32
+ * code minus zp must not overflow, so |zp| stays below 2^30. */
+static bool params_fast(const tl_quant *q)
+{
+    if (q->kind == TL_Q_AFFINE || q->kind == TL_Q_INV) return q->zp > -(1 << 30) && q->zp < (1 << 30);
+    return true;
+}
+
+void tl_cvt_init_dt(tl_cvt *cv, tl_dtype s, const tl_quant *sq, tl_dtype d, const tl_quant *dq)
+{
+    memset(cv, 0, sizeof *cv);
+    tl_elem_op_init_dt(&cv->op, s, sq, d, dq);
+    const tl_elem_op *op = &cv->op;
+    cv->path = op->path;
+    cv->sdt = (uint8_t)s;
+    cv->ddt = (uint8_t)d;
+    cv->es = (uint8_t)(tl_dtype_bits(s) / 8);
+    cv->ed = (uint8_t)(tl_dtype_bits(d) / 8);
+    cv->s_q = op->sq.kind;
+    cv->s_zp = op->sq.zp;
+    cv->s_scale = op->sq.scale;
+    cv->s_m1 = cv->s_m2 = 1.0f;
+    if (op->sq.kind == TL_Q_DFP) { /* ldexpf(x, -fl), -fl in [-127, 128] */
+        int n = -(int)op->sq.fl;
+        if (n > 127) {
+            cv->s_m1 = pow2(127);
+            n -= 127;
+        }
+        if (n > 127 || n < -149) n = 0; /* unreachable for an int8 fl */
+        if (cv->s_m1 == 1.0f) cv->s_m1 = pow2(n);
+        else cv->s_m2 = pow2(n);
+    }
+    cv->d_q = op->dq.kind;
+    cv->round = op->dq.round;
+    cv->d_scale = op->dq.scale;
+    cv->d_zpf = (float)op->dq.zp;
+    cv->d_m1 = op->dq.kind == TL_Q_DFP ? pow2(op->dq.fl) : 1.0f;
+    dst_range(cv, d);
+    if (op->dq.kind == TL_Q_AFFINE || op->dq.kind == TL_Q_INV)
+        cv->nan_code = (int32_t)clamp64(op->dq.zp, (int64_t)cv->lo, (int64_t)cv->hi);
+    cv->fast = (uint8_t)(tl_fast_dtype(s) && tl_fast_dtype(d) && params_fast(&op->sq) &&
+                         params_fast(&op->dq));
+}
+
+void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst)
+{
+    tl_cvt_init_dt(cv, (tl_dtype)src->dtype, &src->quant, (tl_dtype)dst->dtype, &dst->quant);
+}

@@ -1,0 +1,101 @@
+/* The engine: plans (normalised loop nests), CPU features, execution.
+ * DESIGN.md §5, docs/engine.md. Not installed. */
+#ifndef TL_ENGINE_H
+#define TL_ENGINE_H
+
+#include "core/elem.h"
+#include "kernels/kernels.h"
+
+/* ---- CPU features: read once, overridable ---------------------------------- */
+/* Non-zero when this build has the ISA's kernels and this CPU runs them. */
+int tl_cpu_has(int isa);
+/* The path plans use by default: the best the machine has, or TL_CPU=scalar|
+ * sse2|avx2|avx512|neon (read once; a path the machine lacks falls back to the
+ * best one it has below it). */
+int tl_cpu_default_isa(void);
+const char *tl_isa_name(int isa);
+/* TL_ISA_COUNT when the name is unknown. */
+int tl_isa_from_name(const char *name);
+
+/* ---- loop nodes ---------------------------------------------------------------- */
+/* One loop level: `count` iterations moving src_stride / dst_stride bits. */
+typedef struct tl_node {
+    int64_t count;
+    int64_t ss, ds;
+} tl_node;
+
+#define TL_MAX_NODES 48
+
+/* The normaliser's last steps as a pure function (tested against tables):
+ * order by destination stride (largest first, ties by source stride), drop
+ * count-1 nodes, merge nodes contiguous on both sides. `keep_inner` > 0 pins
+ * the innermost node (it carries a fused fill and must stay the innermost one
+ * with its own count). Returns the new count (>= 1; an empty nest becomes one
+ * count-1 node). */
+int tl_nodes_normalise(tl_node *nodes, int n, int keep_inner);
+
+/* ---- passes -------------------------------------------------------------------- */
+typedef enum tl_pass_kind {
+    TL_PASS_CONVERT = 0, /* convert the elements of a box of the logical region */
+    TL_PASS_FILL = 1,    /* zero the destination padding elements of a box */
+    TL_PASS_ELEMENTS = 2 /* fallback: walk a region element by element (offset function) */
+} tl_pass_kind;
+
+/* How a pass runs its innermost node(s). */
+typedef enum tl_exec {
+    TL_EX_WALK = 0,   /* generic node walker, bit strides, elem.h per element */
+    TL_EX_ROW,        /* contiguous rows: convert kernel (1 node) */
+    TL_EX_T2D,        /* transpose-like 2 nodes: move kernel (+ conversion via an L1 tile) */
+    TL_EX_ILV,        /* interleave with zero lanes (fused padding) */
+    TL_EX_REPACK,     /* channel re-pack with fused padding */
+    TL_EX_STRIDED,    /* byte strides, one element at a time (typed) */
+    TL_EX_FILL,       /* contiguous zero fill (1 node) */
+    TL_EX_FILL_STRIDED
+} tl_exec;
+
+typedef struct tl_pass {
+    uint8_t kind, exec;
+    int nnodes;
+    tl_node nodes[TL_MAX_NODES]; /* outermost first, bits */
+    int64_t src_bit, dst_bit;    /* where the box starts */
+    int64_t head, tail;          /* fused zero elements before / after each innermost run */
+    /* the kernel (by exec) */
+    const void *kernel;          /* tl_row_kernel, tl_t2d_kernel, ... */
+    const tl_row_kernel *row;    /* conversion of a T2D/ILV tile when dtypes differ */
+    uint8_t t2d_esize;           /* element bytes the move kernel sees (folded) */
+    uint8_t convert_first;       /* T2D with conversion: narrow first, then move */
+    /* TL_PASS_ELEMENTS: the region, plane-local padded starts per dst dim */
+    int sp, dp;                  /* source and destination plane */
+    int64_t lo[TL_MAX_DIMS], hi[TL_MAX_DIMS];
+} tl_pass;
+
+struct tl_plan {
+    tl_desc src, dst;
+    int map[TL_MAX_DIMS];        /* dst dim i is src dim map[i] */
+    unsigned flags;
+    int isa;
+    int byte_granular;           /* every pass has byte strides (dst >= 8-bit elements) */
+    tl_cvt cv;
+    int npasses;
+    tl_pass *passes;
+    char *text;                  /* tl_plan_describe */
+};
+
+/* Create with a forced ISA (tests loop over every path the machine has;
+ * TL_ISA_COUNT = the default path). */
+tl_status tl_plan_create_isa(tl_plan **plan, const tl_desc *src_d, const tl_desc *dst_d,
+                             unsigned flags, int isa);
+
+/* ---- building (normalise.c) ----------------------------------------------------- */
+/* Append the passes of a checked descriptor pair to the plan (convert boxes,
+ * padding fill boxes); NOMEM / OVERFLOW on failure. */
+tl_status tl_plan_build_passes(tl_plan *p);
+/* Choose each pass's executor and kernels (registry.c). */
+void tl_plan_choose_kernels(tl_plan *p);
+
+/* ---- running (run.c) ------------------------------------------------------------- */
+/* Run part [part/nparts] of one pass. */
+void tl_pass_run(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_t *dst,
+                 unsigned part, unsigned nparts);
+
+#endif

@@ -1,0 +1,164 @@
+/* Plans: created once (validate, normalise, choose kernels), then immutable and
+ * safe to run from many threads at once (DESIGN.md §3, §5). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+static const char *exec_name(int e)
+{
+    switch ((tl_exec)e) {
+    case TL_EX_WALK: return "walk";
+    case TL_EX_ROW: return "row";
+    case TL_EX_T2D: return "2d";
+    case TL_EX_ILV: return "interleave";
+    case TL_EX_REPACK: return "repack";
+    case TL_EX_STRIDED: return "strided";
+    case TL_EX_FILL: return "fill";
+    default: return "fill-strided";
+    }
+}
+
+static const char *kernel_name(const tl_pass *ps)
+{
+    if (!ps->kernel) return NULL;
+    switch ((tl_exec)ps->exec) {
+    case TL_EX_T2D: return ((const tl_t2d_kernel *)ps->kernel)->name;
+    case TL_EX_ILV: return ((const tl_ilv_kernel *)ps->kernel)->name;
+    case TL_EX_REPACK: return ((const tl_repack_kernel *)ps->kernel)->name;
+    case TL_EX_FILL: return ((const tl_fill_kernel *)ps->kernel)->name;
+    default: return NULL;
+    }
+}
+
+static void describe_pass(const tl_plan *p, const tl_pass *ps, int i, tl_strbuf *sb)
+{
+    static const char *const kinds[] = {"convert", "fill", "elements"};
+    bool bytes = ps->kind != TL_PASS_ELEMENTS && ps->exec != TL_EX_WALK;
+    tl_sb_printf(sb, "pass %d: %s planes src %d -> dst %d, %s", i, kinds[ps->kind], ps->sp, ps->dp,
+                 exec_name(ps->exec));
+    const char *kn = kernel_name(ps);
+    if (kn) tl_sb_printf(sb, " %s", kn);
+    if (ps->row && p->cv.path != TL_EP_COPY) tl_sb_printf(sb, " + %s", ps->row->name);
+    if (ps->t2d_esize) tl_sb_printf(sb, " (%u-byte elements)", ps->t2d_esize);
+    if (ps->head || ps->tail)
+        tl_sb_printf(sb, ", fused zeros %lld before / %lld after each run", (long long)ps->head,
+                     (long long)ps->tail);
+    tl_sb_printf(sb, "\n");
+    if (ps->kind == TL_PASS_ELEMENTS) {
+        tl_sb_printf(sb, "  region lo [");
+        tl_sb_i64_list(sb, ps->lo, p->dst.rank, ",");
+        tl_sb_printf(sb, "] hi [");
+        tl_sb_i64_list(sb, ps->hi, p->dst.rank, ",");
+        tl_sb_printf(sb, "]\n");
+        return;
+    }
+    tl_sb_printf(sb, "  start src %lld dst %lld %s; nodes {count, src stride, dst stride}:",
+                 (long long)ps->src_bit, (long long)ps->dst_bit, bytes ? "bytes" : "bits");
+    for (int k = 0; k < ps->nnodes; k++)
+        tl_sb_printf(sb, " {%lld, %lld, %lld}", (long long)ps->nodes[k].count, (long long)ps->nodes[k].ss,
+                     (long long)ps->nodes[k].ds);
+    tl_sb_printf(sb, "\n");
+}
+
+static tl_status make_text(tl_plan *p)
+{
+    for (size_t cap = 1024;; cap *= 2) {
+        char *buf = malloc(cap);
+        if (!buf) return tl_fail(TL_ERR_NOMEM, "plan description: out of memory");
+        tl_strbuf sb = {buf, cap, 0};
+        tl_sb_printf(&sb, "plan: %s -> %s, %s path, %s, %d pass%s%s\n",
+                     tl_dtype_name((tl_dtype)p->src.dtype), tl_dtype_name((tl_dtype)p->dst.dtype),
+                     tl_isa_name(p->isa),
+                     p->cv.path == TL_EP_COPY ? "raw copy" : p->cv.fast ? "f32 pipeline" : "element rule",
+                     p->npasses, p->npasses == 1 ? "" : "es", p->cv.stream ? ", streaming stores" : "");
+        for (int i = 0; i < p->npasses; i++) describe_pass(p, &p->passes[i], i, &sb);
+        if (sb.len < cap) {
+            p->text = buf;
+            return TL_OK;
+        }
+        free(buf);
+    }
+}
+
+void tl_plan_destroy(tl_plan *plan)
+{
+    if (!plan) return;
+    free(plan->passes);
+    free(plan->text);
+    free(plan);
+}
+
+tl_status tl_plan_create_isa(tl_plan **plan, const tl_desc *src_d, const tl_desc *dst_d,
+                             unsigned flags, int isa)
+{
+    int map[TL_MAX_DIMS];
+    if (!plan) return tl_fail(TL_ERR_NULL, "plan is NULL (where to store the new plan)");
+    *plan = NULL;
+    TL_TRY(tl_convert_check_descs(src_d, dst_d, map));
+    tl_plan *p = calloc(1, sizeof *p);
+    if (!p) return tl_fail(TL_ERR_NOMEM, "plan: out of memory");
+    p->src = *src_d;
+    p->dst = *dst_d;
+    memcpy(p->map, map, sizeof map);
+    p->flags = flags;
+    p->isa = isa >= 0 && isa < TL_ISA_COUNT ? isa : tl_cpu_default_isa();
+    if (!tl_cpu_has(p->isa)) p->isa = tl_cpu_default_isa();
+    tl_cvt_init(&p->cv, src_d, dst_d);
+    p->cv.stream = (uint8_t)((uint64_t)dst_d->size_bytes > TL_STREAM_BYTES);
+    tl_status s = tl_plan_build_passes(p);
+    if (s == TL_OK) {
+        tl_plan_choose_kernels(p);
+        s = make_text(p);
+    }
+    if (s != TL_OK) {
+        tl_plan_destroy(p);
+        return s;
+    }
+    *plan = p;
+    tl_clear_error();
+    return TL_OK;
+}
+
+tl_status tl_plan_create(tl_plan **plan, const tl_desc *src_d, const tl_desc *dst_d, unsigned flags)
+{
+    return tl_plan_create_isa(plan, src_d, dst_d, flags, TL_ISA_COUNT);
+}
+
+static tl_status check_run(const tl_plan *p, const void *src, size_t src_len, const void *dst,
+                           size_t dst_len)
+{
+    if (!p) return tl_fail(TL_ERR_NULL, "plan is NULL");
+    if (!src) return tl_fail(TL_ERR_NULL, "src is NULL (source buffer)");
+    if (!dst) return tl_fail(TL_ERR_NULL, "dst is NULL (destination buffer)");
+    if ((uint64_t)src_len < (uint64_t)p->src.size_bytes)
+        return tl_fail(TL_ERR_BUFFER_SMALL, "src_len=%llu < %lld bytes required by the source descriptor",
+                       (unsigned long long)src_len, (long long)p->src.size_bytes);
+    if ((uint64_t)dst_len < (uint64_t)p->dst.size_bytes)
+        return tl_fail(TL_ERR_BUFFER_SMALL, "dst_len=%llu < %lld bytes required by the destination descriptor",
+                       (unsigned long long)dst_len, (long long)p->dst.size_bytes);
+    return TL_OK;
+}
+
+tl_status tl_plan_run_part(const tl_plan *plan, unsigned part, unsigned nparts, const void *src,
+                           size_t src_len, void *dst, size_t dst_len)
+{
+    TL_TRY(check_run(plan, src, src_len, dst, dst_len));
+    if (nparts == 0 || part >= nparts)
+        return tl_fail(TL_ERR_COORD, "part=%u of nparts=%u: need 0 <= part < nparts", part, nparts);
+    for (int i = 0; i < plan->npasses; i++)
+        tl_pass_run(plan, &plan->passes[i], (const uint8_t *)src, (uint8_t *)dst, part, nparts);
+    tl_clear_error();
+    return TL_OK;
+}
+
+tl_status tl_plan_run(const tl_plan *plan, const void *src, size_t src_len, void *dst, size_t dst_len)
+{
+    return tl_plan_run_part(plan, 0, 1, src, src_len, dst, dst_len);
+}
+
+const char *tl_plan_describe(const tl_plan *plan)
+{
+    return plan && plan->text ? plan->text : "";
+}

@@ -1,0 +1,301 @@
+/* The kernel registry: every family's .inc list turned into prototypes and
+ * one table per family (best ISA first, scalar last), and the choice of each
+ * pass's executor and kernels (oneDNN's ordered candidates: planning never
+ * fails for lack of a fast kernel; the generic walker is always there). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "kernels/block/block.inc"
+#include "kernels/convert/convert.inc"
+#include "kernels/fill/fill.inc"
+#include "kernels/interleave/interleave.inc"
+#include "kernels/transpose/transpose.inc"
+
+/* Families whose vector files are not written yet (removed as they land). */
+#undef TL_BLOCK_X86
+#define TL_BLOCK_X86(XX)
+#undef TL_FILL_X86
+#define TL_FILL_X86(XX)
+#undef TL_CONVERT_NEON
+#define TL_CONVERT_NEON(XX)
+#undef TL_TRANSPOSE_NEON
+#define TL_TRANSPOSE_NEON(XX)
+#undef TL_INTERLEAVE_NEON
+#define TL_INTERLEAVE_NEON(IL, DL, RP)
+#undef TL_BLOCK_NEON
+#define TL_BLOCK_NEON(XX)
+#undef TL_FILL_NEON
+#define TL_FILL_NEON(XX)
+
+/* ---- prototypes --------------------------------------------------------------- */
+#define ROW_PROTO(isa, ISA, s, S, d, D) \
+    void tl_##s##_##d##_convert_ukernel__##isa(const void *, void *, size_t, const tl_cvt *);
+#define T2D_ARGS const uint8_t *, ptrdiff_t, uint8_t *, ptrdiff_t, size_t, size_t
+#define TR_PROTO(isa, ISA, E, t) void tl_##t##_transpose_ukernel__##isa(T2D_ARGS);
+#define IL_PROTO(isa, ISA, E, t, C)                                                          \
+    void tl_##t##_interleave##C##_ukernel__##isa(const uint8_t *const *, uint8_t *, size_t); \
+    void tl_##t##_interleave##C##_t2d_ukernel__##isa(T2D_ARGS);
+#define DL_PROTO(isa, ISA, E, t, C) void tl_##t##_deinterleave##C##_ukernel__##isa(T2D_ARGS);
+#define RP_PROTO(isa, ISA, E, t, CS, H, T) \
+    void tl_##t##_repack##CS##_##H##_##T##_ukernel__##isa(const uint8_t *, uint8_t *, size_t);
+#define BL_PROTO(isa, ISA, E, t, V)                          \
+    void tl_##t##_pack##V##_ukernel__##isa(T2D_ARGS);        \
+    void tl_##t##_unpack##V##_ukernel__##isa(T2D_ARGS);
+#define FILL_PROTO(isa, ISA) void tl_zero_fill_ukernel__##isa(void *, size_t, int);
+
+TL_CONVERT_X86(ROW_PROTO)
+TL_CONVERT_NEON(ROW_PROTO)
+TL_CONVERT_SCALAR(ROW_PROTO)
+TL_TRANSPOSE_X86(TR_PROTO)
+TL_TRANSPOSE_NEON(TR_PROTO)
+TL_TRANSPOSE_SCALAR(TR_PROTO)
+TL_INTERLEAVE_X86(IL_PROTO, DL_PROTO, RP_PROTO)
+TL_INTERLEAVE_NEON(IL_PROTO, DL_PROTO, RP_PROTO)
+TL_INTERLEAVE_SCALAR(IL_PROTO, DL_PROTO, RP_PROTO)
+TL_BLOCK_X86(BL_PROTO)
+TL_BLOCK_NEON(BL_PROTO)
+TL_BLOCK_SCALAR(BL_PROTO)
+TL_FILL_X86(FILL_PROTO)
+TL_FILL_NEON(FILL_PROTO)
+TL_FILL_SCALAR(FILL_PROTO)
+
+/* ---- tables ------------------------------------------------------------------- */
+#define ROW_ENTRY(isa, ISA, s, S, d, D) \
+    {"tl_" #s "_" #d "_convert_ukernel__" #isa, ISA, S, D, tl_##s##_##d##_convert_ukernel__##isa},
+static const tl_row_kernel k_rows[] = {
+    TL_CONVERT_X86(ROW_ENTRY) TL_CONVERT_NEON(ROW_ENTRY) TL_CONVERT_SCALAR(ROW_ENTRY)};
+
+/* Specialised shapes before the tiled transpose of the same ISA. */
+#define IL_T2D_ENTRY(isa, ISA, E, t, C) \
+    {"tl_" #t "_interleave" #C "_ukernel__" #isa, ISA, E, TL_T2D_ILV, C, tl_##t##_interleave##C##_t2d_ukernel__##isa},
+#define DL_ENTRY(isa, ISA, E, t, C) \
+    {"tl_" #t "_deinterleave" #C "_ukernel__" #isa, ISA, E, TL_T2D_DILV, C, tl_##t##_deinterleave##C##_ukernel__##isa},
+#define RP_NONE(isa, ISA, E, t, CS, H, T)
+#define BL_ENTRY(isa, ISA, E, t, V)                                                              \
+    {"tl_" #t "_pack" #V "_ukernel__" #isa, ISA, E, TL_T2D_PACK, V, tl_##t##_pack##V##_ukernel__##isa}, \
+    {"tl_" #t "_unpack" #V "_ukernel__" #isa, ISA, E, TL_T2D_UNPACK, V, tl_##t##_unpack##V##_ukernel__##isa},
+#define TR_ENTRY(isa, ISA, E, t) \
+    {"tl_" #t "_transpose_ukernel__" #isa, ISA, E, TL_T2D_ANY, 0, tl_##t##_transpose_ukernel__##isa},
+static const tl_t2d_kernel k_t2d[] = {
+    TL_INTERLEAVE_X86(IL_T2D_ENTRY, DL_ENTRY, RP_NONE) TL_BLOCK_X86(BL_ENTRY) TL_TRANSPOSE_X86(TR_ENTRY)
+    TL_INTERLEAVE_NEON(IL_T2D_ENTRY, DL_ENTRY, RP_NONE) TL_BLOCK_NEON(BL_ENTRY) TL_TRANSPOSE_NEON(TR_ENTRY)
+    TL_INTERLEAVE_SCALAR(IL_T2D_ENTRY, DL_ENTRY, RP_NONE) TL_BLOCK_SCALAR(BL_ENTRY)
+    TL_TRANSPOSE_SCALAR(TR_ENTRY)};
+
+#define IL_ENTRY(isa, ISA, E, t, C) \
+    {"tl_" #t "_interleave" #C "_ukernel__" #isa, ISA, E, C, tl_##t##_interleave##C##_ukernel__##isa},
+#define DL_NONE(isa, ISA, E, t, C)
+#define IL_NONE(isa, ISA, E, t, C)
+static const tl_ilv_kernel k_ilv[] = {
+    TL_INTERLEAVE_X86(IL_ENTRY, DL_NONE, RP_NONE) TL_INTERLEAVE_NEON(IL_ENTRY, DL_NONE, RP_NONE)
+    TL_INTERLEAVE_SCALAR(IL_ENTRY, DL_NONE, RP_NONE)};
+
+#define RP_ENTRY(isa, ISA, E, t, CS, H, T)                                                      \
+    {"tl_" #t "_repack" #CS "_" #H "_" #T "_ukernel__" #isa, ISA, E, CS, H, T,                   \
+     tl_##t##_repack##CS##_##H##_##T##_ukernel__##isa},
+static const tl_repack_kernel k_repack[] = {
+    TL_INTERLEAVE_X86(IL_NONE, DL_NONE, RP_ENTRY) TL_INTERLEAVE_NEON(IL_NONE, DL_NONE, RP_ENTRY)
+    TL_INTERLEAVE_SCALAR(IL_NONE, DL_NONE, RP_ENTRY)};
+
+#define FILL_ENTRY(isa, ISA) {"tl_zero_fill_ukernel__" #isa, ISA, tl_zero_fill_ukernel__##isa},
+static const tl_fill_kernel k_fill[] = {
+    TL_FILL_X86(FILL_ENTRY) TL_FILL_NEON(FILL_ENTRY) TL_FILL_SCALAR(FILL_ENTRY)};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+void tl_registry_rows(const tl_row_kernel **k, size_t *n) { *k = k_rows; *n = COUNT(k_rows); }
+void tl_registry_t2d(const tl_t2d_kernel **k, size_t *n) { *k = k_t2d; *n = COUNT(k_t2d); }
+void tl_registry_ilv(const tl_ilv_kernel **k, size_t *n) { *k = k_ilv; *n = COUNT(k_ilv); }
+void tl_registry_repack(const tl_repack_kernel **k, size_t *n) { *k = k_repack; *n = COUNT(k_repack); }
+void tl_registry_fill(const tl_fill_kernel **k, size_t *n) { *k = k_fill; *n = COUNT(k_fill); }
+
+/* ---- lookups --------------------------------------------------------------------- */
+const tl_row_kernel *tl_find_row(int isa, tl_dtype s, tl_dtype d)
+{
+    for (size_t i = 0; i < COUNT(k_rows); i++)
+        if (tl_isa_includes(isa, k_rows[i].isa) && k_rows[i].sdt == s && k_rows[i].ddt == d)
+            return &k_rows[i];
+    return NULL;
+}
+
+static bool t2d_fits(const tl_t2d_kernel *k, unsigned esize, size_t n0, size_t n1)
+{
+    if (k->esize != esize) return false;
+    switch (k->shape) {
+    case TL_T2D_ILV:
+    case TL_T2D_PACK: return n0 == k->param;
+    case TL_T2D_DILV:
+    case TL_T2D_UNPACK: return n1 == k->param;
+    default: return true;
+    }
+}
+
+/* The best ISA first; within the chosen ISA a specialised shape beats the
+ * tiled transpose (tables list them first). */
+const tl_t2d_kernel *tl_find_t2d(int isa, unsigned esize, size_t n0, size_t n1)
+{
+    for (size_t i = 0; i < COUNT(k_t2d); i++)
+        if (tl_isa_includes(isa, k_t2d[i].isa) && t2d_fits(&k_t2d[i], esize, n0, n1)) return &k_t2d[i];
+    return NULL;
+}
+
+const tl_ilv_kernel *tl_find_ilv(int isa, unsigned esize, unsigned c)
+{
+    for (size_t i = 0; i < COUNT(k_ilv); i++)
+        if (tl_isa_includes(isa, k_ilv[i].isa) && k_ilv[i].esize == esize && k_ilv[i].c == c)
+            return &k_ilv[i];
+    return NULL;
+}
+
+const tl_repack_kernel *tl_find_repack(int isa, unsigned esize, unsigned cs, unsigned h, unsigned t)
+{
+    for (size_t i = 0; i < COUNT(k_repack); i++) {
+        const tl_repack_kernel *k = &k_repack[i];
+        if (tl_isa_includes(isa, k->isa) && k->esize == esize && k->cs == cs && k->h == h && k->t == t)
+            return k;
+    }
+    return NULL;
+}
+
+const tl_fill_kernel *tl_find_fill(int isa)
+{
+    for (size_t i = 0; i < COUNT(k_fill); i++)
+        if (tl_isa_includes(isa, k_fill[i].isa)) return &k_fill[i];
+    return NULL;
+}
+
+/* ---- choosing each pass's executor ----------------------------------------------- */
+static bool pass_bytes_ok(const tl_pass *ps, bool convert)
+{
+    if (ps->dst_bit % 8 || (convert && ps->src_bit % 8)) return false;
+    for (int i = 0; i < ps->nnodes; i++)
+        if (ps->nodes[i].ds % 8 || (convert && ps->nodes[i].ss % 8)) return false;
+    return true;
+}
+
+static void pass_to_bytes(tl_pass *ps)
+{
+    ps->src_bit /= 8;
+    ps->dst_bit /= 8;
+    for (int i = 0; i < ps->nnodes; i++) {
+        ps->nodes[i].ss /= 8;
+        ps->nodes[i].ds /= 8;
+    }
+}
+
+static void choose_fill(const tl_plan *p, tl_pass *ps, int64_t ed)
+{
+    const tl_node *in = &ps->nodes[ps->nnodes - 1];
+    if (in->ds == ed || in->count == 1) {
+        ps->exec = TL_EX_FILL;
+        ps->kernel = tl_find_fill(p->isa);
+    } else {
+        ps->exec = TL_EX_FILL_STRIDED;
+    }
+}
+
+/* Fold an inner run contiguous on both sides into a wider element, when the
+ * two nodes above it then form a transpose the move kernels know. */
+static bool try_fold(tl_pass *ps, int64_t es)
+{
+    if (ps->nnodes < 3) return false;
+    const tl_node *in = &ps->nodes[ps->nnodes - 1];
+    int64_t w = in->count * es;
+    if (in->ss != es || in->ds != es || (w != 2 && w != 4 && w != 8)) return false;
+    const tl_node *a = &ps->nodes[ps->nnodes - 2], *b = &ps->nodes[ps->nnodes - 3];
+    if (a->ds != w || b->ss != w) return false;
+    ps->nnodes--;
+    ps->t2d_esize = (uint8_t)w;
+    return true;
+}
+
+static void choose_t2d(const tl_plan *p, tl_pass *ps)
+{
+    const tl_cvt *cv = &p->cv;
+    const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
+    bool copy = cv->path == TL_EP_COPY;
+    unsigned esz = ps->t2d_esize ? ps->t2d_esize : (unsigned)(copy ? cv->es : (cv->es < cv->ed ? cv->es : cv->ed));
+    ps->convert_first = (uint8_t)(!copy && cv->ed <= cv->es);
+    if (!copy) ps->row = tl_find_row(p->isa, (tl_dtype)cv->sdt, (tl_dtype)cv->ddt);
+    int64_t lanes = ps->head + in->count + ps->tail;
+    if ((ps->head || ps->tail) && lanes <= 4 && (copy || ps->convert_first)) {
+        const tl_ilv_kernel *k = tl_find_ilv(p->isa, esz, (unsigned)lanes);
+        if (k && out->ds == lanes * (copy ? cv->es : cv->ed)) {
+            ps->exec = TL_EX_ILV;
+            ps->kernel = k;
+            ps->t2d_esize = (uint8_t)esz;
+            return;
+        }
+    }
+    ps->exec = TL_EX_T2D;
+    ps->t2d_esize = (uint8_t)esz;
+    ps->kernel = tl_find_t2d(p->isa, esz, (size_t)in->count, (size_t)out->count);
+}
+
+static void choose_convert(const tl_plan *p, tl_pass *ps)
+{
+    const tl_cvt *cv = &p->cv;
+    bool copy = cv->path == TL_EP_COPY;
+    int64_t es = cv->es, ed = cv->ed;
+    const tl_node *in = &ps->nodes[ps->nnodes - 1];
+    if (!copy && !cv->fast) {
+        ps->exec = TL_EX_STRIDED;
+        return;
+    }
+    if (copy && es > 8) {
+        ps->exec = TL_EX_STRIDED;
+        return;
+    }
+    if (!copy) ps->row = tl_find_row(p->isa, (tl_dtype)cv->sdt, (tl_dtype)cv->ddt);
+    if (in->ss == es && in->ds == ed) {
+        if ((ps->head || ps->tail) && copy && ps->nnodes >= 2) {
+            const tl_node *out = &ps->nodes[ps->nnodes - 2];
+            int64_t lanes = ps->head + in->count + ps->tail;
+            const tl_repack_kernel *k = tl_find_repack(p->isa, (unsigned)es, (unsigned)in->count,
+                                                       (unsigned)ps->head, (unsigned)ps->tail);
+            if (k && out->ss == in->count * es && out->ds == lanes * ed) {
+                ps->exec = TL_EX_REPACK;
+                ps->kernel = k;
+                return;
+            }
+        }
+        if (!ps->head && !ps->tail && copy && try_fold(ps, es)) {
+            choose_t2d(p, ps);
+            return;
+        }
+        ps->exec = TL_EX_ROW;
+        return;
+    }
+    if (in->ds == ed && ps->nnodes >= 2 && ps->nodes[ps->nnodes - 2].ss == es &&
+        (copy ? es <= 8 : true)) {
+        choose_t2d(p, ps);
+        if (ps->kernel && (!ps->t2d_esize || copy || ps->row)) return;
+    }
+    ps->exec = TL_EX_STRIDED;
+    ps->kernel = NULL;
+}
+
+void tl_plan_choose_kernels(tl_plan *p)
+{
+    int64_t ebits_s = tl_dtype_bits((tl_dtype)p->src.dtype), ebits_d = tl_dtype_bits((tl_dtype)p->dst.dtype);
+    p->byte_granular = ebits_d >= 8;
+    for (int i = 0; i < p->npasses; i++) {
+        tl_pass *ps = &p->passes[i];
+        if (ps->kind == TL_PASS_ELEMENTS) continue;
+        bool convert = ps->kind == TL_PASS_CONVERT;
+        bool bytes = ebits_d >= 8 && (!convert || ebits_s >= 8) && pass_bytes_ok(ps, convert);
+        if (!bytes) {
+            ps->exec = TL_EX_WALK;
+            continue;
+        }
+        pass_to_bytes(ps);
+        tl_node *in = &ps->nodes[ps->nnodes - 1];
+        if (in->count == 1) { /* a lone element: call it contiguous */
+            in->ss = ebits_s / 8;
+            in->ds = ebits_d / 8;
+        }
+        if (!convert) choose_fill(p, ps, ebits_d / 8);
+        else choose_convert(p, ps);
+    }
+}

@@ -1,0 +1,322 @@
+/* Running a pass: the outer nodes by an odometer, the innermost one or two by
+ * the kernel the registry chose. A part of a run takes a slice of the
+ * outermost node, so parts write disjoint destination elements. */
+#include <string.h>
+
+#include "engine.h"
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
+
+#define TILE_BYTES 16384
+
+/* Slice [b, e) of the outermost node for part `part` of `nparts`. */
+static void part_range(int64_t count, unsigned part, unsigned nparts, int64_t *b, int64_t *e)
+{
+    *b = (int64_t)((uint64_t)count * part / nparts);
+    *e = (int64_t)((uint64_t)count * (part + 1) / nparts);
+}
+
+/* ---- the generic node walker (bit strides, the element rule) --------------------- */
+static void walk_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_t *dst,
+                      const tl_node *nodes, int64_t sbit, int64_t dbit)
+{
+    const tl_elem_op *op = &p->cv.op;
+    unsigned db = tl_dtype_bits((tl_dtype)p->dst.dtype);
+    bool fill = ps->kind == TL_PASS_FILL;
+    int n = ps->nnodes;
+    int64_t idx[TL_MAX_NODES] = {0};
+    const tl_node *in = &nodes[n - 1];
+    for (;;) {
+        int64_t d = dbit, s = sbit;
+        for (int64_t k = 0; k < ps->head; k++, d += db) tl_store_raw(dst, d, db, 0);
+        for (int64_t k = 0; k < in->count; k++, d += in->ds, s += in->ss) {
+            if (fill) tl_store_raw(dst, d, db, 0);
+            else tl_elem_convert(op, src, s, dst, d);
+        }
+        if (in->count > 0) d = dbit + ps->head * db + in->count * db;
+        for (int64_t k = 0; k < ps->tail; k++, d += db) tl_store_raw(dst, d, db, 0);
+        int i = n - 2;
+        for (; i >= 0; i--) {
+            sbit += nodes[i].ss;
+            dbit += nodes[i].ds;
+            if (++idx[i] < nodes[i].count) break;
+            sbit -= nodes[i].ss * nodes[i].count;
+            dbit -= nodes[i].ds * nodes[i].count;
+            idx[i] = 0;
+        }
+        if (i < 0) return;
+    }
+}
+
+/* ---- the element walk of a region (fallback for irregular blockings) ------------- */
+/* Bit offset in plane pl of d for logical coordinate x (plane-local padding). */
+static int64_t plane_bits(const tl_desc *d, int plane, const int64_t *x, bool padded)
+{
+    const tl_plane *pl = &d->planes[plane];
+    int64_t bits = pl->offset_bytes * 8;
+    for (int a = 0; a < pl->naxes; a++) {
+        const tl_axis *ax = &pl->axes[a];
+        int i = ax->dim;
+        int64_t p = padded ? x[i] : x[i] + d->pad_lo[i];
+        if (d->nplanes > 1 && i == d->plane_dim) p -= padded ? 0 : pl->first;
+        bits += ((p / ax->block) % ax->extent) * ax->stride_bits;
+    }
+    return bits;
+}
+
+/* The destination stores this position (subsampled planes keep one per block). */
+static bool stored(const tl_desc *d, int plane, const int64_t *x, bool padded)
+{
+    const tl_plane *pl = &d->planes[plane];
+    for (int a = 0; a < pl->naxes; a++) {
+        const tl_axis *ax = &pl->axes[a];
+        int i = ax->dim;
+        int64_t minb = ax->block;
+        for (int b = 0; b < pl->naxes; b++)
+            if (pl->axes[b].dim == i && pl->axes[b].block < minb) minb = pl->axes[b].block;
+        if (minb <= 1) continue;
+        int64_t p = padded ? x[i] : x[i] + d->pad_lo[i];
+        if (d->nplanes > 1 && i == d->plane_dim && !padded) p -= pl->first;
+        if (p % minb) return false;
+    }
+    return true;
+}
+
+static void elements_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_t *dst,
+                          unsigned part, unsigned nparts)
+{
+    const tl_desc *sd = &p->src, *dd = &p->dst;
+    bool fill = ps->exec == TL_EX_FILL;
+    int rank = dd->rank;
+    int64_t x[TL_MAX_DIMS], y[TL_MAX_DIMS], lo0, hi0;
+    unsigned db = tl_dtype_bits((tl_dtype)dd->dtype);
+    if (fill && part != 0) return;
+    part_range(ps->hi[0] - ps->lo[0], fill ? 0 : part, fill ? 1 : nparts, &lo0, &hi0);
+    if (lo0 >= hi0) return;
+    for (int i = 0; i < rank; i++) x[i] = ps->lo[i];
+    x[0] = ps->lo[0] + lo0;
+    for (;;) {
+        if (stored(dd, ps->dp, x, fill)) {
+            int64_t dbit = plane_bits(dd, ps->dp, x, fill);
+            if (fill) {
+                tl_store_raw(dst, dbit, db, 0);
+            } else {
+                for (int i = 0; i < rank; i++) y[p->map[i]] = x[i];
+                tl_elem_convert(&p->cv.op, src, plane_bits(sd, ps->sp, y, false), dst, dbit);
+            }
+        }
+        int i = rank - 1;
+        for (; i >= 0; i--) {
+            if (++x[i] < (i == 0 ? ps->lo[0] + hi0 : ps->hi[i])) break;
+            x[i] = i == 0 ? ps->lo[0] + lo0 : ps->lo[i];
+        }
+        if (i < 0) return;
+    }
+}
+
+/* ---- byte-stride executors ------------------------------------------------------------- */
+static void copy_or_convert_row(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d,
+                                size_t n)
+{
+    if (cv->path == TL_EP_COPY) memcpy(d, s, n * cv->es);
+    else ps->row->fn(s, d, n, cv);
+}
+
+static void zero(const tl_pass *ps, const tl_cvt *cv, uint8_t *d, int64_t n)
+{
+    (void)ps;
+    if (n > 0) memset(d, 0, (size_t)n * cv->ed);
+}
+
+static void run_row(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d, const tl_node *in)
+{
+    zero(ps, cv, d, ps->head);
+    d += ps->head * cv->ed;
+    copy_or_convert_row(ps, cv, s, d, (size_t)in->count);
+    zero(ps, cv, d + in->count * cv->ed, ps->tail);
+}
+
+static void run_strided(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d,
+                        const tl_node *in)
+{
+    zero(ps, cv, d, ps->head);
+    uint8_t *d0 = d + ps->head * cv->ed;
+    d = d0;
+    for (int64_t k = 0; k < in->count; k++, s += in->ss, d += in->ds) {
+        if (cv->path == TL_EP_COPY) memcpy(d, s, cv->es);
+        else if (ps->row) ps->row->fn(s, d, 1, cv);
+        else tl_elem_convert(&cv->op, s, 0, d, 0);
+    }
+    zero(ps, cv, d0 + in->count * cv->ed, ps->tail);
+}
+
+/* A 2-D tile through an L1 buffer when the dtypes differ: narrowing converts
+ * source rows first and moves the narrow elements; widening moves the narrow
+ * source elements first and converts destination rows. One pass over memory. */
+static void t2d_tiles(const tl_pass *ps, const tl_cvt *cv, const uint8_t *src, uint8_t *dst,
+                      const tl_node *in, const tl_node *out)
+{
+    const tl_t2d_kernel *k = (const tl_t2d_kernel *)ps->kernel;
+    _Alignas(64) uint8_t tmp[TILE_BYTES];
+    size_t n0 = (size_t)in->count, n1 = (size_t)out->count;
+    size_t wide = cv->es > cv->ed ? cv->es : cv->ed, t0, t1;
+    if (n0 <= 64) {
+        t0 = n0;
+        t1 = TILE_BYTES / (t0 * wide);
+    } else if (n1 <= 64) {
+        t1 = n1;
+        t0 = TILE_BYTES / (t1 * wide);
+    } else {
+        t0 = t1 = 64;
+    }
+    for (size_t b1 = 0; b1 < n1; b1 += t1) {
+        size_t m1 = n1 - b1 < t1 ? n1 - b1 : t1;
+        for (size_t b0 = 0; b0 < n0; b0 += t0) {
+            size_t m0 = n0 - b0 < t0 ? n0 - b0 : t0;
+            const uint8_t *s = src + (ptrdiff_t)b0 * in->ss + b1 * cv->es;
+            uint8_t *d = dst + (ptrdiff_t)b1 * out->ds + (b0 + ps->head) * cv->ed;
+            if (ps->convert_first) {
+                for (size_t r = 0; r < m0; r++)
+                    ps->row->fn(s + (ptrdiff_t)r * in->ss, tmp + r * m1 * cv->ed, m1, cv);
+                k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), d, out->ds, m0, m1);
+            } else {
+                k->fn(s, in->ss, tmp, (ptrdiff_t)(m0 * cv->es), m0, m1);
+                for (size_t r = 0; r < m1; r++)
+                    ps->row->fn(tmp + r * m0 * cv->es, d + (ptrdiff_t)r * out->ds, m0, cv);
+            }
+        }
+    }
+}
+
+static void run_t2d(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d,
+                    const tl_node *in, const tl_node *out)
+{
+    const tl_t2d_kernel *k = (const tl_t2d_kernel *)ps->kernel;
+    if (cv->path == TL_EP_COPY) k->fn(s, in->ss, d + ps->head * cv->ed, out->ds, (size_t)in->count, (size_t)out->count);
+    else t2d_tiles(ps, cv, s, d, in, out);
+    if (ps->head || ps->tail)
+        for (int64_t r = 0; r < out->count; r++) {
+            uint8_t *row = d + r * out->ds;
+            zero(ps, cv, row, ps->head);
+            zero(ps, cv, row + (ps->head + in->count) * cv->ed, ps->tail);
+        }
+}
+
+/* Interleave with zero lanes: the fused padding of a channel-last destination. */
+static void run_ilv(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d,
+                    const tl_node *in, const tl_node *out)
+{
+    const tl_ilv_kernel *k = (const tl_ilv_kernel *)ps->kernel;
+    const uint8_t *planes[4] = {NULL, NULL, NULL, NULL};
+    size_t n = (size_t)out->count;
+    if (cv->path == TL_EP_COPY) {
+        for (int64_t c = 0; c < in->count; c++) planes[ps->head + c] = s + c * in->ss;
+        k->fn(planes, d, n);
+        return;
+    }
+    _Alignas(64) uint8_t tmp[TILE_BYTES];
+    size_t chunk = TILE_BYTES / (4 * cv->ed);
+    for (size_t b = 0; b < n; b += chunk) {
+        size_t m = n - b < chunk ? n - b : chunk;
+        for (int64_t c = 0; c < in->count; c++) {
+            uint8_t *t = tmp + (size_t)c * chunk * cv->ed;
+            ps->row->fn(s + c * in->ss + b * cv->es, t, m, cv);
+            planes[ps->head + c] = t;
+        }
+        k->fn(planes, d + (ptrdiff_t)b * out->ds, m);
+    }
+}
+
+static void run_inner(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,
+                      const tl_node *nodes, int n)
+{
+    const tl_cvt *cv = &p->cv;
+    const tl_node *in = &nodes[n - 1], *out = n >= 2 ? &nodes[n - 2] : NULL;
+    switch ((tl_exec)ps->exec) {
+    case TL_EX_ROW: run_row(ps, cv, s, d, in); break;
+    case TL_EX_T2D: run_t2d(ps, cv, s, d, in, out); break;
+    case TL_EX_ILV: run_ilv(ps, cv, s, d, in, out); break;
+    case TL_EX_REPACK: ((const tl_repack_kernel *)ps->kernel)->fn(s, d, (size_t)out->count); break;
+    case TL_EX_FILL:
+        ((const tl_fill_kernel *)ps->kernel)->fn(d, (size_t)(in->count * cv->ed), cv->stream);
+        break;
+    case TL_EX_FILL_STRIDED:
+        for (int64_t k = 0; k < in->count; k++) memset(d + k * in->ds, 0, cv->ed);
+        break;
+    default: run_strided(ps, cv, s, d, in); break;
+    }
+}
+
+static int kernel_nodes(const tl_pass *ps)
+{
+    switch ((tl_exec)ps->exec) {
+    case TL_EX_T2D:
+    case TL_EX_ILV:
+    case TL_EX_REPACK: return 2;
+    default: return 1;
+    }
+}
+
+static void byte_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_t *dst,
+                      const tl_node *nodes)
+{
+    int n = ps->nnodes, k = kernel_nodes(ps), outer = n - k;
+    int64_t idx[TL_MAX_NODES] = {0};
+    const uint8_t *s = src + ps->src_bit;
+    uint8_t *d = dst + ps->dst_bit;
+    for (;;) {
+        run_inner(p, ps, s, d, nodes + outer, k);
+        int i = outer - 1;
+        for (; i >= 0; i--) {
+            s += nodes[i].ss;
+            d += nodes[i].ds;
+            if (++idx[i] < nodes[i].count) break;
+            s -= nodes[i].ss * nodes[i].count;
+            d -= nodes[i].ds * nodes[i].count;
+            idx[i] = 0;
+        }
+        if (i < 0) return;
+    }
+}
+
+/* The kernel's shape fixes its outer count (de-interleave, unpack): slicing
+ * the outermost node would hand it a count it was not chosen for. */
+static bool fixed_outer(const tl_pass *ps)
+{
+    if (ps->exec != TL_EX_T2D || !ps->kernel) return false;
+    int shape = ((const tl_t2d_kernel *)ps->kernel)->shape;
+    return shape == TL_T2D_DILV || shape == TL_T2D_UNPACK;
+}
+
+void tl_pass_run(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_t *dst,
+                 unsigned part, unsigned nparts)
+{
+    if (ps->kind == TL_PASS_ELEMENTS) {
+        if (!p->byte_granular && part != 0) return;
+        elements_pass(p, ps, src, dst, p->byte_granular ? part : 0, p->byte_granular ? nparts : 1);
+        return;
+    }
+    /* The outermost node is sliced, unless it carries a fused fill (its
+     * head belongs to the whole run) or elements share bytes (4-bit). */
+    tl_node nodes[TL_MAX_NODES];
+    memcpy(nodes, ps->nodes, (size_t)ps->nnodes * sizeof nodes[0]);
+    int64_t b = 0, e = nodes[0].count;
+    bool sliceable = p->byte_granular && !(ps->nnodes == 1 && (ps->head || ps->tail)) &&
+                     !(ps->nnodes == 2 && fixed_outer(ps));
+    if (nparts > 1) {
+        if (sliceable) part_range(nodes[0].count, part, nparts, &b, &e);
+        else if (part != 0) return;
+    }
+    if (b >= e) return;
+    nodes[0].count = e - b;
+    if (ps->exec == TL_EX_WALK) {
+        walk_pass(p, ps, src, dst, nodes, ps->src_bit + b * nodes[0].ss, ps->dst_bit + b * nodes[0].ds);
+        return;
+    }
+    byte_pass(p, ps, src + b * nodes[0].ss, dst + b * nodes[0].ds, nodes);
+#if defined(__x86_64__) || defined(_M_X64)
+    if (p->cv.stream) _mm_sfence(); /* order the non-temporal stores before returning */
+#endif
+}

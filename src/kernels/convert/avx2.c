@@ -1,0 +1,66 @@
+/* Contiguous convert, AVX2 + F16C: 8 lanes of f32 (x86_body.h holds the steps). */
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#include <string.h>
+
+#include "kernels/convert/convert.inc"
+#include "kernels/convert/pipeline.h"
+
+#define W 8
+#define TL_X86_HAVE_F16 1
+#define TL_TARGET __attribute__((target("avx2,f16c")))
+#define TL_FN static inline TL_TARGET
+#define TL_KERNEL TL_TARGET
+typedef __m256 vf;
+typedef __m256i vi;
+
+TL_FN vf vf_set1(float x) { return _mm256_set1_ps(x); }
+TL_FN vi vi_set1(int32_t x) { return _mm256_set1_epi32(x); }
+TL_FN vf vf_add(vf a, vf b) { return _mm256_add_ps(a, b); }
+TL_FN vf vf_sub(vf a, vf b) { return _mm256_sub_ps(a, b); }
+TL_FN vf vf_mul(vf a, vf b) { return _mm256_mul_ps(a, b); }
+TL_FN vf vf_div(vf a, vf b) { return _mm256_div_ps(a, b); }
+TL_FN vf vf_min(vf a, vf b) { return _mm256_min_ps(a, b); }
+TL_FN vf vf_max(vf a, vf b) { return _mm256_max_ps(a, b); }
+TL_FN vf vf_load(const uint8_t *p) { return _mm256_loadu_ps((const float *)p); }
+TL_FN void vf_store(uint8_t *p, vf x) { _mm256_storeu_ps((float *)p, x); }
+TL_FN vi vi_add(vi a, vi b) { return _mm256_add_epi32(a, b); }
+TL_FN vi vi_sub(vi a, vi b) { return _mm256_sub_epi32(a, b); }
+TL_FN vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
+TL_FN vi vi_or(vi a, vi b) { return _mm256_or_si256(a, b); }
+TL_FN vi vi_sll16(vi a) { return _mm256_slli_epi32(a, 16); }
+TL_FN vi vi_srl16(vi a) { return _mm256_srli_epi32(a, 16); }
+TL_FN vf vi_to_f(vi a) { return _mm256_cvtepi32_ps(a); }
+TL_FN vf vi_as_f(vi a) { return _mm256_castsi256_ps(a); }
+TL_FN vi vf_as_i(vf a) { return _mm256_castps_si256(a); }
+TL_FN vi vf_to_i_trunc(vf a) { return _mm256_cvttps_epi32(a); }
+TL_FN vi vf_to_i_even(vf a) { return _mm256_cvtps_epi32(a); }
+TL_FN vf nan_mask(vf x) { return _mm256_cmp_ps(x, x, _CMP_UNORD_Q); }
+TL_FN vi vi_select_nan(vf x, vi a, vi b) { return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(b), _mm256_castsi256_ps(a), nan_mask(x))); }
+TL_FN vi vi_nan_blend(vi r, vf x, int32_t code) { return vi_select_nan(x, vi_set1(code), r); }
+TL_FN vf vf_quiet(vf x) { return _mm256_or_ps(x, _mm256_and_ps(nan_mask(x), _mm256_castsi256_ps(vi_set1(0x400000)))); }
+TL_FN vi vi_away_adjust(vi t, vf f)
+{
+    vi ge = _mm256_castps_si256(_mm256_cmp_ps(f, vf_set1(0.5f), _CMP_GE_OQ));
+    vi le = _mm256_castps_si256(_mm256_cmp_ps(f, vf_set1(-0.5f), _CMP_LE_OQ));
+    return _mm256_add_epi32(_mm256_sub_epi32(t, ge), le);
+}
+TL_FN vi ld_u8(const uint8_t *p) { return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)); }
+TL_FN vi ld_i8(const uint8_t *p) { return _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)p)); }
+TL_FN vi ld_i16(const uint8_t *p) { return _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)p)); }
+TL_FN vi ld_u16(const uint8_t *p) { return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)); }
+TL_FN vf ld_f16(const uint8_t *p) { return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p)); }
+TL_FN __m128i pack16(vi v) { return _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)); }
+TL_FN void st_u8(uint8_t *p, vi v) { __m128i h = pack16(v); _mm_storel_epi64((__m128i *)p, _mm_packus_epi16(h, h)); }
+TL_FN void st_i8(uint8_t *p, vi v) { __m128i h = pack16(v); _mm_storel_epi64((__m128i *)p, _mm_packs_epi16(h, h)); }
+TL_FN void st_i16(uint8_t *p, vi v) { _mm_storeu_si128((__m128i *)p, pack16(v)); }
+TL_FN void st_u16(uint8_t *p, vi v)
+{
+    _mm_storeu_si128((__m128i *)p, _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+}
+TL_FN void st_f16(uint8_t *p, vf x) { _mm_storeu_si128((__m128i *)p, _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT)); }
+
+#include "kernels/convert/x86_body.h"
+
+TL_CONVERT_PAIRS(TL_X86_ROW, avx2, TL_ISA_AVX2)
+#endif

@@ -1,0 +1,66 @@
+/* Contiguous convert, AVX-512 F/BW: 16 lanes of f32 (x86_body.h holds the steps). */
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#include <string.h>
+
+#include "kernels/convert/convert.inc"
+#include "kernels/convert/pipeline.h"
+
+#define W 16
+#define TL_X86_HAVE_F16 1
+#define TL_FN static inline
+#define TL_KERNEL
+typedef __m512 vf;
+typedef __m512i vi;
+
+TL_FN vf vf_set1(float x) { return _mm512_set1_ps(x); }
+TL_FN vi vi_set1(int32_t x) { return _mm512_set1_epi32(x); }
+TL_FN vf vf_add(vf a, vf b) { return _mm512_add_ps(a, b); }
+TL_FN vf vf_sub(vf a, vf b) { return _mm512_sub_ps(a, b); }
+TL_FN vf vf_mul(vf a, vf b) { return _mm512_mul_ps(a, b); }
+TL_FN vf vf_div(vf a, vf b) { return _mm512_div_ps(a, b); }
+TL_FN vf vf_min(vf a, vf b) { return _mm512_min_ps(a, b); }
+TL_FN vf vf_max(vf a, vf b) { return _mm512_max_ps(a, b); }
+TL_FN vf vf_load(const uint8_t *p) { return _mm512_loadu_ps((const float *)p); }
+TL_FN void vf_store(uint8_t *p, vf x) { _mm512_storeu_ps((float *)p, x); }
+TL_FN vi vi_add(vi a, vi b) { return _mm512_add_epi32(a, b); }
+TL_FN vi vi_sub(vi a, vi b) { return _mm512_sub_epi32(a, b); }
+TL_FN vi vi_and(vi a, vi b) { return _mm512_and_si512(a, b); }
+TL_FN vi vi_or(vi a, vi b) { return _mm512_or_si512(a, b); }
+TL_FN vi vi_sll16(vi a) { return _mm512_slli_epi32(a, 16); }
+TL_FN vi vi_srl16(vi a) { return _mm512_srli_epi32(a, 16); }
+TL_FN vf vi_to_f(vi a) { return _mm512_cvtepi32_ps(a); }
+TL_FN vf vi_as_f(vi a) { return _mm512_castsi512_ps(a); }
+TL_FN vi vf_as_i(vf a) { return _mm512_castps_si512(a); }
+TL_FN vi vf_to_i_trunc(vf a) { return _mm512_cvttps_epi32(a); }
+TL_FN vi vf_to_i_even(vf a) { return _mm512_cvtps_epi32(a); }
+TL_FN __mmask16 nan_mask(vf x) { return _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q); }
+TL_FN vi vi_select_nan(vf x, vi a, vi b) { return _mm512_mask_mov_epi32(b, nan_mask(x), a); }
+TL_FN vi vi_nan_blend(vi r, vf x, int32_t code) { return vi_select_nan(x, vi_set1(code), r); }
+TL_FN vf vf_quiet(vf x) { return _mm512_castsi512_ps(_mm512_mask_or_epi32(vf_as_i(x), nan_mask(x), vf_as_i(x), vi_set1(0x400000))); }
+TL_FN vi vi_away_adjust(vi t, vf f)
+{
+    __mmask16 ge = _mm512_cmp_ps_mask(f, vf_set1(0.5f), _CMP_GE_OQ);
+    __mmask16 le = _mm512_cmp_ps_mask(f, vf_set1(-0.5f), _CMP_LE_OQ);
+    t = _mm512_mask_add_epi32(t, ge, t, vi_set1(1));
+    return _mm512_mask_sub_epi32(t, le, t, vi_set1(1));
+}
+TL_FN vi ld_u8(const uint8_t *p) { return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p)); }
+TL_FN vi ld_i8(const uint8_t *p) { return _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)p)); }
+TL_FN vi ld_i16(const uint8_t *p) { return _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)p)); }
+TL_FN vi ld_u16(const uint8_t *p) { return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p)); }
+TL_FN vf ld_f16(const uint8_t *p) { return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)p)); }
+/* values are in range already: truncating narrows are exact */
+TL_FN void st_u8(uint8_t *p, vi v) { _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(v)); }
+TL_FN void st_i8(uint8_t *p, vi v) { _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(v)); }
+TL_FN void st_i16(uint8_t *p, vi v) { _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(v)); }
+TL_FN void st_u16(uint8_t *p, vi v) { _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(v)); }
+TL_FN void st_f16(uint8_t *p, vf x)
+{
+    _mm256_storeu_si256((__m256i *)p, _mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
+#include "kernels/convert/x86_body.h"
+
+TL_CONVERT_PAIRS(TL_X86_ROW, avx512, TL_ISA_AVX512)
+#endif

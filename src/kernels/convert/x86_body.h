@@ -1,0 +1,106 @@
+/* The body of the x86 convert kernels, shared by sse2.c, avx2.c and avx512.c.
+ * The including file defines the vector primitives for its width W (lanes of
+ * f32): vf / vi types, TL_FN (function attributes), and the operations used
+ * below. The steps are pipeline.h's, lane-wise: same f32 operations in the
+ * same order, clamp before rounding, NaN to its code. Tails go through a
+ * small stack buffer (libyuv's ANY): nothing outside the caller's rows is
+ * read or written. */
+
+/* ---- the source stage: W elements -> W reals ---------------------------------- */
+TL_FN vf dequant(const tl_cvt *cv, vi c)
+{
+    vf x = vi_to_f(vi_sub(c, vi_set1(cv->s_zp)));
+    if (cv->s_q == TL_Q_INV) return vf_div(x, vf_set1(cv->s_scale));
+    if (cv->s_q == TL_Q_AFFINE) return vf_mul(x, vf_set1(cv->s_scale));
+    if (cv->s_q == TL_Q_DFP) return vf_mul(vf_mul(x, vf_set1(cv->s_m1)), vf_set1(cv->s_m2));
+    return x;
+}
+
+TL_FN vf stage_in(const tl_cvt *cv, int S, const uint8_t *p)
+{
+    switch (S) {
+    case TL_U8: return dequant(cv, ld_u8(p));
+    case TL_I8: return dequant(cv, ld_i8(p));
+    case TL_I16: return dequant(cv, ld_i16(p));
+#if TL_X86_HAVE_F16
+    case TL_F16: return ld_f16(p);
+#endif
+    case TL_BF16: {
+        vf x = vi_as_f(vi_sll16(ld_u16(p)));
+        return vf_quiet(x); /* a NaN turns quiet, payload kept */
+    }
+    default: return vf_load(p);
+    }
+}
+
+/* ---- the destination stage: W reals -> W elements ----------------------------- */
+TL_FN vi round_to_int(const tl_cvt *cv, vf x)
+{
+    if (cv->round == TL_ROUND_ZERO) return vf_to_i_trunc(x);
+    if (cv->round == TL_ROUND_AWAY) {
+        vi t = vf_to_i_trunc(x);
+        vf f = vf_sub(x, vi_to_f(t)); /* exact */
+        return vi_away_adjust(t, f);
+    }
+    return vf_to_i_even(x); /* MXCSR default: nearest-even (elem.h's assumption) */
+}
+
+TL_FN vi quantize(const tl_cvt *cv, vf x)
+{
+    if (cv->d_q == TL_Q_AFFINE) x = vf_add(vf_div(x, vf_set1(cv->d_scale)), vf_set1(cv->d_zpf));
+    else if (cv->d_q == TL_Q_INV) x = vf_add(vf_mul(x, vf_set1(cv->d_scale)), vf_set1(cv->d_zpf));
+    else if (cv->d_q == TL_Q_DFP) x = vf_mul(x, vf_set1(cv->d_m1));
+    vi r = round_to_int(cv, vf_min(vf_max(x, vf_set1(cv->lo)), vf_set1(cv->hi)));
+    return vi_nan_blend(r, x, cv->nan_code);
+}
+
+/* nearest-even on the bits, NaN kept quiet (pipeline.h tl_p_f32_to_bf16) */
+TL_FN vi f_to_bf16(vf x)
+{
+    vi u = vf_as_i(x);
+    vi r = vi_srl16(vi_add(vi_add(u, vi_set1(0x7FFF)), vi_and(vi_srl16(u), vi_set1(1))));
+    vi nan = vi_or(vi_srl16(u), vi_set1(0x40));
+    return vi_select_nan(x, nan, r);
+}
+
+TL_FN void stage_out(const tl_cvt *cv, int D, uint8_t *p, vf x)
+{
+    switch (D) {
+    case TL_U8: st_u8(p, quantize(cv, x)); return;
+    case TL_I8: st_i8(p, quantize(cv, x)); return;
+    case TL_I16: st_i16(p, quantize(cv, x)); return;
+#if TL_X86_HAVE_F16
+    case TL_F16: st_f16(p, x); return;
+#endif
+    case TL_BF16: st_u16(p, f_to_bf16(x)); return;
+    default: vf_store(p, x); return;
+    }
+}
+
+/* ---- the row: 4 vectors per step, then single vectors, then the tail ---------- */
+#define TL_X86_ROW(isa, ISA, s, S, d, D)                                                        \
+    void tl_##s##_##d##_convert_ukernel__##isa(const void *src, void *dst, size_t n,           \
+                                               const tl_cvt *cv);                              \
+    TL_KERNEL void tl_##s##_##d##_convert_ukernel__##isa(const void *src, void *dst, size_t n, \
+                                                         const tl_cvt *cv)                     \
+    {                                                                                          \
+        const size_t es = tl_p_size(S), ed = tl_p_size(D);                                     \
+        const uint8_t *sp = (const uint8_t *)src;                                              \
+        uint8_t *dp = (uint8_t *)dst;                                                          \
+        size_t i = 0;                                                                          \
+        for (; i + 4 * W <= n; i += 4 * W) {                                                   \
+            vf a = stage_in(cv, S, sp + i * es), b = stage_in(cv, S, sp + (i + W) * es);        \
+            vf c = stage_in(cv, S, sp + (i + 2 * W) * es), e = stage_in(cv, S, sp + (i + 3 * W) * es); \
+            stage_out(cv, D, dp + i * ed, a);                                                  \
+            stage_out(cv, D, dp + (i + W) * ed, b);                                            \
+            stage_out(cv, D, dp + (i + 2 * W) * ed, c);                                        \
+            stage_out(cv, D, dp + (i + 3 * W) * ed, e);                                        \
+        }                                                                                      \
+        for (; i + W <= n; i += W) stage_out(cv, D, dp + i * ed, stage_in(cv, S, sp + i * es)); \
+        if (i < n) {                                                                           \
+            _Alignas(64) uint8_t tin[W * 4] = {0}, tout[W * 4];                                 \
+            memcpy(tin, sp + i * es, (n - i) * es);                                            \
+            stage_out(cv, D, tout, stage_in(cv, S, tin));                                      \
+            memcpy(dp + i * ed, tout, (n - i) * ed);                                           \
+        }                                                                                      \
+    }

@@ -1,0 +1,168 @@
+/* Interleave, de-interleave and RGB -> RGB0 re-pack, AVX2: byte shuffles for
+ * 3 channels of bytes, lane shuffles for 3 channels of 32-bit elements. */
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TL_FN static inline
+#define TL_KERNEL
+#include "kernels/interleave/x86_wrap.h"
+
+/* ---- bytes, 3 channels ------------------------------------------------------------ */
+/* Byte masks: output block k (16 bytes of 48) from channel c, or from input
+ * block k for the way back; 0x80 = zero. Built once by formula. */
+typedef struct masks3 {
+    uint8_t ilv[3][3][16]; /* [out block][channel][byte] */
+    uint8_t dlv[3][3][16]; /* [channel][in block][byte] */
+} masks3;
+
+static const masks3 *masks(void)
+{
+    static masks3 m;
+    static volatile int ready = 0;
+    if (ready) return &m;
+    for (int k = 0; k < 3; k++)
+        for (int c = 0; c < 3; c++)
+            for (int j = 0; j < 16; j++) {
+                int g = 16 * k + j; /* interleaved byte g = pixel g/3, channel g%3 */
+                m.ilv[k][c][j] = (uint8_t)(g % 3 == c ? g / 3 : 0x80);
+                int s = 3 * j + c;  /* channel c of pixel j is interleaved byte s */
+                m.dlv[c][k][j] = (uint8_t)(s / 16 == k ? s % 16 : 0x80);
+            }
+    ready = 1;
+    return &m;
+}
+
+TL_FN __m256i bmask(const uint8_t *m) { return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)m)); }
+
+TL_FN __m256i ld32_or_zero(const uint8_t *p, size_t off)
+{
+    return p ? _mm256_loadu_si256((const __m256i *)(p + off)) : _mm256_setzero_si256();
+}
+
+/* 32 pixels per step; each lane makes 48 bytes, stored in order. */
+TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n)
+{
+    const masks3 *m = masks();
+    __m256i k[3][3];
+    for (int b = 0; b < 3; b++)
+        for (int c = 0; c < 3; c++) k[b][c] = bmask(m->ilv[b][c]);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i r = ld32_or_zero(pl[0], i), g = ld32_or_zero(pl[1], i), b = ld32_or_zero(pl[2], i), o[3];
+        for (int q = 0; q < 3; q++)
+            o[q] = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(r, k[q][0]), _mm256_shuffle_epi8(g, k[q][1])),
+                                   _mm256_shuffle_epi8(b, k[q][2]));
+        uint8_t *p = d + 3 * i;
+        _mm256_storeu_si256((__m256i *)p, _mm256_permute2x128_si256(o[0], o[1], 0x20));
+        _mm256_storeu_si256((__m256i *)(p + 32), _mm256_permute2x128_si256(o[2], o[0], 0x30));
+        _mm256_storeu_si256((__m256i *)(p + 64), _mm256_permute2x128_si256(o[1], o[2], 0x31));
+    }
+    return i;
+}
+
+TL_FN __m256i ld2x128(const uint8_t *lo, const uint8_t *hi)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)lo)),
+                                   _mm_loadu_si128((const __m128i *)hi), 1);
+}
+
+TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
+{
+    const masks3 *m = masks();
+    __m256i k[3][3];
+    for (int c = 0; c < 3; c++)
+        for (int b = 0; b < 3; b++) k[c][b] = bmask(m->dlv[c][b]);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const uint8_t *p = s + 3 * i;
+        __m256i in[3] = {ld2x128(p, p + 48), ld2x128(p + 16, p + 64), ld2x128(p + 32, p + 80)};
+        for (int c = 0; c < 3; c++) {
+            __m256i v = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(in[0], k[c][0]), _mm256_shuffle_epi8(in[1], k[c][1])),
+                                        _mm256_shuffle_epi8(in[2], k[c][2]));
+            _mm256_storeu_si256((__m256i *)(d + c * ds1 + i), v);
+        }
+    }
+    return i;
+}
+
+/* ---- 32-bit, 3 channels: 8 pixels per step ------------------------------------------ */
+TL_FN __m256 ldf_or_zero(const uint8_t *p, size_t off)
+{
+    return p ? _mm256_loadu_ps((const float *)(p + off)) : _mm256_setzero_ps();
+}
+
+TL_FN size_t ilv_x32_3(const uint8_t *const *pl, uint8_t *d, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 r = ldf_or_zero(pl[0], 4 * i), g = ldf_or_zero(pl[1], 4 * i), b = ldf_or_zero(pl[2], 4 * i);
+        __m256 rg0 = _mm256_unpacklo_ps(r, g), rg1 = _mm256_unpackhi_ps(r, g);
+        __m256 x = _mm256_shuffle_ps(b, rg0, _MM_SHUFFLE(2, 2, 0, 0));
+        __m256 o0 = _mm256_shuffle_ps(rg0, x, _MM_SHUFFLE(2, 0, 1, 0));         /* r0 g0 b0 r1 */
+        __m256 y = _mm256_shuffle_ps(g, b, _MM_SHUFFLE(1, 1, 1, 1));
+        __m256 o1 = _mm256_shuffle_ps(y, rg1, _MM_SHUFFLE(1, 0, 2, 0));         /* g1 b1 r2 g2 */
+        __m256 p = _mm256_shuffle_ps(b, rg1, _MM_SHUFFLE(2, 2, 2, 2));
+        __m256 q = _mm256_shuffle_ps(rg1, b, _MM_SHUFFLE(3, 3, 3, 3));
+        __m256 o2 = _mm256_shuffle_ps(p, q, _MM_SHUFFLE(2, 0, 2, 0));           /* b2 r3 g3 b3 */
+        float *o = (float *)(d + 12 * i);
+        _mm256_storeu_ps(o, _mm256_permute2f128_ps(o0, o1, 0x20));
+        _mm256_storeu_ps(o + 8, _mm256_permute2f128_ps(o2, o0, 0x30));
+        _mm256_storeu_ps(o + 16, _mm256_permute2f128_ps(o1, o2, 0x31));
+    }
+    return i;
+}
+
+TL_FN __m256 ldf2x128(const float *lo, const float *hi)
+{
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
+}
+
+TL_FN size_t dilv_x32_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const float *p = (const float *)(s + 12 * i);
+        __m256 a = ldf2x128(p, p + 12), b = ldf2x128(p + 4, p + 16), c = ldf2x128(p + 8, p + 20);
+        __m256 bc = _mm256_shuffle_ps(b, c, _MM_SHUFFLE(1, 1, 2, 2));
+        __m256 r = _mm256_shuffle_ps(a, bc, _MM_SHUFFLE(2, 0, 3, 0));
+        __m256 ab = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1));
+        bc = _mm256_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3));
+        __m256 g = _mm256_shuffle_ps(ab, bc, _MM_SHUFFLE(2, 0, 2, 0));
+        ab = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2));
+        __m256 bl = _mm256_shuffle_ps(ab, c, _MM_SHUFFLE(3, 0, 2, 0));
+        _mm256_storeu_ps((float *)(d + 4 * i), r);
+        _mm256_storeu_ps((float *)(d + ds1 + 4 * i), g);
+        _mm256_storeu_ps((float *)(d + 2 * ds1 + 4 * i), bl);
+    }
+    return i;
+}
+
+/* ---- RGB -> RGB0: 8 pixels (24 -> 32 bytes) per step ---------------------------------- */
+void tl_x8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n);
+void tl_x8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    const __m256i k = _mm256_setr_epi8(0, 1, 2, -128, 3, 4, 5, -128, 6, 7, 8, -128, 9, 10, 11, -128,
+                                       0, 1, 2, -128, 3, 4, 5, -128, 6, 7, 8, -128, 9, 10, 11, -128);
+    size_t i = 0;
+    /* each 16-byte load reads 4 bytes past its 12: stop while 4 spare bytes remain */
+    for (; i + 8 <= n && 3 * i + 28 <= 3 * n; i += 8) {
+        __m256i v = ld2x128(src + 3 * i, src + 3 * i + 12);
+        _mm256_storeu_si256((__m256i *)(dst + 4 * i), _mm256_shuffle_epi8(v, k));
+    }
+    for (; i < n; i++) {
+        dst[4 * i] = src[3 * i];
+        dst[4 * i + 1] = src[3 * i + 1];
+        dst[4 * i + 2] = src[3 * i + 2];
+        dst[4 * i + 3] = 0;
+    }
+}
+
+TL_ILV_PLANES(avx2, 1, x8, 3, ilv_x8_3)
+TL_ILV_T2D(avx2, 1, x8, 3)
+TL_ILV_PLANES(avx2, 4, x32, 3, ilv_x32_3)
+TL_ILV_T2D(avx2, 4, x32, 3)
+TL_DILV_T2D(avx2, 1, x8, 3, dilv_x8_3)
+TL_DILV_T2D(avx2, 4, x32, 3, dilv_x32_3)
+#endif

@@ -1,0 +1,52 @@
+/* The tl_t2d_fn forms of the x86 interleave kernels: packed rows go to the
+ * vector kernel, rows with padding lanes (or strided pixels) to plain copies. */
+#include <string.h>
+
+#define TL_ILV_T2D(isa, E, tname, C)                                                          \
+    void tl_##tname##_interleave##C##_t2d_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,    \
+                                                         uint8_t *dst, ptrdiff_t ds1,         \
+                                                         size_t n0, size_t n1);               \
+    void tl_##tname##_interleave##C##_t2d_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,    \
+                                                         uint8_t *dst, ptrdiff_t ds1,         \
+                                                         size_t n0, size_t n1)                \
+    {                                                                                         \
+        const uint8_t *planes[C];                                                             \
+        (void)n0;                                                                             \
+        for (int c = 0; c < C; c++) planes[c] = src + c * ss0;                                \
+        if (ds1 == C * E) {                                                                   \
+            tl_##tname##_interleave##C##_ukernel__##isa(planes, dst, n1);                     \
+            return;                                                                           \
+        }                                                                                     \
+        for (size_t i = 0; i < n1; i++)                                                       \
+            for (int c = 0; c < C; c++) memcpy(dst + (ptrdiff_t)i * ds1 + c * E, planes[c] + i * E, E); \
+    }
+
+/* De-interleave: the vector body for packed pixels (ss0 == C * E). */
+#define TL_DILV_T2D(isa, E, tname, C, BODY)                                                   \
+    void tl_##tname##_deinterleave##C##_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,      \
+                                                       uint8_t *dst, ptrdiff_t ds1, size_t n0, \
+                                                       size_t n1);                            \
+    TL_KERNEL void tl_##tname##_deinterleave##C##_ukernel__##isa(                              \
+        const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1)  \
+    {                                                                                         \
+        size_t i = 0;                                                                         \
+        (void)n1;                                                                             \
+        if (ss0 == C * E) i = BODY(src, dst, ds1, n0);                                        \
+        for (; i < n0; i++)                                                                   \
+            for (int c = 0; c < C; c++) memcpy(dst + c * ds1 + i * E, src + (ptrdiff_t)i * ss0 + c * E, E); \
+    }
+
+/* The planes kernel: vector body, then the remaining pixels one by one. */
+#define TL_ILV_PLANES(isa, E, tname, C, BODY)                                                 \
+    void tl_##tname##_interleave##C##_ukernel__##isa(const uint8_t *const *planes, uint8_t *dst, \
+                                                     size_t n);                               \
+    TL_KERNEL void tl_##tname##_interleave##C##_ukernel__##isa(const uint8_t *const *planes,   \
+                                                               uint8_t *dst, size_t n)        \
+    {                                                                                         \
+        size_t i = BODY(planes, dst, n);                                                      \
+        for (; i < n; i++)                                                                    \
+            for (int c = 0; c < C; c++) {                                                     \
+                if (planes[c]) memcpy(dst + (i * C + c) * E, planes[c] + i * E, E);            \
+                else memset(dst + (i * C + c) * E, 0, E);                                     \
+            }                                                                                 \
+    }

@@ -1,0 +1,152 @@
+/* The kernel interface: what the engine hands the innermost loop of a plan.
+ *
+ * Kernels never see descriptors (DESIGN.md §2): only pointers, counts, byte
+ * strides and a precomputed conversion (tl_cvt). Families, one folder each:
+ *   convert/     contiguous row: copy, dtype conversion, (de)quantization
+ *   transpose/   2-D tiled transpose of 1-, 2-, 4- and 8-byte elements
+ *   interleave/  C = 2, 3, 4 interleave (planes -> packed, zero lanes allowed),
+ *                de-interleave, and channel re-packing (RGB -> RGB0)
+ *   block/       block pack/unpack for V = 4, 8, 16, 32 (NCHW <-> NCHWxc)
+ *   fill/        padding fill (zero), with streaming stores for big buffers
+ * Each family lists its kernels once in <family>/<family>.inc (an X-macro);
+ * that list yields the prototypes and the registry, scalar last. Every ISA
+ * file guards its body, so a kernel is listed only where it was compiled.
+ * Not installed. */
+#ifndef TL_KERNELS_H
+#define TL_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/elem.h"
+
+/* ---- instruction sets -------------------------------------------------- */
+typedef enum tl_isa {
+    TL_ISA_SCALAR = 0,
+    TL_ISA_SSE2 = 1,
+    TL_ISA_AVX2 = 2,   /* AVX2 + F16C */
+    TL_ISA_AVX512 = 3, /* AVX-512 F + BW (+ F16C) */
+    TL_ISA_NEON = 4,
+    TL_ISA_COUNT
+} tl_isa;
+
+/* x86 paths nest (an AVX2 machine can run SSE2 kernels); NEON stands alone. */
+static inline int tl_isa_includes(int have, int want)
+{
+    if (want == TL_ISA_SCALAR || want == have) return 1;
+    if (have == TL_ISA_NEON || want == TL_ISA_NEON) return 0;
+    return want <= have;
+}
+
+/* ---- the conversion, decided once per plan ------------------------------ */
+/* The f32 pipeline of the element rule (elem.c) for the fast dtypes u8 i8 i16
+ * f16 bf16 f32: source raw -> f32 "real" -> destination raw. Every kernel
+ * does exactly these f32 operations in this order (no FMA contraction). */
+typedef struct tl_cvt {
+    tl_elem_op op;      /* the rule itself: scalar fallbacks call tl_elem_convert_raw */
+    uint8_t path;       /* tl_elem_path */
+    uint8_t sdt, ddt;   /* tl_dtype */
+    uint8_t es, ed;     /* element bytes (0 for 4-bit) */
+    uint8_t fast;       /* both dtypes in the f32 pipeline set and parameters in range */
+    uint8_t stream;     /* destination larger than the cache: non-temporal stores allowed */
+    /* source stage (a quantized integer source; floats and plain ints: none) */
+    uint8_t s_q;        /* tl_qkind */
+    int32_t s_zp;
+    float s_scale;      /* AFFINE: (float)(c - zp) * scale, INV: / scale */
+    float s_m1, s_m2;   /* DFP: ((float)c * m1) * m2 (ldexpf split; m2 = 1 unless split) */
+    /* destination stage */
+    uint8_t d_q;        /* tl_qkind of the destination (NONE for floats) */
+    uint8_t round;      /* tl_round used when the destination is an integer */
+    float d_scale;      /* AFFINE: x / scale + zpf, INV: (x * scale) + zpf */
+    float d_zpf;        /* (float)zp */
+    float d_m1;         /* DFP: x * m1 */
+    float lo, hi;       /* integer destination range (clamp before rounding) */
+    int32_t nan_code;   /* NaN -> this code (saturated zp, or 0) */
+} tl_cvt;
+
+void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst);
+/* Same from dtypes/quantizations (tests and the benchmark). */
+void tl_cvt_init_dt(tl_cvt *cv, tl_dtype src, const tl_quant *sq, tl_dtype dst, const tl_quant *dq);
+
+/* ---- kernel signatures --------------------------------------------------- */
+/* convert/: n elements from contiguous src to contiguous dst. */
+typedef void (*tl_row_fn)(const void *src, void *dst, size_t n, const tl_cvt *cv);
+/* transpose/ and block/: a pure move of elements of one size. src holds n0
+ * rows (byte stride ss0) of n1 contiguous elements; dst holds n1 rows (byte
+ * stride ds1) of n0 contiguous elements: dst[i1][i0] = src[i0][i1]. */
+typedef void (*tl_t2d_fn)(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
+                          size_t n1);
+/* interleave/: C planes (NULL = a lane of zeros) -> n packed pixels of C
+ * elements; C and the element size are fixed per kernel. */
+typedef void (*tl_ilv_fn)(const uint8_t *const *planes, uint8_t *dst, size_t n);
+/* interleave/: channel re-pack of n pixels: cs elements in, h zeros + cs
+ * elements + t zeros out (RGB -> RGB0); fixed cs/h/t per kernel. */
+typedef void (*tl_repack_fn)(const uint8_t *src, uint8_t *dst, size_t n);
+/* fill/: zero `bytes` bytes (stream: may use non-temporal stores). */
+typedef void (*tl_fill_fn)(void *dst, size_t bytes, int stream);
+
+/* ---- registries (one per family; scalar entries last) --------------------- */
+typedef struct tl_row_kernel {
+    const char *name;
+    uint8_t isa, sdt, ddt;
+    tl_row_fn fn;
+} tl_row_kernel;
+
+typedef enum tl_t2d_shape {
+    TL_T2D_ANY = 0,     /* any n0, n1 (tiled transpose) */
+    TL_T2D_ILV = 1,     /* n0 == param: interleave planes (param 2, 3, 4) */
+    TL_T2D_DILV = 2,    /* n1 == param: de-interleave */
+    TL_T2D_PACK = 3,    /* n0 == param: block pack (4, 8, 16, 32) */
+    TL_T2D_UNPACK = 4   /* n1 == param: block unpack */
+} tl_t2d_shape;
+
+typedef struct tl_t2d_kernel {
+    const char *name;
+    uint8_t isa, esize, shape, param;
+    tl_t2d_fn fn;
+} tl_t2d_kernel;
+
+typedef struct tl_ilv_kernel {
+    const char *name;
+    uint8_t isa, esize, c;
+    tl_ilv_fn fn;
+} tl_ilv_kernel;
+
+typedef struct tl_repack_kernel {
+    const char *name;
+    uint8_t isa, esize, cs, h, t;
+    tl_repack_fn fn;
+} tl_repack_kernel;
+
+typedef struct tl_fill_kernel {
+    const char *name;
+    uint8_t isa;
+    tl_fill_fn fn;
+} tl_fill_kernel;
+
+/* Registry lookups (src/engine/registry.c): the best kernel whose ISA the
+ * plan's ISA includes, or NULL. */
+const tl_row_kernel *tl_find_row(int isa, tl_dtype s, tl_dtype d);
+const tl_t2d_kernel *tl_find_t2d(int isa, unsigned esize, size_t n0, size_t n1);
+const tl_ilv_kernel *tl_find_ilv(int isa, unsigned esize, unsigned c);
+const tl_repack_kernel *tl_find_repack(int isa, unsigned esize, unsigned cs, unsigned h, unsigned t);
+const tl_fill_kernel *tl_find_fill(int isa);
+
+/* The whole registry, for tests and the benchmark rows. */
+void tl_registry_rows(const tl_row_kernel **k, size_t *n);
+void tl_registry_t2d(const tl_t2d_kernel **k, size_t *n);
+void tl_registry_ilv(const tl_ilv_kernel **k, size_t *n);
+void tl_registry_repack(const tl_repack_kernel **k, size_t *n);
+void tl_registry_fill(const tl_fill_kernel **k, size_t *n);
+
+/* Dtypes the f32 pipeline handles in kernels. */
+static inline int tl_fast_dtype(int t)
+{
+    return t == TL_U8 || t == TL_I8 || t == TL_I16 || t == TL_F16 || t == TL_BF16 || t == TL_F32;
+}
+
+/* Non-temporal stores pay off past this many destination bytes (beyond the
+ * last-level cache share of one core). */
+#define TL_STREAM_BYTES ((size_t)8 << 20)
+
+#endif

@@ -1,0 +1,42 @@
+/* Tiled transposes, AVX2: 8x8 of 32-bit in ymm registers; 16- and 8-bit use
+ * the SSE2 register transposes (VEX-encoded here). */
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TL_FN static inline
+#define TL_KERNEL
+#include "kernels/transpose/sse2_micro.h"
+#include "kernels/transpose/x86_tile.h"
+
+TL_FN void tl_micro_x32_8x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    __m256 r[8], t[8];
+    for (int i = 0; i < 8; i++) r[i] = _mm256_loadu_ps((const float *)(s + i * ss0));
+    for (int i = 0; i < 4; i++) {
+        t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 2; i++) {
+        r[4 * i + 0] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        r[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        r[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        r[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    for (int j = 0; j < 4; j++) {
+        _mm256_storeu_ps((float *)(d + j * ds1), _mm256_permute2f128_ps(r[j], r[j + 4], 0x20));
+        _mm256_storeu_ps((float *)(d + (j + 4) * ds1), _mm256_permute2f128_ps(r[j], r[j + 4], 0x31));
+    }
+}
+
+#define MICRO tl_micro_x32_8x8
+TL_X86_TRANSPOSE(avx2, 4, x32, 8)
+#undef MICRO
+#define MICRO tl_micro_x16_8x8
+TL_X86_TRANSPOSE(avx2, 2, x16, 8)
+#undef MICRO
+#define MICRO tl_micro_x8_16x16
+TL_X86_TRANSPOSE(avx2, 1, x8, 16)
+#undef MICRO
+#endif

@@ -1,0 +1,28 @@
+/* Tiled 2-D transpose, scalar C, for 1-, 2-, 4- and 8-byte elements.
+ * dst[i1][i0] = src[i0][i1]; 16x16 tiles keep both sides in a few cache lines. */
+#include <string.h>
+
+#include "kernels/kernels.h"
+#include "kernels/transpose/transpose.inc"
+
+#define TILE 16
+
+#define TL_SCALAR_T(isa, ISA, E, tname)                                                        \
+    void tl_##tname##_transpose_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
+                                               ptrdiff_t ds1, size_t n0, size_t n1);          \
+    void tl_##tname##_transpose_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
+                                               ptrdiff_t ds1, size_t n0, size_t n1)           \
+    {                                                                                         \
+        for (size_t b1 = 0; b1 < n1; b1 += TILE) {                                            \
+            size_t e1 = n1 - b1 < TILE ? n1 : b1 + TILE;                                      \
+            for (size_t b0 = 0; b0 < n0; b0 += TILE) {                                        \
+                size_t e0 = n0 - b0 < TILE ? n0 : b0 + TILE;                                  \
+                for (size_t i1 = b1; i1 < e1; i1++)                                           \
+                    for (size_t i0 = b0; i0 < e0; i0++)                                       \
+                        memcpy(dst + (ptrdiff_t)i1 * ds1 + i0 * E,                            \
+                               src + (ptrdiff_t)i0 * ss0 + i1 * E, E);                        \
+            }                                                                                 \
+        }                                                                                     \
+    }
+
+TL_TRANSPOSE_SCALAR(TL_SCALAR_T)

@@ -1,0 +1,20 @@
+/* Tiled transposes, SSE2: 4x4 of 32-bit, 8x8 of 16-bit, 16x16 of 8-bit. */
+#if defined(__x86_64__) || defined(_M_X64)
+#include <stddef.h>
+#include <stdint.h>
+
+#define TL_FN static inline
+#define TL_KERNEL
+#include "kernels/transpose/sse2_micro.h"
+#include "kernels/transpose/x86_tile.h"
+
+#define MICRO tl_micro_x32_4x4
+TL_X86_TRANSPOSE(sse2, 4, x32, 4)
+#undef MICRO
+#define MICRO tl_micro_x16_8x8
+TL_X86_TRANSPOSE(sse2, 2, x16, 8)
+#undef MICRO
+#define MICRO tl_micro_x8_16x16
+TL_X86_TRANSPOSE(sse2, 1, x8, 16)
+#undef MICRO
+#endif

@@ -1,0 +1,62 @@
+/* SSE2 register transposes (also used by the AVX2 file, VEX-encoded there). */
+#include <emmintrin.h>
+
+/* 4x4 of 32-bit elements */
+TL_FN void tl_micro_x32_4x4(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    __m128 a = _mm_loadu_ps((const float *)s), b = _mm_loadu_ps((const float *)(s + ss0));
+    __m128 c = _mm_loadu_ps((const float *)(s + 2 * ss0)), e = _mm_loadu_ps((const float *)(s + 3 * ss0));
+    __m128 t0 = _mm_unpacklo_ps(a, b), t1 = _mm_unpacklo_ps(c, e);
+    __m128 t2 = _mm_unpackhi_ps(a, b), t3 = _mm_unpackhi_ps(c, e);
+    _mm_storeu_ps((float *)d, _mm_movelh_ps(t0, t1));
+    _mm_storeu_ps((float *)(d + ds1), _mm_movehl_ps(t1, t0));
+    _mm_storeu_ps((float *)(d + 2 * ds1), _mm_movelh_ps(t2, t3));
+    _mm_storeu_ps((float *)(d + 3 * ds1), _mm_movehl_ps(t3, t2));
+}
+
+/* 8x8 of 16-bit elements: unpack 16, 32, 64 */
+TL_FN void tl_micro_x16_8x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    __m128i r[8], t[8];
+    for (int i = 0; i < 8; i++) r[i] = _mm_loadu_si128((const __m128i *)(s + i * ss0));
+    for (int i = 0; i < 4; i++) {
+        t[2 * i] = _mm_unpacklo_epi16(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm_unpackhi_epi16(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            r[4 * i + 2 * j] = _mm_unpacklo_epi32(t[4 * i + j], t[4 * i + j + 2]);
+            r[4 * i + 2 * j + 1] = _mm_unpackhi_epi32(t[4 * i + j], t[4 * i + j + 2]);
+        }
+    for (int j = 0; j < 4; j++) {
+        t[2 * j] = _mm_unpacklo_epi64(r[j], r[j + 4]);
+        t[2 * j + 1] = _mm_unpackhi_epi64(r[j], r[j + 4]);
+    }
+    for (int i = 0; i < 8; i++) _mm_storeu_si128((__m128i *)(d + i * ds1), t[i]);
+}
+
+/* 16x16 of bytes: four unpack stages */
+TL_FN void tl_micro_x8_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    __m128i a[16], b[16];
+    for (int i = 0; i < 16; i++) a[i] = _mm_loadu_si128((const __m128i *)(s + i * ss0));
+    for (int i = 0; i < 8; i++) {
+        b[i] = _mm_unpacklo_epi8(a[2 * i], a[2 * i + 1]);
+        b[i + 8] = _mm_unpackhi_epi8(a[2 * i], a[2 * i + 1]);
+    }
+    for (int i = 0; i < 8; i++) {
+        a[i] = _mm_unpacklo_epi16(b[2 * i], b[2 * i + 1]);
+        a[i + 8] = _mm_unpackhi_epi16(b[2 * i], b[2 * i + 1]);
+    }
+    for (int i = 0; i < 8; i++) {
+        b[i] = _mm_unpacklo_epi32(a[2 * i], a[2 * i + 1]);
+        b[i + 8] = _mm_unpackhi_epi32(a[2 * i], a[2 * i + 1]);
+    }
+    for (int i = 0; i < 8; i++) {
+        a[i] = _mm_unpacklo_epi64(b[2 * i], b[2 * i + 1]);
+        a[i + 8] = _mm_unpackhi_epi64(b[2 * i], b[2 * i + 1]);
+    }
+    /* a[k] holds input column (output row) bit-reverse(k) */
+    static const int row_of[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
+    for (int i = 0; i < 16; i++) _mm_storeu_si128((__m128i *)(d + row_of[i] * ds1), a[i]);
+}

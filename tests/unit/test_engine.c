@@ -1,0 +1,500 @@
+/* The engine: the normaliser as a pure function against tables, plan shapes,
+ * and the differential suite — thousands of seeded random (src, dst) pairs,
+ * every plan bit-exact against tl_convert_reference on every ISA path the
+ * machine has (forced per plan, not only through TL_CPU), with odd sizes,
+ * unaligned pointers, buffers ending at a page end and sentinels around the
+ * destination. TL_TEST_QUICK=1 runs fewer pairs (sanitizers, qemu). */
+#define _DEFAULT_SOURCE /* mmap MAP_ANONYMOUS, sysconf */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "tl_test.h"
+
+static int quick(void)
+{
+    const char *q = getenv("TL_TEST_QUICK");
+    return q && *q && strcmp(q, "0") != 0;
+}
+
+/* ---- the normaliser's last steps, as a pure function ------------------------------ */
+typedef struct norm_case {
+    const char *name;
+    int n, keep;
+    tl_node in[6];
+    int m;
+    tl_node out[6];
+} norm_case;
+
+static const norm_case k_norm[] = {
+    /* NCHW -> NHWC f32, C=3, 4x5, strides in bits: H and W merge, C stays innermost */
+    {"nchw_nhwc", 4, 0, {{1, 1920, 1920}, {3, 640, 32}, {4, 160, 480}, {5, 32, 96}}, 2,
+     {{20, 32, 96}, {3, 640, 32}}},
+    /* a plain copy collapses to one node */
+    {"copy", 3, 0, {{2, 480, 480}, {4, 120, 120}, {30, 4, 4}}, 1, {{240, 4, 4}}},
+    /* count-1 nodes vanish; an empty nest is one count-1 node */
+    {"ones", 2, 0, {{1, 8, 8}, {1, 0, 16}}, 1, {{1, 0, 0}}},
+    /* ordered by destination stride, outermost first; no merge across a gap */
+    {"order", 3, 0, {{4, 8, 8}, {3, 64, 256}, {2, 40, 40}}, 3, {{3, 64, 256}, {2, 40, 40}, {4, 8, 8}}},
+    /* ... and merge where the gap closes on both sides */
+    {"merge", 3, 0, {{4, 8, 8}, {3, 64, 256}, {2, 32, 32}}, 2, {{3, 64, 256}, {8, 8, 8}}},
+    /* a pinned (fused) inner node stays last with its count, even when contiguous */
+    {"pinned", 3, 1, {{5, 96, 128}, {1, 0, 0}, {3, 32, 32}}, 2, {{5, 96, 128}, {3, 32, 32}}},
+    /* broadcast source (stride 0) merges only with broadcast */
+    {"broadcast", 2, 0, {{4, 0, 64}, {2, 0, 32}}, 1, {{8, 0, 32}}},
+    /* NCHW16c -> NCHW: the block and its lanes do not merge */
+    {"unpack", 3, 0, {{2, 8192, 8192}, {16, 32, 512}, {16, 512, 32}}, 3,
+     {{2, 8192, 8192}, {16, 32, 512}, {16, 512, 32}}},
+};
+
+TL_TEST(normalise_tables)
+{
+    for (size_t k = 0; k < sizeof k_norm / sizeof k_norm[0]; k++) {
+        const norm_case *c = &k_norm[k];
+        tl_node nodes[TL_MAX_NODES];
+        memcpy(nodes, c->in, (size_t)c->n * sizeof nodes[0]);
+        int m = tl_nodes_normalise(nodes, c->n, c->keep);
+        if (m != c->m) {
+            FAILF("%s: %d nodes, expected %d", c->name, m, c->m);
+            continue;
+        }
+        for (int i = 0; i < m; i++)
+            if (nodes[i].count != c->out[i].count || nodes[i].ss != c->out[i].ss || nodes[i].ds != c->out[i].ds)
+                FAILF("%s: node %d = {%lld,%lld,%lld}, expected {%lld,%lld,%lld}", c->name, i,
+                      (long long)nodes[i].count, (long long)nodes[i].ss, (long long)nodes[i].ds,
+                      (long long)c->out[i].count, (long long)c->out[i].ss, (long long)c->out[i].ds);
+    }
+}
+
+/* ---- plan shapes: what the normaliser makes of typical pairs ------------------------- */
+static tl_plan *plan_of(const char *from, const char *to, unsigned flags)
+{
+    tl_desc s, d;
+    tl_plan *p = NULL;
+    if (tl_desc_parse(&s, from) != TL_OK || tl_desc_parse(&d, to) != TL_OK) return NULL;
+    if (tl_plan_create_isa(&p, &s, &d, flags, TL_ISA_SCALAR) != TL_OK) return NULL;
+    return p;
+}
+
+TL_TEST(plan_shapes)
+{
+    tl_plan *p = plan_of("NCHW:f32:1x3x4x5", "NHWC:f32:1x4x5x3", 0);
+    REQUIRE(p != NULL);
+    CHECK_EQ_I64(p->npasses, 1);
+    CHECK_EQ_I64(p->passes[0].nnodes, 2);
+    CHECK_EQ_I64(p->passes[0].exec, TL_EX_T2D);
+    CHECK_STR_CONTAINS(tl_plan_describe(p), "{20, 4, 12} {3, 80, 4}");
+    tl_plan_destroy(p);
+
+    /* C=20 into NCHW16c: a full block and a tail block whose padding is fused */
+    p = plan_of("NCHW:f32:1x20x2x3", "NCHW16c:f32:1x20x2x3", 0);
+    REQUIRE(p != NULL);
+    CHECK_EQ_I64(p->npasses, 2);
+    CHECK_EQ_I64(p->passes[1].tail, 12);
+    CHECK_STR_CONTAINS(tl_plan_describe(p), "fused zeros 0 before / 12 after");
+    tl_plan_destroy(p);
+
+    /* the same with TL_KEEP_PADDING: no fill, nothing fused */
+    p = plan_of("NCHW:f32:1x20x2x3", "NCHW16c:f32:1x20x2x3", TL_KEEP_PADDING);
+    REQUIRE(p != NULL);
+    CHECK_EQ_I64(p->npasses, 2);
+    CHECK_EQ_I64(p->passes[1].tail, 0);
+    tl_plan_destroy(p);
+
+    /* row padding: rows of 5 in rows of 8, fused; top/bottom rows are a fill pass */
+    p = plan_of("NCHW:u8:1x2x3x5", "NCHW:u8:1x2x3x5:pad=0,0,1,1,0,0,1,2", 0);
+    REQUIRE(p != NULL);
+    CHECK_STR_CONTAINS(tl_plan_describe(p), "fused zeros 1 before / 2 after");
+    CHECK_STR_CONTAINS(tl_plan_describe(p), "fill");
+    tl_plan_destroy(p);
+
+    /* a plain copy is one contiguous row */
+    p = plan_of("NCHW:i8:2x3x4x5", "NCHW:i8:2x3x4x5", 0);
+    REQUIRE(p != NULL);
+    CHECK_EQ_I64(p->npasses, 1);
+    CHECK_EQ_I64(p->passes[0].nnodes, 1);
+    CHECK_EQ_I64(p->passes[0].nodes[0].count, 120);
+    CHECK_EQ_I64(p->passes[0].exec, TL_EX_ROW);
+    tl_plan_destroy(p);
+}
+
+/* ---- buffers: sentinels, page ends, unaligned starts ----------------------------------- */
+#define GUARD 32
+#define SENT 0x5A
+
+typedef struct buf {
+    uint8_t *map;     /* mmap base */
+    size_t maplen;
+    uint8_t *p;       /* the buffer handed to the converter */
+    size_t len;
+} buf;
+
+/* A buffer of len bytes: either ending right at a PROT_NONE page (an over-read
+ * or over-write faults), or with GUARD sentinel bytes on each side, starting
+ * `mis` bytes past an aligned address. */
+static bool buf_make(buf *b, size_t len, bool page_end, unsigned mis)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    size_t body = len + 2 * GUARD + 64;
+    b->maplen = (body + pg - 1) / pg * pg + pg;
+    b->map = mmap(NULL, b->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (b->map == MAP_FAILED) return false;
+    if (mprotect(b->map + b->maplen - pg, pg, PROT_NONE) != 0) return false;
+    memset(b->map, SENT, b->maplen - pg);
+    b->len = len;
+    b->p = page_end ? b->map + b->maplen - pg - len : b->map + GUARD + mis;
+    return true;
+}
+
+static void buf_free(buf *b) { munmap(b->map, b->maplen); }
+
+/* ---- random descriptors ---------------------------------------------------------------- */
+static const tl_dtype k_fast[] = {TL_U8, TL_I8, TL_I16, TL_F16, TL_BF16, TL_F32};
+static const tl_dtype k_other[] = {TL_U16, TL_I32, TL_U32, TL_F64, TL_I64, TL_BOOL, TL_U4, TL_I4};
+
+static tl_dtype rand_dtype(tl_rng *r)
+{
+    if (tl_rng_range(r, 0, 9) < 8) return k_fast[tl_rng_pick(r, 6)];
+    return k_other[tl_rng_pick(r, 8)];
+}
+
+static bool is_int(tl_dtype t) { return t != TL_F16 && t != TL_BF16 && t != TL_F32 && t != TL_F64 && t != TL_BOOL; }
+
+static void rand_quant(tl_rng *r, tl_desc *d)
+{
+    memset(&d->quant, 0, sizeof d->quant);
+    if (!is_int((tl_dtype)d->dtype) || tl_rng_range(r, 0, 2) == 0) return;
+    tl_quant *q = &d->quant;
+    q->kind = (uint8_t)tl_rng_range(r, 1, 3);
+    q->round = (uint8_t)tl_rng_range(r, 0, 2);
+    if (q->kind == TL_Q_DFP) {
+        q->fl = (int8_t)tl_rng_range(r, -6, 9);
+    } else {
+        q->zp = (int32_t)tl_rng_range(r, -130, 130);
+        static const float scales[] = {0.0039215689f, 0.05f, 0.5f, 1.0f, 3.0f, 25.0f, 1e-3f, 7.25f};
+        q->scale = scales[tl_rng_pick(r, 8)];
+    }
+}
+
+/* Layout word for a permutation of the letters, optionally one inner block. */
+static void make_word(tl_rng *r, const char *letters, int rank, char *word, int64_t *block_out, int *bdim)
+{
+    int perm[TL_MAX_DIMS];
+    for (int i = 0; i < rank; i++) perm[i] = i;
+    for (int i = rank - 1; i > 0; i--) {
+        int j = tl_rng_pick(r, i + 1), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    int n = 0;
+    for (int i = 0; i < rank; i++) word[n++] = letters[perm[i]];
+    *bdim = -1;
+    *block_out = 1;
+    if (tl_rng_range(r, 0, 2) == 0) {
+        static const int64_t blocks[] = {2, 4, 8, 16, 32};
+        int64_t b = blocks[tl_rng_pick(r, 5)];
+        int k = tl_rng_pick(r, rank);
+        n += sprintf(word + n, "%d%c", (int)b, letters[k] + ('a' - 'A'));
+        *block_out = b;
+        *bdim = k;
+    }
+    word[n] = 0;
+}
+
+/* One side: layout word over the shared letters, dims in the word's order. */
+static tl_status rand_side(tl_rng *r, tl_desc *d, const char *letters, const int64_t *size, int rank,
+                           bool is_src)
+{
+    char word[64];
+    int64_t blk;
+    int bdim;
+    make_word(r, letters, rank, word, &blk, &bdim);
+    int64_t dims[TL_MAX_DIMS];
+    int k = 0;
+    for (int i = 0; word[i] && k < rank; i++)
+        if (word[i] >= 'A' && word[i] <= 'Z') dims[k++] = size[word[i] - 'A'];
+    tl_dtype dt = rand_dtype(r);
+    TL_TRY(tl_desc_init(d, word, dt, dims, rank));
+    if (tl_rng_range(r, 0, 2) == 0) { /* padding */
+        int64_t lo[TL_MAX_DIMS], hi[TL_MAX_DIMS];
+        for (int i = 0; i < rank; i++) {
+            lo[i] = tl_rng_range(r, 0, 3) == 0 ? tl_rng_range(r, 1, 3) : 0;
+            hi[i] = tl_rng_range(r, 0, 3) == 0 ? tl_rng_range(r, 1, 5) : 0;
+        }
+        TL_TRY(tl_desc_set_padding(d, lo, hi));
+    }
+    if (tl_rng_range(r, 0, 3) == 0) { /* aligned strides */
+        int64_t al[TL_MAX_AXES] = {0};
+        for (int a = 0; a < d->planes[0].naxes; a++)
+            if (tl_rng_range(r, 0, 2) == 0) al[a] = (int64_t)1 << tl_rng_range(r, 1, 6);
+        TL_TRY(tl_desc_restride(d, al));
+    }
+    if (tl_rng_range(r, 0, 4) == 0) { /* an offset, element aligned */
+        int64_t eb = tl_dtype_bits(dt) < 8 ? 1 : tl_dtype_bits(dt) / 8;
+        d->planes[0].offset_bytes = eb * tl_rng_range(r, 1, 9);
+        TL_TRY(tl_desc_update_size(d));
+    }
+    if (is_src && tl_rng_range(r, 0, 9) == 0) { /* broadcast: one axis of stride 0 */
+        int a = tl_rng_pick(r, d->planes[0].naxes);
+        d->planes[0].axes[a].stride_bits = 0;
+        d->flags |= TL_DESC_READONLY;
+        TL_TRY(tl_desc_update_size(d));
+    }
+    rand_quant(r, d);
+    return tl_desc_validate(d);
+}
+
+static const char *const k_specs[][2] = {
+    {"yuv.nv12:u8:3x6x10", "CHW:u8:3x6x10"},
+    {"yuv.nv12:u8:3x5x7", "HWC:u8:5x7x3"},
+    {"yuv.i420:u8:3x6x8:pitch=10", "CHW:f32:3x6x8"},
+    {"CHW:u8:3x7x9", "yuv.nv21:u8:3x7x9:pitch=12"},
+    {"HWC:u8:4x9x3", "yuv.i420:u8:3x4x9"},
+    {"NCHW:f32:1x24x4x5", "rknn.nc1hwc2:i8:1x2x4x5x16:c=24:zp=-3:scale=0.05"},
+    {"rknn.nc1hwc2:i8:1x3x5x6x16:c=40", "NCHW:f32:1x40x5x6"},
+    {"NHWC:u8:1x4x5x3", "trt.dla_hwc4:i8:1x3x4x5"},
+    {"NCHW:f16:1x20x3x3", "trt.chw16:f16:1x20x3x3"},
+    {"NCHW:i8:1x40x2x3", "trt.chw32:i8:1x40x2x3"},
+    {"NCHW:f32:1x3x2x5", "trt.hwc8:f16:1x3x2x5"},
+    {"NHWC:u8:1x4x10x3", "tidl:u8:1x3x4x10:pad=1,1,1,1:cp=72"},
+    {"tidl:i16:1x3x4x10:pad=1,1,1,1:cp=72:scale=25", "NCHW:f32:1x3x4x10"},
+    {"NHWC:u8:1x6x7x3", "larod.nchw:u8:1x3x6x7:align=0,0,0,16"},
+    {"larod.nhwc:u8:1x5x6x3:align=0,0,32,4", "NCHW:f32:1x3x5x6"},
+    {"NCHW:f32:1x3x4x4", "dml:f32:1x3x4x4"},
+    {"dml:f32:1x3x4x4:strides=1,0,0,0", "NCHW:f32:1x3x4x4"},
+};
+
+typedef struct pair_stats {
+    int run, skipped;
+} pair_stats;
+
+/* Run every path on one pair, compare with the reference. */
+static void check_pair(tl_rng *r, const tl_desc *s, const tl_desc *d, const char *what)
+{
+    unsigned flags = tl_rng_range(r, 0, 5) == 0 ? TL_KEEP_PADDING : 0;
+    bool page_end = tl_rng_range(r, 0, 3) == 0;
+    buf src, ref, out;
+    size_t sl = (size_t)s->size_bytes, dl = (size_t)d->size_bytes;
+    if (!buf_make(&src, sl, page_end, (unsigned)tl_rng_range(r, 0, 7))) { FAILF("mmap"); return; }
+    if (!buf_make(&ref, dl, false, 0)) { FAILF("mmap"); buf_free(&src); return; }
+    if (!buf_make(&out, dl, page_end, (unsigned)tl_rng_range(r, 0, 7))) { FAILF("mmap"); buf_free(&src); buf_free(&ref); return; }
+    tl_rng_bytes(r, src.p, sl);
+    uint8_t *init = malloc(dl + 1);
+    tl_rng_bytes(r, init, dl);
+    memcpy(ref.p, init, dl);
+    tl_status st = tl_convert_reference(s, src.p, sl, d, ref.p, dl, flags);
+    if (st != TL_OK) {
+        FAILF("%s: reference failed: %s", what, tl_last_error());
+    } else {
+        for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
+            if (!tl_cpu_has(isa)) continue;
+            tl_plan *p = NULL;
+            st = tl_plan_create_isa(&p, s, d, flags, isa);
+            if (st != TL_OK) { FAILF("%s: plan (%s): %s", what, tl_isa_name(isa), tl_last_error()); break; }
+            memcpy(out.p, init, dl);
+            unsigned nparts = tl_rng_range(r, 0, 3) == 0 ? (unsigned)tl_rng_range(r, 2, 5) : 1;
+            for (unsigned k = 0; k < nparts; k++) /* parts in a random order would do too */
+                CHECK_STATUS(tl_plan_run_part(p, nparts - 1 - k, nparts, src.p, sl, out.p, dl), TL_OK);
+            for (size_t i = 0; i < dl; i++)
+                if (out.p[i] != ref.p[i]) {
+                    FAILF("%s on %s (%u parts%s): byte %zu of %zu: 0x%02x != 0x%02x (reference)\n%s", what,
+                          tl_isa_name(isa), nparts, flags ? ", keep padding" : "", i, dl, out.p[i], ref.p[i],
+                          tl_plan_describe(p));
+                    break;
+                }
+            if (!page_end) {
+                for (int g = 1; g <= GUARD; g++)
+                    if (out.p[-g] != SENT || out.p[dl + (size_t)g - 1] != SENT) {
+                        FAILF("%s on %s: sentinel around the destination overwritten", what, tl_isa_name(isa));
+                        break;
+                    }
+            }
+            tl_plan_destroy(p);
+            if (TL_TEST_FAILURES()) break;
+        }
+    }
+    free(init);
+    buf_free(&src);
+    buf_free(&ref);
+    buf_free(&out);
+}
+
+static void describe_pair(const tl_desc *s, const tl_desc *d, char *what, size_t n)
+{
+    char a[512], b[512];
+    if (tl_desc_format(s, a, sizeof a) != TL_OK) snprintf(a, sizeof a, "(unformattable src)");
+    if (tl_desc_format(d, b, sizeof b) != TL_OK) snprintf(b, sizeof b, "(unformattable dst)");
+    snprintf(what, n, "%s -> %s", a, b);
+}
+
+TL_TEST(differential_random)
+{
+    tl_rng r = tl_test_rng();
+    int iters = quick() ? 300 : 3000, done = 0;
+    static const char letters[] = "NCHWDABEFG";
+    for (int it = 0; it < iters && TL_TEST_FAILURES() == 0; it++) {
+        int rank = (int)tl_rng_range(&r, 1, 5);
+        int64_t size[26] = {0};
+        char lt[TL_MAX_DIMS + 1];
+        int64_t total = 1;
+        for (int i = 0; i < rank; i++) {
+            lt[i] = letters[i];
+            int64_t v = tl_rng_range(&r, 0, 4) == 0 ? tl_rng_range(&r, 9, 40) : tl_rng_range(&r, 1, 7);
+            if (total * v > 4000) v = 1;
+            size[lt[i] - 'A'] = v;
+            total *= v;
+        }
+        lt[rank] = 0;
+        tl_desc s, d;
+        if (rand_side(&r, &s, lt, size, rank, true) != TL_OK) continue;
+        if (rand_side(&r, &d, lt, size, rank, false) != TL_OK) continue;
+        if (s.size_bytes > (1 << 20) || d.size_bytes > (1 << 20)) continue;
+        char what[1100];
+        describe_pair(&s, &d, what, sizeof what);
+        check_pair(&r, &s, &d, what);
+        done++;
+    }
+    CHECK(done > iters / 2);
+}
+
+/* The same pair for every dtype combination of the fast set, with and without
+ * quantization: each kernel pair and rounding mode is reached. */
+TL_TEST(differential_dtypes)
+{
+    tl_rng r = tl_test_rng();
+    static const char *const layouts[][2] = {
+        {"NCHW", "NHWC"}, {"NHWC", "NCHW"}, {"NCHW", "NCHW16c"}, {"NCHW8c", "NCHW"},
+        {"NCHW", "NCHW"}, {"NCHW", "NCHW4c"}, {"NHWC", "NCHW32c"},
+    };
+    int reps = quick() ? 1 : 3;
+    for (int rep = 0; rep < reps; rep++)
+        for (int a = 0; a < 6; a++)
+            for (int b = 0; b < 6 && TL_TEST_FAILURES() == 0; b++) {
+                int li = tl_rng_pick(&r, 7);
+                int64_t n = tl_rng_range(&r, 1, 2), c = tl_rng_range(&r, 1, 40), h = tl_rng_range(&r, 1, 9),
+                        w = tl_rng_range(&r, 1, 37);
+                int64_t dn[4] = {n, c, h, w}, dh[4] = {n, h, w, c};
+                tl_desc s, d;
+                bool s_hwc = strcmp(layouts[li][0], "NHWC") == 0, d_hwc = strcmp(layouts[li][1], "NHWC") == 0;
+                if (tl_desc_init(&s, layouts[li][0], k_fast[a], s_hwc ? dh : dn, 4) != TL_OK) continue;
+                if (tl_desc_init(&d, layouts[li][1], k_fast[b], d_hwc ? dh : dn, 4) != TL_OK) continue;
+                rand_quant(&r, &s);
+                rand_quant(&r, &d);
+                char what[1100];
+                describe_pair(&s, &d, what, sizeof what);
+                check_pair(&r, &s, &d, what);
+            }
+}
+
+TL_TEST(differential_vendor_specs)
+{
+    tl_rng r = tl_test_rng();
+    int ran = 0;
+    for (size_t k = 0; k < sizeof k_specs / sizeof k_specs[0]; k++) {
+        tl_desc s, d;
+        tl_status a = tl_desc_parse(&s, k_specs[k][0]), b = tl_desc_parse(&d, k_specs[k][1]);
+        if (a == TL_ERR_UNSUPPORTED || b == TL_ERR_UNSUPPORTED) continue; /* vendor not built yet */
+        if (a != TL_OK || b != TL_OK) {
+            FAILF("spec %s -> %s does not parse: %s", k_specs[k][0], k_specs[k][1], tl_last_error());
+            continue;
+        }
+        char what[600];
+        snprintf(what, sizeof what, "%s -> %s", k_specs[k][0], k_specs[k][1]);
+        for (int rep = 0; rep < 4; rep++) check_pair(&r, &s, &d, what);
+        ran++;
+    }
+    CHECK(ran >= 4);
+}
+
+/* Every ISA path on large-ish rows and tiles: vector bodies, tails of every
+ * length, strides of every alignment. */
+TL_TEST(differential_kernel_sizes)
+{
+    tl_rng r = tl_test_rng();
+    static const char *const pairs[][2] = {
+        {"NCHW", "NHWC"}, {"NHWC", "NCHW"}, {"NCHW", "NCHW16c"}, {"NCHW16c", "NCHW"}, {"NCHW", "NCHW8c"},
+        {"NCHW32c", "NCHW"}, {"NCHW", "NCHW"}, {"NCHW4c", "NHWC"}, {"NHWC", "NCHW4c"},
+    };
+    int iters = quick() ? 40 : 250;
+    for (int it = 0; it < iters && TL_TEST_FAILURES() == 0; it++) {
+        int k = tl_rng_pick(&r, 9);
+        int64_t c = tl_rng_range(&r, 0, 2) == 0 ? tl_rng_range(&r, 2, 4) : tl_rng_range(&r, 1, 70);
+        int64_t h = tl_rng_range(&r, 1, 12), w = tl_rng_range(&r, 1, 140);
+        int64_t dn[4] = {1, c, h, w}, dh[4] = {1, h, w, c};
+        tl_desc s, d;
+        tl_dtype st = k_fast[tl_rng_pick(&r, 6)], dt = tl_rng_range(&r, 0, 1) ? st : k_fast[tl_rng_pick(&r, 6)];
+        if (tl_desc_init(&s, pairs[k][0], st, strcmp(pairs[k][0], "NHWC") ? dn : dh, 4) != TL_OK) continue;
+        if (tl_desc_init(&d, pairs[k][1], dt, strcmp(pairs[k][1], "NHWC") ? dn : dh, 4) != TL_OK) continue;
+        if (tl_rng_range(&r, 0, 2) == 0) rand_quant(&r, &s);
+        if (tl_rng_range(&r, 0, 2) == 0) rand_quant(&r, &d);
+        char what[1100];
+        describe_pair(&s, &d, what, sizeof what);
+        check_pair(&r, &s, &d, what);
+    }
+}
+
+/* Bad inputs to the plan API: status, message, destination untouched. */
+TL_TEST(plan_bad_inputs)
+{
+    tl_desc s, d, ro;
+    const int64_t dims[4] = {1, 3, 2, 2};
+    REQUIRE_STATUS(tl_desc_init(&s, "NCHW", TL_F32, dims, 4), TL_OK);
+    REQUIRE_STATUS(tl_desc_init(&d, "NCHW", TL_U8, dims, 4), TL_OK);
+    tl_plan *p = NULL;
+    CHECK_STATUS(tl_plan_create(NULL, &s, &d, 0), TL_ERR_NULL);
+    CHECK_STATUS(tl_plan_create(&p, NULL, &d, 0), TL_ERR_NULL);
+    CHECK(p == NULL);
+    const int64_t bstr[4] = {0, 1, 0, 0};
+    REQUIRE_STATUS(tl_desc_init_strided(&ro, TL_U8, dims, bstr, 4), TL_OK);
+    CHECK_STATUS(tl_plan_create(&p, &s, &ro, 0), TL_ERR_READONLY);
+    CHECK_STR_CONTAINS(tl_last_error(), "broadcast");
+    const int64_t other[4] = {1, 4, 2, 2};
+    tl_desc m;
+    REQUIRE_STATUS(tl_desc_init(&m, "NCHW", TL_U8, other, 4), TL_OK);
+    CHECK_STATUS(tl_plan_create(&p, &s, &m, 0), TL_ERR_MISMATCH);
+    CHECK_STR_CONTAINS(tl_last_error(), "C=3");
+    REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
+    float src[12] = {0};
+    uint8_t dst[16];
+    memset(dst, SENT, sizeof dst);
+    CHECK_STATUS(tl_plan_run(p, src, sizeof src - 1, dst, 12), TL_ERR_BUFFER_SMALL);
+    CHECK_STR_CONTAINS(tl_last_error(), "src_len=47");
+    CHECK_STATUS(tl_plan_run(p, src, sizeof src, dst, 11), TL_ERR_BUFFER_SMALL);
+    CHECK_STR_CONTAINS(tl_last_error(), "dst_len=11 < 12");
+    CHECK_STATUS(tl_plan_run(p, NULL, sizeof src, dst, 12), TL_ERR_NULL);
+    CHECK_STATUS(tl_plan_run(p, src, sizeof src, NULL, 12), TL_ERR_NULL);
+    CHECK_STATUS(tl_plan_run_part(p, 2, 2, src, sizeof src, dst, 12), TL_ERR_COORD);
+    CHECK_STR_CONTAINS(tl_last_error(), "part=2 of nparts=2");
+    CHECK_STATUS(tl_plan_run(NULL, src, sizeof src, dst, 12), TL_ERR_NULL);
+    for (size_t i = 0; i < sizeof dst; i++) CHECK_EQ_I64(dst[i], SENT);
+    CHECK_STATUS(tl_plan_run(p, src, sizeof src, dst, 12), TL_OK);
+    CHECK_STR_EQ(tl_last_error(), "");
+    CHECK_EQ_I64(dst[12], SENT);
+    tl_plan_destroy(p);
+    tl_plan_destroy(NULL);
+}
+
+/* The ISA names round-trip and the machine has at least the scalar path. */
+TL_TEST(cpu_paths)
+{
+    CHECK(tl_cpu_has(TL_ISA_SCALAR));
+    for (int i = 0; i < TL_ISA_COUNT; i++) CHECK_EQ_I64(tl_isa_from_name(tl_isa_name(i)), i);
+    CHECK_EQ_I64(tl_isa_from_name("mmx"), TL_ISA_COUNT);
+    CHECK(tl_cpu_has(tl_cpu_default_isa()));
+}
+
+int main(int argc, char **argv)
+{
+    tl_test_init(argc, argv);
+    TL_RUN(normalise_tables);
+    TL_RUN(plan_shapes);
+    TL_RUN(plan_bad_inputs);
+    TL_RUN(cpu_paths);
+    TL_RUN(differential_dtypes);
+    TL_RUN(differential_kernel_sizes);
+    TL_RUN(differential_vendor_specs);
+    TL_RUN(differential_random);
+    return tl_test_finish();
+}

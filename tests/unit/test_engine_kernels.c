@@ -1,0 +1,286 @@
+/* Every kernel in the registry, on every ISA path this machine has, against
+ * the element rule (elem.h) or index arithmetic written out here: convert rows
+ * over every 8/16-bit pattern and f32 edge values (NaN payloads, infinities,
+ * ties, denormals, clamp edges) under every quantization kind and rounding
+ * mode; move kernels over sizes around their vector widths with sentinels. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "tl_test.h"
+
+static int quick(void)
+{
+    const char *q = getenv("TL_TEST_QUICK");
+    return q && *q && strcmp(q, "0") != 0;
+}
+
+static unsigned bytes_of(int t) { return tl_dtype_bits((tl_dtype)t) / 8; }
+
+/* The next float toward +infinity (finite f). */
+static float next_up(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if (f == 0.0f) u = 1;
+    else if (f > 0.0f) u++;
+    else u--;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* Source patterns: every code of an 8/16-bit type; f32 specials and randoms. */
+static size_t make_source(tl_rng *r, int t, uint8_t *buf, size_t cap_elems)
+{
+    size_t n = 0;
+    if (t != TL_F32) {
+        size_t all = (size_t)1 << tl_dtype_bits((tl_dtype)t);
+        for (size_t v = 0; v < all && n < cap_elems; v++, n++) memcpy(buf + n * bytes_of(t), &v, bytes_of(t));
+        return n;
+    }
+    static const uint32_t specials[] = {
+        0x7FC00000u, 0xFFC00001u, 0x7F800001u, 0x7FBFFFFFu, 0xFFA00000u, 0x7F800000u, 0xFF800000u,
+        0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x00800000u, 0x7F7FFFFFu, 0xFF7FFFFFu,
+        0x477FEFFFu, 0x477FF000u, 0x33000000u, 0x387FC000u, 0x3F7F8000u, 0x3F808000u, 0x3F818000u,
+    };
+    for (size_t k = 0; k < sizeof specials / sizeof specials[0]; k++, n++) memcpy(buf + 4 * n, &specials[k], 4);
+    for (int k = -300; k <= 300 && n < cap_elems; k++) { /* ties and near-ties around integers */
+        float f = (float)k * 0.5f;
+        memcpy(buf + 4 * n++, &f, 4);
+        f = next_up(f);
+        memcpy(buf + 4 * n++, &f, 4);
+    }
+    while (n < cap_elems) {
+        uint32_t u = (uint32_t)tl_rng_next(r);
+        if (n % 3 == 0) { float f = (float)((tl_rng_unit(r) - 0.5) * 600.0); memcpy(&u, &f, 4); }
+        memcpy(buf + 4 * n++, &u, 4);
+    }
+    return n;
+}
+
+static tl_quant q_of(int kind, int32_t zp, float scale, int fl, int round)
+{
+    tl_quant q;
+    memset(&q, 0, sizeof q);
+    q.kind = (uint8_t)kind;
+    q.zp = zp;
+    q.scale = scale;
+    q.fl = (int8_t)fl;
+    q.round = (uint8_t)round;
+    return q;
+}
+
+static const tl_quant *quant_set(int i, tl_quant *q)
+{
+    switch (i) {
+    case 0: return NULL;
+    case 1: *q = q_of(TL_Q_AFFINE, 0, 1.0f, 0, TL_ROUND_EVEN); return q;
+    case 2: *q = q_of(TL_Q_AFFINE, -128, 0.0039215689f, 0, TL_ROUND_AWAY); return q;
+    case 3: *q = q_of(TL_Q_AFFINE, 3, 0.5f, 0, TL_ROUND_ZERO); return q;
+    case 4: *q = q_of(TL_Q_INV, -7, 25.0f, 0, TL_ROUND_ZERO); return q;
+    case 5: *q = q_of(TL_Q_INV, 100, 0.3f, 0, TL_ROUND_EVEN); return q;
+    case 6: *q = q_of(TL_Q_DFP, 0, 0.0f, 5, TL_ROUND_AWAY); return q;
+    case 7: *q = q_of(TL_Q_DFP, 0, 0.0f, -3, TL_ROUND_EVEN); return q;
+    default: *q = q_of(TL_Q_DFP, 0, 0.0f, -128, TL_ROUND_ZERO); return q; /* ldexpf split */
+    }
+}
+#define NQUANT 9
+
+static bool is_intt(int t) { return t == TL_U8 || t == TL_I8 || t == TL_I16; }
+
+TL_TEST(convert_rows_exhaustive)
+{
+    const tl_row_kernel *ks;
+    size_t nk;
+    tl_registry_rows(&ks, &nk);
+    tl_rng r = tl_test_rng();
+    enum { CAP = 65536 + 64 };
+    uint8_t *src = malloc(CAP * 4), *out = malloc(CAP * 4 + 64), *want = malloc(CAP * 4 + 64);
+    REQUIRE(src && out && want);
+    int checked = 0;
+    for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
+        const tl_row_kernel *kr = &ks[k];
+        if (!tl_cpu_has(kr->isa)) continue;
+        size_t n = make_source(&r, kr->sdt, src, quick() ? 4096 : CAP - 64);
+        unsigned es = bytes_of(kr->sdt), ed = bytes_of(kr->ddt);
+        for (int qs = 0; qs < NQUANT; qs++)
+            for (int qd = 0; qd < NQUANT; qd++) {
+                if ((qs && !is_intt(kr->sdt)) || (qd && !is_intt(kr->ddt))) continue;
+                if (quick() && (qs + qd) % 3) continue;
+                tl_quant sq, dq;
+                tl_cvt cv;
+                tl_cvt_init_dt(&cv, (tl_dtype)kr->sdt, quant_set(qs, &sq), (tl_dtype)kr->ddt, quant_set(qd, &dq));
+                if (cv.path == TL_EP_COPY || !cv.fast) continue;
+                size_t off = (size_t)tl_rng_range(&r, 0, 17), len = n - off; /* odd lengths, unaligned */
+                memset(out, 0xA5, len * ed + 64);
+                kr->fn(src + off * es, out, len, &cv);
+                for (size_t i = 0; i < len; i++) {
+                    uint64_t raw = tl_load_raw(src + (off + i) * es, 0, es * 8);
+                    tl_store_raw(want, (int64_t)i * ed * 8, ed * 8, tl_elem_convert_raw(&cv.op, raw));
+                }
+                for (int g = 0; g < 64; g++) want[len * ed + (size_t)g] = 0xA5;
+                for (size_t i = 0; i < len * ed + 64; i++)
+                    if (out[i] != want[i]) {
+                        uint64_t raw = tl_load_raw(src + (off + i / ed) * es, 0, es * 8);
+                        FAILF("%s quant %d->%d: element %zu (src raw 0x%llx): byte %zu 0x%02x != 0x%02x", kr->name,
+                              qs, qd, i / ed, (unsigned long long)raw, i % ed, out[i], want[i]);
+                        break;
+                    }
+                checked++;
+            }
+    }
+    CHECK(checked > 100);
+    free(src);
+    free(out);
+    free(want);
+}
+
+/* ---- move kernels ------------------------------------------------------------------ */
+#define PAD 48
+
+static void check_t2d(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1)
+{
+    size_t e = k->esize;
+    ptrdiff_t ss0 = (ptrdiff_t)((n1 + (size_t)tl_rng_range(r, 0, 3)) * e);
+    ptrdiff_t ds1 = (ptrdiff_t)((n0 + (size_t)tl_rng_range(r, 0, 3)) * e);
+    if (k->shape == TL_T2D_ILV && tl_rng_range(r, 0, 1)) ds1 = (ptrdiff_t)(n0 * e); /* packed */
+    size_t sl = (size_t)ss0 * n0, dl = (size_t)ds1 * n1;
+    uint8_t *src = malloc(sl + 1), *out = malloc(dl + 2 * PAD), *want = malloc(dl + 2 * PAD);
+    tl_rng_bytes(r, src, sl);
+    memset(out, 0xA5, dl + 2 * PAD);
+    memset(want, 0xA5, dl + 2 * PAD);
+    for (size_t i1 = 0; i1 < n1; i1++)
+        for (size_t i0 = 0; i0 < n0; i0++)
+            memcpy(want + PAD + (ptrdiff_t)i1 * ds1 + i0 * e, src + (ptrdiff_t)i0 * ss0 + i1 * e, e);
+    k->fn(src, ss0, out + PAD, ds1, n0, n1);
+    for (size_t i = 0; i < dl + 2 * PAD; i++)
+        if (out[i] != want[i]) {
+            FAILF("%s n0=%zu n1=%zu ss0=%td ds1=%td: byte %td: 0x%02x != 0x%02x", k->name, n0, n1, ss0, ds1,
+                  (ptrdiff_t)i - PAD, out[i], want[i]);
+            break;
+        }
+    free(src);
+    free(out);
+    free(want);
+}
+
+TL_TEST(move_kernels)
+{
+    const tl_t2d_kernel *ks;
+    size_t nk;
+    tl_registry_t2d(&ks, &nk);
+    tl_rng r = tl_test_rng();
+    static const size_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 64, 65, 100, 130};
+    const size_t ns = sizeof sizes / sizeof sizes[0];
+    for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
+        if (!tl_cpu_has(ks[k].isa)) continue;
+        for (size_t a = 0; a < ns; a++)
+            for (size_t b = 0; b < ns; b++) {
+                if (quick() && (a + b) % 4) continue;
+                size_t n0 = sizes[a], n1 = sizes[b];
+                if (ks[k].shape == TL_T2D_ILV || ks[k].shape == TL_T2D_PACK) n0 = ks[k].param;
+                if (ks[k].shape == TL_T2D_DILV || ks[k].shape == TL_T2D_UNPACK) n1 = ks[k].param;
+                check_t2d(&ks[k], &r, n0, n1);
+            }
+    }
+}
+
+TL_TEST(interleave_zero_lanes)
+{
+    const tl_ilv_kernel *ks;
+    size_t nk;
+    tl_registry_ilv(&ks, &nk);
+    tl_rng r = tl_test_rng();
+    for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
+        const tl_ilv_kernel *kl = &ks[k];
+        if (!tl_cpu_has(kl->isa)) continue;
+        for (size_t n = 0; n < 200; n += (size_t)tl_rng_range(&r, 1, 9)) {
+            size_t e = kl->esize, c = kl->c;
+            uint8_t *pl[4] = {NULL, NULL, NULL, NULL}, *out = malloc(n * c * e + 2 * PAD);
+            const uint8_t *cpl[4];
+            unsigned mask = (unsigned)tl_rng_range(&r, 0, (1 << c) - 1); /* zero lanes */
+            for (size_t i = 0; i < c; i++) {
+                pl[i] = malloc(n * e + 1);
+                tl_rng_bytes(&r, pl[i], n * e);
+                cpl[i] = (mask >> i) & 1 ? NULL : pl[i];
+            }
+            memset(out, 0xA5, n * c * e + 2 * PAD);
+            kl->fn(cpl, out + PAD, n);
+            for (size_t i = 0; i < n * c * e + 2 * PAD; i++) {
+                uint8_t w = 0xA5;
+                if (i >= PAD && i < PAD + n * c * e) {
+                    size_t j = i - PAD, px = j / (c * e), ch = j / e % c;
+                    w = cpl[ch] ? cpl[ch][px * e + j % e] : 0;
+                }
+                if (out[i] != w) {
+                    FAILF("%s n=%zu zero-lane mask %u: byte %zu: 0x%02x != 0x%02x", kl->name, n, mask, i, out[i], w);
+                    break;
+                }
+            }
+            for (size_t i = 0; i < c; i++) free(pl[i]);
+            free(out);
+        }
+    }
+}
+
+TL_TEST(repack_and_fill)
+{
+    const tl_repack_kernel *ks;
+    size_t nk;
+    tl_registry_repack(&ks, &nk);
+    tl_rng r = tl_test_rng();
+    for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
+        const tl_repack_kernel *kp = &ks[k];
+        if (!tl_cpu_has(kp->isa)) continue;
+        size_t e = kp->esize, lanes = (size_t)kp->h + kp->cs + kp->t;
+        for (size_t n = 0; n < 300; n += (size_t)tl_rng_range(&r, 1, 13)) {
+            uint8_t *src = malloc(n * kp->cs * e + 1), *out = malloc(n * lanes * e + 2 * PAD);
+            tl_rng_bytes(&r, src, n * kp->cs * e);
+            memset(out, 0xA5, n * lanes * e + 2 * PAD);
+            kp->fn(src, out + PAD, n);
+            for (size_t i = 0; i < n * lanes * e + 2 * PAD; i++) {
+                uint8_t w = 0xA5;
+                if (i >= PAD && i < PAD + n * lanes * e) {
+                    size_t j = i - PAD, px = j / (lanes * e), lane = j / e % lanes;
+                    w = lane < kp->h || lane >= kp->h + kp->cs ? 0 : src[(px * kp->cs + lane - kp->h) * e + j % e];
+                }
+                if (out[i] != w) {
+                    FAILF("%s n=%zu: byte %zu: 0x%02x != 0x%02x", kp->name, n, i, out[i], w);
+                    break;
+                }
+            }
+            free(src);
+            free(out);
+        }
+    }
+    const tl_fill_kernel *fk;
+    tl_registry_fill(&fk, &nk);
+    for (size_t k = 0; k < nk; k++) {
+        if (!tl_cpu_has(fk[k].isa)) continue;
+        for (int stream = 0; stream < 2; stream++)
+            for (size_t n = 0; n < 5000; n += (size_t)tl_rng_range(&r, 1, 300)) {
+                size_t mis = (size_t)tl_rng_range(&r, 0, 63);
+                uint8_t *b = malloc(n + 2 * PAD + 64);
+                memset(b, 0xA5, n + 2 * PAD + 64);
+                fk[k].fn(b + PAD + mis, n, stream);
+                for (size_t i = 0; i < n + 2 * PAD + 64; i++) {
+                    uint8_t w = i >= PAD + mis && i < PAD + mis + n ? 0 : 0xA5;
+                    if (b[i] != w) {
+                        FAILF("%s n=%zu stream=%d: byte %zu", fk[k].name, n, stream, i);
+                        break;
+                    }
+                }
+                free(b);
+            }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    tl_test_init(argc, argv);
+    TL_RUN(convert_rows_exhaustive);
+    TL_RUN(move_kernels);
+    TL_RUN(interleave_zero_lanes);
+    TL_RUN(repack_and_fill);
+    return tl_test_finish();
+}
