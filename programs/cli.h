@@ -25,7 +25,7 @@ typedef struct cli_command {
     const char *help; /* one line for `tlayout --help` */
 } cli_command;
 
-/* ---- commands (one file each; programs/cmd_stubs.c holds the placeholders) */
+/* ---- commands (one file each: programs/cmd_<name>.c) ---------------------- */
 int cmd_describe(int argc, char **argv);
 int cmd_offset(int argc, char **argv);
 int cmd_convert(int argc, char **argv);

@@ -31,7 +31,7 @@ static void code_range(tl_dtype dt, int64_t *lo, int64_t *hi)
 static void print_neighbours(const tl_desc *d, int32_t q, double t)
 {
     char buf[512];
-    int64_t lo, hi;
+    int64_t lo = 0, hi = 0;
     const tl_quant *qu = &d->quant;
     code_range((tl_dtype)d->dtype, &lo, &hi);
     if (tl_desc_format(d, buf, sizeof buf) != TL_OK) snprintf(buf, sizeof buf, "(not expressible)");

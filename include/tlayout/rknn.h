@@ -153,7 +153,9 @@ enum {
 /* Descriptor of the buffer a native attr describes. `channels` is the true C
  * for NC1HWC2 (from the non-native attr: tl_rknn_attr_channels); for other
  * formats pass 0 (or C, which is then checked). Quantization: AFFINE -> affine
- * (zp, scale), DFP -> dfp (fl), ignored for float types; round = away. */
+ * (zp, scale; a normal f32 scale > 0), DFP -> dfp (fl), ignored for float types;
+ * quantized descriptors round ties away from zero. Strides equal to the dims
+ * they pad are normalised to 0 (they say nothing). *d untouched on error. */
 TL_API tl_status tl_rknn_desc_from_attr(tl_desc *d, const tl_rknn_tensor_attr *native,
                                         int64_t channels);
 /* The channel count of a non-native 4-D NCHW/NHWC attr. */

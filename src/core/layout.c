@@ -83,6 +83,9 @@ static tl_status assign_dims(const char *w, const token *tok, int n, bool onednn
             return tl_fail(TL_ERR_SPEC_LAYOUT, "layout %s: oneDNN letter %c is not one of a..l", w, tok[i].letter);
         if (onednn && named && named_rank(c) < 0)
             return tl_fail(TL_ERR_SPEC_LAYOUT, "layout %s: letter %c is not a oneDNN dim name (n c d h w o i)", w, tok[i].letter);
+        for (int j = 0; onednn && named && j < np; j++) /* n/o and c/i name the same dim */
+            if (named_rank(letters[j]) == named_rank(c))
+                return tl_fail(TL_ERR_SPEC_LAYOUT, "layout %s: letters %c and %c name the same oneDNN dim", w, letters[j], c);
         letters[np++] = c;
     }
     L->rank = np;
@@ -294,6 +297,8 @@ tl_status tl_desc_init_yuv420(tl_desc *d, tl_yuv_kind kind, int64_t h, int64_t w
     if (kind < TL_YUV_NV12 || kind > TL_YUV_I420) return tl_fail(TL_ERR_SPEC_LAYOUT, "yuv kind=%d: unknown", (int)kind);
     const int64_t dims[3] = {3, h, w};
     TL_TRY(check_dims(TL_U8, dims, 3));
+    if (h > INT64_MAX / 16 || w > INT64_MAX / 16 || pitch > INT64_MAX / 16 || co > INT64_MAX / 16) /* bits, pairs: no wrap */
+        return tl_fail(TL_ERR_OVERFLOW, "4:2:0 image H=%lld W=%lld pitch=%lld chroma=%lld: over 2^59, bit offsets overflow int64", (long long)h, (long long)w, (long long)pitch, (long long)co);
     int64_t chroma_row = kind == TL_YUV_I420 ? w : 2 * tl_cdiv(w, 2); /* U,V pairs */
     if (pitch == 0) pitch = chroma_row;
     if (pitch < w) return tl_fail(TL_ERR_STRIDE, "row pitch=%lld < width %lld", (long long)pitch, (long long)w);

@@ -1,5 +1,6 @@
 /* CPU features, read once (XNNPACK's config, libyuv's cpu flags), and the
  * TL_CPU override that tests and users set to force a path. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,20 +58,25 @@ static int detect(void)
     return detect_x86();
 #elif defined(__aarch64__)
     return TL_ISA_NEON; /* mandatory in AArch64 */
-#elif defined(__arm__) && defined(__linux__) && defined(HWCAP_NEON)
-    return (getauxval(AT_HWCAP) & HWCAP_NEON) ? TL_ISA_NEON : TL_ISA_SCALAR;
+#elif defined(__arm__) && defined(__linux__)
+    return (getauxval(AT_HWCAP) & (1ul << 12)) ? TL_ISA_NEON : TL_ISA_SCALAR; /* HWCAP_ARM_NEON */
 #else
     return TL_ISA_SCALAR;
 #endif
 }
 
-/* Both values are computed once; a race computes the same numbers twice. */
-static volatile int g_best = -1, g_default = -1;
+/* Both values are computed once; two threads racing compute the same number
+ * (atomics keep that race defined). */
+static _Atomic int g_best = -1, g_default = -1;
 
 static int best_isa(void)
 {
-    if (g_best < 0) g_best = detect();
-    return g_best;
+    int b = atomic_load_explicit(&g_best, memory_order_relaxed);
+    if (b < 0) {
+        b = detect();
+        atomic_store_explicit(&g_best, b, memory_order_relaxed);
+    }
+    return b;
 }
 
 int tl_cpu_has(int isa)
@@ -81,7 +87,8 @@ int tl_cpu_has(int isa)
 
 int tl_cpu_default_isa(void)
 {
-    if (g_default >= 0) return g_default;
+    int d = atomic_load_explicit(&g_default, memory_order_relaxed);
+    if (d >= 0) return d;
     int isa = best_isa();
     const char *env = getenv("TL_CPU");
     int want = tl_isa_from_name(env);
@@ -89,6 +96,6 @@ int tl_cpu_default_isa(void)
         while (want > TL_ISA_SCALAR && !tl_cpu_has(want)) want = want == TL_ISA_NEON ? TL_ISA_SCALAR : want - 1;
         isa = want;
     }
-    g_default = isa;
+    atomic_store_explicit(&g_default, isa, memory_order_relaxed);
     return isa;
 }

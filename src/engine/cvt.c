@@ -38,6 +38,18 @@ static bool params_fast(const tl_quant *q)
     return true;
 }
 
+/* An integer quantization that maps every code to itself (scale 1, zp 0,
+ * fl 0): real == code exactly in f32 for 8/16-bit codes. */
+static bool quant_identity(const tl_quant *q)
+{
+    switch (q->kind) {
+    case TL_Q_NONE: return true;
+    case TL_Q_AFFINE:
+    case TL_Q_INV: return q->zp == 0 && q->scale == 1.0f;
+    default: return q->fl == 0;
+    }
+}
+
 void tl_cvt_init_dt(tl_cvt *cv, tl_dtype s, const tl_quant *sq, tl_dtype d, const tl_quant *dq)
 {
     memset(cv, 0, sizeof *cv);
@@ -72,6 +84,11 @@ void tl_cvt_init_dt(tl_cvt *cv, tl_dtype s, const tl_quant *sq, tl_dtype d, cons
         cv->nan_code = (int32_t)clamp64(op->dq.zp, (int64_t)cv->lo, (int64_t)cv->hi);
     cv->fast = (uint8_t)(tl_fast_dtype(s) && tl_fast_dtype(d) && params_fast(&op->sq) &&
                          params_fast(&op->dq));
+    /* same 8/16-bit integer type, both quantizations the identity: the rule
+     * gives back every code unchanged (f32 holds them exactly), so move bytes */
+    if (s == d && cv->fast && (s == TL_U8 || s == TL_I8 || s == TL_I16) && quant_identity(&op->sq) &&
+        quant_identity(&op->dq))
+        cv->path = TL_EP_COPY;
 }
 
 void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst)

@@ -326,8 +326,9 @@ static void free_segs(boxctx *b)
 static void emit_boxes(boxctx *b, const int64_t *lo, const int64_t *hi)
 {
     int64_t total = 1;
+    for (int i = 0; i < b->rank; i++)
+        if (hi[i] <= lo[i]) return; /* an empty box (before anything is allocated) */
     for (int i = 0; i < b->rank; i++) {
-        if (hi[i] <= lo[i]) return;
         const dimside *s = b->kind == TL_PASS_CONVERT ? &b->ss[i] : NULL;
         int64_t off = b->kind == TL_PASS_CONVERT ? 0 : b->ds[i].c; /* fill boxes are padded */
         b->segs[i] = (segvec){0};

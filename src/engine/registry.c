@@ -12,22 +12,6 @@
 #include "kernels/interleave/interleave.inc"
 #include "kernels/transpose/transpose.inc"
 
-/* Families whose vector files are not written yet (removed as they land). */
-#undef TL_BLOCK_X86
-#define TL_BLOCK_X86(XX)
-#undef TL_FILL_X86
-#define TL_FILL_X86(XX)
-#undef TL_CONVERT_NEON
-#define TL_CONVERT_NEON(XX)
-#undef TL_TRANSPOSE_NEON
-#define TL_TRANSPOSE_NEON(XX)
-#undef TL_INTERLEAVE_NEON
-#define TL_INTERLEAVE_NEON(IL, DL, RP)
-#undef TL_BLOCK_NEON
-#define TL_BLOCK_NEON(XX)
-#undef TL_FILL_NEON
-#define TL_FILL_NEON(XX)
-
 /* ---- prototypes --------------------------------------------------------------- */
 #define ROW_PROTO(isa, ISA, s, S, d, D) \
     void tl_##s##_##d##_convert_ukernel__##isa(const void *, void *, size_t, const tl_cvt *);
@@ -233,6 +217,23 @@ static void choose_t2d(const tl_plan *p, tl_pass *ps)
     ps->kernel = tl_find_t2d(p->isa, esz, (size_t)in->count, (size_t)out->count);
 }
 
+/* A transpose needs the node just above the innermost one to be contiguous
+ * in the source. When another node is (NHWC -> padded CHW: C sits outside H),
+ * move it there: loop order is free, writes stay disjoint, and every
+ * destination row is still written front to back. */
+static void bring_src_contiguous(tl_pass *ps, int64_t es)
+{
+    int n = ps->nnodes;
+    if (n < 3 || ps->nodes[n - 2].ss == es) return;
+    for (int k = n - 3; k >= 0; k--) {
+        if (ps->nodes[k].ss != es || ps->nodes[k].count < 2) continue;
+        tl_node t = ps->nodes[k];
+        memmove(&ps->nodes[k], &ps->nodes[k + 1], (size_t)(n - 2 - k) * sizeof t);
+        ps->nodes[n - 2] = t;
+        return;
+    }
+}
+
 static void choose_convert(const tl_plan *p, tl_pass *ps)
 {
     const tl_cvt *cv = &p->cv;
@@ -249,10 +250,10 @@ static void choose_convert(const tl_plan *p, tl_pass *ps)
     }
     if (!copy) ps->row = tl_find_row(p->isa, (tl_dtype)cv->sdt, (tl_dtype)cv->ddt);
     if (in->ss == es && in->ds == ed) {
-        if ((ps->head || ps->tail) && copy && ps->nnodes >= 2) {
+        if ((ps->head || ps->tail) && ps->nnodes >= 2 && (copy || ps->row)) {
             const tl_node *out = &ps->nodes[ps->nnodes - 2];
             int64_t lanes = ps->head + in->count + ps->tail;
-            const tl_repack_kernel *k = tl_find_repack(p->isa, (unsigned)es, (unsigned)in->count,
+            const tl_repack_kernel *k = tl_find_repack(p->isa, (unsigned)ed, (unsigned)in->count,
                                                        (unsigned)ps->head, (unsigned)ps->tail);
             if (k && out->ss == in->count * es && out->ds == lanes * ed) {
                 ps->exec = TL_EX_REPACK;
@@ -267,6 +268,7 @@ static void choose_convert(const tl_plan *p, tl_pass *ps)
         ps->exec = TL_EX_ROW;
         return;
     }
+    if (in->ds == ed) bring_src_contiguous(ps, es);
     if (in->ds == ed && ps->nnodes >= 2 && ps->nodes[ps->nnodes - 2].ss == es &&
         (copy ? es <= 8 : true)) {
         choose_t2d(p, ps);

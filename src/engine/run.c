@@ -124,10 +124,39 @@ static void copy_or_convert_row(const tl_pass *ps, const tl_cvt *cv, const uint8
     else ps->row->fn(s, d, n, cv);
 }
 
+/* Zero n bytes: the padding lanes of one row are short, so they get two to
+ * four overlapping stores (no loop: compilers turn zeroing loops into
+ * memset, whose start-up costs more than the row); long runs get memset. */
+static inline void zero_bytes(uint8_t *d, size_t n)
+{
+    static const uint8_t z[16];
+    if (n > 64) {
+        memset(d, 0, n);
+    } else if (n >= 32) {
+        memcpy(d, z, 16);
+        memcpy(d + 16, z, 16);
+        memcpy(d + n - 32, z, 16);
+        memcpy(d + n - 16, z, 16);
+    } else if (n >= 16) {
+        memcpy(d, z, 16);
+        memcpy(d + n - 16, z, 16);
+    } else if (n >= 8) {
+        memcpy(d, z, 8);
+        memcpy(d + n - 8, z, 8);
+    } else if (n >= 4) {
+        memcpy(d, z, 4);
+        memcpy(d + n - 4, z, 4);
+    } else {
+        if (n > 0) d[0] = 0;
+        if (n > 1) d[1] = 0;
+        if (n > 2) d[2] = 0;
+    }
+}
+
 static void zero(const tl_pass *ps, const tl_cvt *cv, uint8_t *d, int64_t n)
 {
     (void)ps;
-    if (n > 0) memset(d, 0, (size_t)n * cv->ed);
+    if (n > 0) zero_bytes(d, (size_t)n * cv->ed);
 }
 
 static void run_row(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d, const tl_node *in)
@@ -190,18 +219,37 @@ static void t2d_tiles(const tl_pass *ps, const tl_cvt *cv, const uint8_t *src, u
     }
 }
 
+/* De-interleave and unpack kernels take exactly their n1. */
+static bool fixed_n1(const tl_t2d_kernel *k)
+{
+    return k->shape == TL_T2D_DILV || k->shape == TL_T2D_UNPACK;
+}
+
 static void run_t2d(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d,
                     const tl_node *in, const tl_node *out)
 {
     const tl_t2d_kernel *k = (const tl_t2d_kernel *)ps->kernel;
-    if (cv->path == TL_EP_COPY) k->fn(s, in->ss, d + ps->head * cv->ed, out->ds, (size_t)in->count, (size_t)out->count);
-    else t2d_tiles(ps, cv, s, d, in, out);
-    if (ps->head || ps->tail)
-        for (int64_t r = 0; r < out->count; r++) {
-            uint8_t *row = d + r * out->ds;
+    if (!ps->head && !ps->tail) {
+        if (cv->path == TL_EP_COPY) k->fn(s, in->ss, d, out->ds, (size_t)in->count, (size_t)out->count);
+        else t2d_tiles(ps, cv, s, d, in, out);
+        return;
+    }
+    /* fused padding: rows in chunks, each chunk's padding written while its
+     * lines are still in cache (one pass over the destination, not two) */
+    tl_node part = *out;
+    int64_t chunk = fixed_n1(k) ? out->count : 64;
+    for (int64_t r0 = 0; r0 < out->count; r0 += chunk) {
+        part.count = out->count - r0 < chunk ? out->count - r0 : chunk;
+        const uint8_t *sr = s + r0 * cv->es;
+        uint8_t *dr = d + r0 * out->ds;
+        if (cv->path == TL_EP_COPY) k->fn(sr, in->ss, dr + ps->head * cv->ed, out->ds, (size_t)in->count, (size_t)part.count);
+        else t2d_tiles(ps, cv, sr, dr, in, &part);
+        for (int64_t r = 0; r < part.count; r++) {
+            uint8_t *row = dr + r * out->ds;
             zero(ps, cv, row, ps->head);
             zero(ps, cv, row + (ps->head + in->count) * cv->ed, ps->tail);
         }
+    }
 }
 
 /* Interleave with zero lanes: the fused padding of a channel-last destination. */
@@ -229,6 +277,26 @@ static void run_ilv(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8
     }
 }
 
+/* Channel re-pack (RGB -> RGB0); with a conversion, pixels are converted
+ * into an L1 buffer first (only real channels: the zero lanes stay zero bits). */
+static void run_repack(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d,
+                       const tl_node *in, const tl_node *out)
+{
+    const tl_repack_kernel *k = (const tl_repack_kernel *)ps->kernel;
+    size_t n = (size_t)out->count;
+    if (cv->path == TL_EP_COPY) {
+        k->fn(s, d, n);
+        return;
+    }
+    _Alignas(64) uint8_t tmp[TILE_BYTES];
+    size_t px = (size_t)in->count * cv->ed, chunk = TILE_BYTES / px;
+    for (size_t b = 0; b < n; b += chunk) {
+        size_t m = n - b < chunk ? n - b : chunk;
+        ps->row->fn(s + b * (size_t)in->count * cv->es, tmp, m * (size_t)in->count, cv);
+        k->fn(tmp, d + (ptrdiff_t)b * out->ds, m);
+    }
+}
+
 static void run_inner(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,
                       const tl_node *nodes, int n)
 {
@@ -238,7 +306,7 @@ static void run_inner(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uin
     case TL_EX_ROW: run_row(ps, cv, s, d, in); break;
     case TL_EX_T2D: run_t2d(ps, cv, s, d, in, out); break;
     case TL_EX_ILV: run_ilv(ps, cv, s, d, in, out); break;
-    case TL_EX_REPACK: ((const tl_repack_kernel *)ps->kernel)->fn(s, d, (size_t)out->count); break;
+    case TL_EX_REPACK: run_repack(ps, cv, s, d, in, out); break;
     case TL_EX_FILL:
         ((const tl_fill_kernel *)ps->kernel)->fn(d, (size_t)(in->count * cv->ed), cv->stream);
         break;

@@ -37,7 +37,7 @@ static tl_status check_geom_dims(const rk_geom *g)
         if (g->dims[i] < 1)
             return tl_fail(TL_ERR_DIM, "dims[%d]=%lld: a dim must be >= 1 (rknn)", i, (long long)g->dims[i]);
     if (tl_dtype_bits(g->dt) == 0) return tl_fail(TL_ERR_DTYPE, "dtype=%d: not a tl_dtype (rknn)", (int)g->dt);
-    tl_rknn_tensor_type t;
+    tl_rknn_tensor_type t = TL_RKNN_TENSOR_INT8;
     return tl_rknn_dtype_to_type(g->dt, &t);
 }
 
@@ -77,7 +77,7 @@ static tl_status stored_len(const char *what, int64_t stride, int64_t valid, int
 
 static tl_status check_c2(const rk_geom *g, int64_t c2)
 {
-    int64_t want;
+    int64_t want = 0;
     if (!g->platform) return TL_OK;
     TL_TRY(tl_rknn_c2((tl_rknn_platform)g->platform, g->dt, &want));
     if (c2 != want)
@@ -223,6 +223,7 @@ tl_status tl_rknn_desc_from_attr(tl_desc *d, const tl_rknn_tensor_attr *a, int64
         (plain || g.dims[g.fmt == TL_RKNN_TENSOR_NHWC ? 3 : 1] != channels))
         return tl_fail(TL_ERR_VENDOR, "channels=%lld does not match the C of the %d-dim %s attr (rknn)",
                        (long long)channels, g.rank, k_fmt_names[g.fmt]);
+    if (g.fmt == TL_RKNN_TENSOR_NC1HWC2 && g.rank == 5 && g.h_stride == g.dims[2]) g.h_stride = 0; /* says nothing */
     if (plain) { /* strides equal to the dims say nothing */
         if (g.w_stride == g.dims[g.rank - 1]) g.w_stride = 0;
         if (g.rank >= 2 && g.h_stride == g.dims[g.rank - 2]) g.h_stride = 0;

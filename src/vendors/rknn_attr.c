@@ -258,7 +258,7 @@ tl_status tl_rknn_zero_copy_width(tl_rknn_platform p, int64_t width, int64_t *al
     const platform_info *info = NULL;
     if (!aligned) return tl_fail(TL_ERR_NULL, "aligned is NULL");
     TL_TRY(platform_get(p, &info));
-    int64_t r;
+    int64_t r = 0;
     if (width < 1) return tl_fail(TL_ERR_DIM, "width=%lld: must be >= 1 (rknn)", (long long)width);
     if (!tl_rup_ok(width, info->zero_copy_align, &r))
         return tl_fail(TL_ERR_OVERFLOW, "width=%lld rounded up to %lld overflows int64 (rknn)", (long long)width,
@@ -285,8 +285,8 @@ static tl_status fit_u32(const char *field, int64_t v, uint32_t *out)
 tl_status tl_rknn_native_attr_synth(tl_rknn_tensor_attr *out, tl_rknn_platform p, tl_dtype dt, int64_t n,
                                     int64_t c, int64_t h, int64_t w)
 {
-    int64_t c2, elems = 1, bits;
-    tl_rknn_tensor_type type;
+    int64_t c2 = 1, elems = 1, bits = 0;
+    tl_rknn_tensor_type type = TL_RKNN_TENSOR_INT8;
     if (!out) return tl_fail(TL_ERR_NULL, "attr is NULL");
     TL_TRY(tl_rknn_c2(p, dt, &c2));
     TL_TRY(tl_rknn_dtype_to_type(dt, &type));

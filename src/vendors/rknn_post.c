@@ -92,7 +92,7 @@ tl_status tl_rknn_channel_offsets(const tl_desc *d, int64_t first, int64_t count
                        (long long)count, (long long)C);
     for (int64_t i = 0; i < count; i++) { /* check all before writing any */
         x[dim[1]] = first + i;
-        int64_t e;
+        int64_t e = 0;
         TL_TRY(elems_of_bits(tl_desc_bit_offset_unchecked(d, x), ebits, "channel offset", &e));
     }
     for (int64_t i = 0; i < count; i++) {

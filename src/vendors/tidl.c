@@ -287,6 +287,24 @@ static tl_status export_fail(const char *why)
     return tl_fail(TL_ERR_VENDOR_EXPORT, "%s (TIDL)", why);
 }
 
+/* The effective cp of vendor_params[5] as the int32 field: the default
+ * lp*(H+PadT+PadB) may not fit int32 (W = 2e9, H = 4); it is then 0, which
+ * means the same. */
+static tl_status channel_pitch_of(const tl_desc *d, int32_t *out)
+{
+    int64_t cp = d->vendor_params[5], r = d->rank, plane;
+    if (cp >= INT32_MIN && cp <= INT32_MAX) {
+        *out = (int32_t)cp;
+        return TL_OK;
+    }
+    int64_t lp = d->dims[r - 1] + d->vendor_params[0] + d->vendor_params[2];
+    int64_t hp = d->dims[r - 2] + d->vendor_params[1] + d->vendor_params[3];
+    if (!tl_mul_ok(lp, hp, &plane) || plane != cp)
+        return export_fail("the channel pitch exceeds the int32 field of sTIDL_IOBufDesc_t");
+    *out = 0;
+    return TL_OK;
+}
+
 /* The buffer a TIDL descriptor's dims and vendor_params describe (no checks
  * that they match its physical map: see check_same). */
 static tl_status buf_of_desc(const tl_desc *d, tl_tidl_buf *b)
@@ -298,7 +316,7 @@ static tl_status buf_of_desc(const tl_desc *d, tl_tidl_buf *b)
     for (int i = 0; i < d->rank; i++)
         if (d->dims[i] > INT32_MAX) return export_fail("a dim exceeds the int32 fields of sTIDL_IOBufDesc_t");
     for (int i = 0; i < 7; i++)
-        if (d->vendor_params[i] < INT32_MIN || d->vendor_params[i] > INT32_MAX)
+        if (i != 5 && (d->vendor_params[i] < INT32_MIN || d->vendor_params[i] > INT32_MAX))
             return export_fail("a vendor_params value exceeds the int32 fields of sTIDL_IOBufDesc_t");
     memset(b, 0, sizeof *b);
     b->index = -1;
@@ -317,7 +335,7 @@ static tl_status buf_of_desc(const tl_desc *d, tl_tidl_buf *b)
     b->pad_r = (int32_t)d->vendor_params[2];
     b->pad_b = (int32_t)d->vendor_params[3];
     b->pad_ch = (int32_t)d->vendor_params[4];
-    b->channel_pitch = (int32_t)d->vendor_params[5];
+    TL_TRY(channel_pitch_of(d, &b->channel_pitch));
     b->buf_size = (int32_t)d->vendor_params[6];
     b->layout = d->vendor_format;
     bool inv = d->quant.kind == TL_Q_INV;
@@ -567,12 +585,13 @@ static void json_extra(const tl_desc *d, tl_strbuf *sb)
     tl_tidl_buf b;
     tidl_geo g;
     if (!geo_of_desc(d, &b, &g)) return;
+    /* NHWC (dense): the element steps of H and C, and one image */
+    int64_t lp = g.nhwc ? g.w * g.c : g.lp, cp = g.nhwc ? 1 : g.cp, plane = g.nhwc ? g.d2p : g.plane;
     tl_sb_printf(sb, ", \"tidl\": {\"layout\": \"%s\", \"element_type\": %d, \"element_type_name\": \"%s\", "
-                 "\"pitch_unit\": \"elements\", \"line_pitch\": %lld, \"channel_pitch\": %lld, \"padded_plane\": %lld, "
-                 "\"dim2_pitch\": %lld, \"dim1_pitch\": %lld, \"batch_pitch\": %lld, ",
+                 "\"pitch_unit\": \"elements\", \"line_pitch\": %lld, \"channel_pitch\": %lld, "
+                 "\"padded_plane\": %lld, \"dim2_pitch\": %lld, \"dim1_pitch\": %lld, \"batch_pitch\": %lld, ",
                  g.nhwc ? "NHWC" : "NCHW", (int)b.element_type, tl_tidl_element_type_name(b.element_type),
-                 (long long)g.lp, (long long)g.cp, (long long)g.plane, (long long)g.d2p, (long long)g.d1p,
-                 (long long)g.bp);
+                 (long long)lp, (long long)cp, (long long)plane, (long long)g.d2p, (long long)g.d1p, (long long)g.bp);
     tl_sb_printf(sb, "\"pad\": [%lld, %lld, %lld, %lld], \"pad_ch\": %lld, \"buf_size\": %lld, "
                  "\"first_valid_element\": %lld, \"first_valid_byte\": %lld, \"shared_padding_rows\": %s}",
                  (long long)g.pad[0], (long long)g.pad[1], (long long)g.pad[2], (long long)g.pad[3],

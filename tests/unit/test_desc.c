@@ -287,6 +287,8 @@ static const bad_spec bad_specs[] = {
     {"nchw16c:f32:1x3x3x3", TL_ERR_SPEC_LAYOUT, "must be uppercase"},
     {"abce:f32:1x3x3x3", TL_ERR_SPEC_LAYOUT, "without gaps"},
     {"nqhw:f32:1x3x3x3", TL_ERR_SPEC_LAYOUT, "not a oneDNN dim name"},
+    {"no:u8:1x1", TL_ERR_SPEC_LAYOUT, "name the same oneDNN dim"},
+    {"oihw:f32:2x3x3x3", TL_OK, ""},
     {"ABCDEFGHIJKLM:f32:1x1x1x1x1x1x1x1x1x1x1x1x1", TL_ERR_SPEC_LAYOUT, "more than 12 dims"},
     {"foo.bar:f32:1", TL_ERR_SPEC_LAYOUT, "unknown vendor 'foo'"},
     {"NCHW:f32:1x3x3x3:foo=1", TL_ERR_SPEC_OPTION, "'foo'"},

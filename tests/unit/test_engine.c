@@ -435,6 +435,31 @@ TL_TEST(differential_kernel_sizes)
     }
 }
 
+/* Destinations past the streaming threshold (4 MiB per kernel call): the
+ * non-temporal store paths, against the reference, on every path. */
+TL_TEST(differential_streaming)
+{
+    if (quick()) return;
+    tl_rng r = tl_test_rng();
+    static const char *const pairs[][2] = {
+        {"NCHW:f32:1x16x256x272", "NHWC:f32:1x256x272x16"},
+        {"NHWC:f32:1x256x272x16", "NCHW:f32:1x16x256x272"},
+        {"NCHW:u8:1x3x1200x1210", "NHWC:u8:1x1200x1210x3"},
+        {"NHWC:u8:1x1200x1210x3", "NCHW:u8:1x3x1200x1210"},
+        {"NCHW:f32:1x3x640x600", "NHWC:f32:1x640x600x3"},
+        {"NHWC:f32:1x640x600x3", "NCHW:f32:1x3x640x600"},
+        {"NHWC:u8:1x256x272x64", "NCHW:u8:1x64x256x272"},
+    };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        tl_desc s, d;
+        REQUIRE_STATUS(tl_desc_parse(&s, pairs[k][0]), TL_OK);
+        REQUIRE_STATUS(tl_desc_parse(&d, pairs[k][1]), TL_OK);
+        char what[200];
+        snprintf(what, sizeof what, "%s -> %s", pairs[k][0], pairs[k][1]);
+        check_pair(&r, &s, &d, what);
+    }
+}
+
 /* Bad inputs to the plan API: status, message, destination untouched. */
 TL_TEST(plan_bad_inputs)
 {
@@ -496,5 +521,6 @@ int main(int argc, char **argv)
     TL_RUN(differential_kernel_sizes);
     TL_RUN(differential_vendor_specs);
     TL_RUN(differential_random);
+    TL_RUN(differential_streaming);
     return tl_test_finish();
 }

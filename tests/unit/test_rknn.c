@@ -290,6 +290,10 @@ TL_TEST(r2_r3_native_output)
     CHECK_EQ_I64(d.quant.kind, TL_Q_AFFINE);
     CHECK_EQ_I64(d.quant.zp, -128);
     CHECK_EQ_I64(d.quant.round, TL_ROUND_AWAY);
+    r2.h_stride = 80; /* h_stride == H on NC1HWC2 says nothing: the same descriptor */
+    tl_desc same;
+    REQUIRE_STATUS(tl_rknn_desc_from_attr(&same, &r2, 84), TL_OK);
+    CHECK_MEM_EQ(&same, &d, sizeof d);
     const int64_t x[4] = {0, 17, 2, 3};
     uint64_t off;
     REQUIRE_STATUS(tl_desc_offset(&d, x, &off), TL_OK);

@@ -304,6 +304,8 @@ TL_TEST(spec_roundtrip)
         "tidl:i8:1x3x4x10:q=dfp:fl=3",
         "tidl:i16:1x3x4x10:pad=1,1,1,1:cp=60",  /* shared padding rows: read-only */
         "tidl:f32:1x2x3x4:round=zero",
+        "tidl:u8:1x3x4x2000000000", /* default cp 8e9: beyond the int32 field */
+        "tidl:u8:2x1x4x2000000000:pad=0,0,100000000,0:padch=1",
     };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         tl_desc a, b;
@@ -601,6 +603,14 @@ TL_TEST(from_desc)
     CHECK_NEAR(back.tensor_scale, 1.0, 0.0);
     CHECK_EQ_I64(back.element_type, TL_TIDL_UNSIGNED_CHAR);
     CHECK_STATUS(tl_tidl_from_desc(NULL, &back), TL_ERR_NULL);
+    /* a default cp beyond int32 comes back as 0 (the same meaning) */
+    REQUIRE_STATUS(tl_desc_parse(&a, "tidl:u8:1x3x4x2000000000"), TL_OK);
+    CHECK_EQ_I64(a.vendor_params[5], 8000000000);
+    REQUIRE_STATUS(tl_tidl_from_desc(&a, &back), TL_OK);
+    CHECK_EQ_I64(back.channel_pitch, 0);
+    a.vendor_params[5] = 8000000001; /* and a non-default one is refused */
+    CHECK_STATUS(tl_tidl_from_desc(&a, &back), TL_ERR_VENDOR_EXPORT);
+    CHECK_STR_CONTAINS(tl_last_error(), "channel pitch exceeds the int32 field");
 }
 
 TL_TEST(element_type_names)
@@ -855,6 +865,14 @@ TL_TEST(json_extra_and_explain)
     CHECK_STR_CONTAINS(buf, "q = trunc(real x 25), saturated");
     CHECK_STR_CONTAINS(buf, "real = q / 25.");
     CHECK(buf[sb.len - 1] == ')' || buf[sb.len - 1] == '.');
+    /* NHWC: the element steps of H and C */
+    REQUIRE_STATUS(tl_desc_parse(&d, "tidl:u8:2x3x4x5:layout=nhwc"), TL_OK);
+    sb.len = 0;
+    ops->json_extra(&d, &sb);
+    REQUIRE(sb.len < sizeof buf);
+    CHECK_STR_CONTAINS(buf, "\"layout\": \"NHWC\"");
+    CHECK_STR_CONTAINS(buf, "\"line_pitch\": 15, \"channel_pitch\": 1, \"padded_plane\": 60, \"dim2_pitch\": 60");
+    CHECK_STR_CONTAINS(buf, "\"batch_pitch\": 60, \"pad\": [0, 0, 0, 0]");
     /* a descriptor whose map is not what its TIDL fields build gets nothing */
     const int64_t dims[4] = {1, 2, 2, 3};
     REQUIRE_STATUS(tl_desc_init(&d, "NHWC", TL_U8, dims, 4), TL_OK);

@@ -9,30 +9,44 @@
 #define TL_KERNEL
 #include "kernels/interleave/x86_wrap.h"
 
-/* ---- bytes, 3 channels ------------------------------------------------------------ */
-/* Byte masks: output block k (16 bytes of 48) from channel c, or from input
- * block k for the way back; 0x80 = zero. Built once by formula. */
-typedef struct masks3 {
-    uint8_t ilv[3][3][16]; /* [out block][channel][byte] */
-    uint8_t dlv[3][3][16]; /* [channel][in block][byte] */
-} masks3;
-
-static const masks3 *masks(void)
+/* Non-temporal stores when a call writes more than the cache holds and every
+ * store is 32-byte aligned (pixels are sequential, so lines fill whole). */
+TL_FN int streams(const uint8_t *d, ptrdiff_t ds1, size_t bytes)
 {
-    static masks3 m;
-    static volatile int ready = 0;
-    if (ready) return &m;
-    for (int k = 0; k < 3; k++)
-        for (int c = 0; c < 3; c++)
-            for (int j = 0; j < 16; j++) {
-                int g = 16 * k + j; /* interleaved byte g = pixel g/3, channel g%3 */
-                m.ilv[k][c][j] = (uint8_t)(g % 3 == c ? g / 3 : 0x80);
-                int s = 3 * j + c;  /* channel c of pixel j is interleaved byte s */
-                m.dlv[c][k][j] = (uint8_t)(s / 16 == k ? s % 16 : 0x80);
-            }
-    ready = 1;
-    return &m;
+    return bytes >= ((size_t)4 << 20) && (((uintptr_t)d | (uintptr_t)ds1) & 31) == 0;
 }
+
+TL_FN void st256(uint8_t *p, __m256i v, int nt)
+{
+    if (nt) _mm256_stream_si256((__m256i *)p, v);
+    else _mm256_storeu_si256((__m256i *)p, v);
+}
+
+/* ---- bytes, 3 channels ------------------------------------------------------------ */
+/* Byte shuffles (0x80 = zero). Interleave: output block k (16 of 48 bytes)
+ * takes byte j from channel c when g = 16k + j has g mod 3 == c, at pixel
+ * g / 3. De-interleave: channel c of pixel j is interleaved byte s = 3j + c,
+ * found in input block s / 16 at s mod 16. (Generated from those formulas.) */
+static const uint8_t k_ilv3[3][3][16] = {
+    {{0x00, 0x80, 0x80, 0x01, 0x80, 0x80, 0x02, 0x80, 0x80, 0x03, 0x80, 0x80, 0x04, 0x80, 0x80, 0x05},
+     {0x80, 0x00, 0x80, 0x80, 0x01, 0x80, 0x80, 0x02, 0x80, 0x80, 0x03, 0x80, 0x80, 0x04, 0x80, 0x80},
+     {0x80, 0x80, 0x00, 0x80, 0x80, 0x01, 0x80, 0x80, 0x02, 0x80, 0x80, 0x03, 0x80, 0x80, 0x04, 0x80}},
+    {{0x80, 0x80, 0x06, 0x80, 0x80, 0x07, 0x80, 0x80, 0x08, 0x80, 0x80, 0x09, 0x80, 0x80, 0x0a, 0x80},
+     {0x05, 0x80, 0x80, 0x06, 0x80, 0x80, 0x07, 0x80, 0x80, 0x08, 0x80, 0x80, 0x09, 0x80, 0x80, 0x0a},
+     {0x80, 0x05, 0x80, 0x80, 0x06, 0x80, 0x80, 0x07, 0x80, 0x80, 0x08, 0x80, 0x80, 0x09, 0x80, 0x80}},
+    {{0x80, 0x0b, 0x80, 0x80, 0x0c, 0x80, 0x80, 0x0d, 0x80, 0x80, 0x0e, 0x80, 0x80, 0x0f, 0x80, 0x80},
+     {0x80, 0x80, 0x0b, 0x80, 0x80, 0x0c, 0x80, 0x80, 0x0d, 0x80, 0x80, 0x0e, 0x80, 0x80, 0x0f, 0x80},
+     {0x0a, 0x80, 0x80, 0x0b, 0x80, 0x80, 0x0c, 0x80, 0x80, 0x0d, 0x80, 0x80, 0x0e, 0x80, 0x80, 0x0f}}};
+static const uint8_t k_dlv3[3][3][16] = {
+    {{0x00, 0x03, 0x06, 0x09, 0x0c, 0x0f, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80},
+     {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02, 0x05, 0x08, 0x0b, 0x0e, 0x80, 0x80, 0x80, 0x80, 0x80},
+     {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 0x04, 0x07, 0x0a, 0x0d}},
+    {{0x01, 0x04, 0x07, 0x0a, 0x0d, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80},
+     {0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0x03, 0x06, 0x09, 0x0c, 0x0f, 0x80, 0x80, 0x80, 0x80, 0x80},
+     {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02, 0x05, 0x08, 0x0b, 0x0e}},
+    {{0x02, 0x05, 0x08, 0x0b, 0x0e, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80},
+     {0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 0x04, 0x07, 0x0a, 0x0d, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80},
+     {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0x03, 0x06, 0x09, 0x0c, 0x0f}}};
 
 TL_FN __m256i bmask(const uint8_t *m) { return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)m)); }
 
@@ -44,10 +58,10 @@ TL_FN __m256i ld32_or_zero(const uint8_t *p, size_t off)
 /* 32 pixels per step; each lane makes 48 bytes, stored in order. */
 TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n)
 {
-    const masks3 *m = masks();
+    int nt = streams(d, 0, 3 * n);
     __m256i k[3][3];
     for (int b = 0; b < 3; b++)
-        for (int c = 0; c < 3; c++) k[b][c] = bmask(m->ilv[b][c]);
+        for (int c = 0; c < 3; c++) k[b][c] = bmask(k_ilv3[b][c]);
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
         __m256i r = ld32_or_zero(pl[0], i), g = ld32_or_zero(pl[1], i), b = ld32_or_zero(pl[2], i), o[3];
@@ -55,10 +69,11 @@ TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n)
             o[q] = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(r, k[q][0]), _mm256_shuffle_epi8(g, k[q][1])),
                                    _mm256_shuffle_epi8(b, k[q][2]));
         uint8_t *p = d + 3 * i;
-        _mm256_storeu_si256((__m256i *)p, _mm256_permute2x128_si256(o[0], o[1], 0x20));
-        _mm256_storeu_si256((__m256i *)(p + 32), _mm256_permute2x128_si256(o[2], o[0], 0x30));
-        _mm256_storeu_si256((__m256i *)(p + 64), _mm256_permute2x128_si256(o[1], o[2], 0x31));
+        st256(p, _mm256_permute2x128_si256(o[0], o[1], 0x20), nt);
+        st256(p + 32, _mm256_permute2x128_si256(o[2], o[0], 0x30), nt);
+        st256(p + 64, _mm256_permute2x128_si256(o[1], o[2], 0x31), nt);
     }
+    if (nt) _mm_sfence();
     return i;
 }
 
@@ -70,10 +85,10 @@ TL_FN __m256i ld2x128(const uint8_t *lo, const uint8_t *hi)
 
 TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
 {
-    const masks3 *m = masks();
+    int nt = streams(d, ds1, 3 * n);
     __m256i k[3][3];
     for (int c = 0; c < 3; c++)
-        for (int b = 0; b < 3; b++) k[c][b] = bmask(m->dlv[c][b]);
+        for (int b = 0; b < 3; b++) k[c][b] = bmask(k_dlv3[c][b]);
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
         const uint8_t *p = s + 3 * i;
@@ -81,9 +96,10 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
         for (int c = 0; c < 3; c++) {
             __m256i v = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(in[0], k[c][0]), _mm256_shuffle_epi8(in[1], k[c][1])),
                                         _mm256_shuffle_epi8(in[2], k[c][2]));
-            _mm256_storeu_si256((__m256i *)(d + c * ds1 + i), v);
+            st256(d + c * ds1 + i, v, nt);
         }
     }
+    if (nt) _mm_sfence();
     return i;
 }
 
@@ -95,6 +111,7 @@ TL_FN __m256 ldf_or_zero(const uint8_t *p, size_t off)
 
 TL_FN size_t ilv_x32_3(const uint8_t *const *pl, uint8_t *d, size_t n)
 {
+    int nt = streams(d, 0, 12 * n);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         __m256 r = ldf_or_zero(pl[0], 4 * i), g = ldf_or_zero(pl[1], 4 * i), b = ldf_or_zero(pl[2], 4 * i);
@@ -106,11 +123,12 @@ TL_FN size_t ilv_x32_3(const uint8_t *const *pl, uint8_t *d, size_t n)
         __m256 p = _mm256_shuffle_ps(b, rg1, _MM_SHUFFLE(2, 2, 2, 2));
         __m256 q = _mm256_shuffle_ps(rg1, b, _MM_SHUFFLE(3, 3, 3, 3));
         __m256 o2 = _mm256_shuffle_ps(p, q, _MM_SHUFFLE(2, 0, 2, 0));           /* b2 r3 g3 b3 */
-        float *o = (float *)(d + 12 * i);
-        _mm256_storeu_ps(o, _mm256_permute2f128_ps(o0, o1, 0x20));
-        _mm256_storeu_ps(o + 8, _mm256_permute2f128_ps(o2, o0, 0x30));
-        _mm256_storeu_ps(o + 16, _mm256_permute2f128_ps(o1, o2, 0x31));
+        uint8_t *o = d + 12 * i;
+        st256(o, _mm256_castps_si256(_mm256_permute2f128_ps(o0, o1, 0x20)), nt);
+        st256(o + 32, _mm256_castps_si256(_mm256_permute2f128_ps(o2, o0, 0x30)), nt);
+        st256(o + 64, _mm256_castps_si256(_mm256_permute2f128_ps(o1, o2, 0x31)), nt);
     }
+    if (nt) _mm_sfence();
     return i;
 }
 
@@ -121,6 +139,7 @@ TL_FN __m256 ldf2x128(const float *lo, const float *hi)
 
 TL_FN size_t dilv_x32_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
 {
+    int nt = streams(d, ds1, 12 * n);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         const float *p = (const float *)(s + 12 * i);
@@ -132,10 +151,11 @@ TL_FN size_t dilv_x32_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
         __m256 g = _mm256_shuffle_ps(ab, bc, _MM_SHUFFLE(2, 0, 2, 0));
         ab = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2));
         __m256 bl = _mm256_shuffle_ps(ab, c, _MM_SHUFFLE(3, 0, 2, 0));
-        _mm256_storeu_ps((float *)(d + 4 * i), r);
-        _mm256_storeu_ps((float *)(d + ds1 + 4 * i), g);
-        _mm256_storeu_ps((float *)(d + 2 * ds1 + 4 * i), bl);
+        st256(d + 4 * i, _mm256_castps_si256(r), nt);
+        st256(d + ds1 + 4 * i, _mm256_castps_si256(g), nt);
+        st256(d + 2 * ds1 + 4 * i, _mm256_castps_si256(bl), nt);
     }
+    if (nt) _mm_sfence();
     return i;
 }
 

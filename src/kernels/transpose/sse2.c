@@ -9,12 +9,18 @@
 #include "kernels/transpose/x86_tile.h"
 
 #define MICRO tl_micro_x32_4x4
-TL_X86_TRANSPOSE(sse2, 4, x32, 4)
+#define MICRO2 tl_micro_x32_4x4
+TL_X86_TRANSPOSE(sse2, 4, x32, 4, 1)
+#undef MICRO2
 #undef MICRO
 #define MICRO tl_micro_x16_8x8
-TL_X86_TRANSPOSE(sse2, 2, x16, 8)
+#define MICRO2 tl_micro_x16_4x4
+TL_X86_TRANSPOSE(sse2, 2, x16, 8, 4)
+#undef MICRO2
 #undef MICRO
 #define MICRO tl_micro_x8_16x16
-TL_X86_TRANSPOSE(sse2, 1, x8, 16)
+#define MICRO2 tl_micro_x8_8x8
+TL_X86_TRANSPOSE(sse2, 1, x8, 16, 8)
+#undef MICRO2
 #undef MICRO
 #endif

@@ -1,6 +1,18 @@
 /* SSE2 register transposes (also used by the AVX2 file, VEX-encoded there). */
 #include <emmintrin.h>
 
+/* Register blocks live in arrays indexed by loop counters: fully unrolled,
+ * the indices are constants and the arrays stay in registers. */
+#ifndef TL_UNROLL
+#if defined(__clang__)
+#define TL_UNROLL _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__)
+#define TL_UNROLL _Pragma("GCC unroll 16")
+#else
+#define TL_UNROLL
+#endif
+#endif
+
 /* 4x4 of 32-bit elements */
 TL_FN void tl_micro_x32_4x4(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
 {
@@ -18,20 +30,26 @@ TL_FN void tl_micro_x32_4x4(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff
 TL_FN void tl_micro_x16_8x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
 {
     __m128i r[8], t[8];
+    TL_UNROLL
     for (int i = 0; i < 8; i++) r[i] = _mm_loadu_si128((const __m128i *)(s + i * ss0));
+    TL_UNROLL
     for (int i = 0; i < 4; i++) {
         t[2 * i] = _mm_unpacklo_epi16(r[2 * i], r[2 * i + 1]);
         t[2 * i + 1] = _mm_unpackhi_epi16(r[2 * i], r[2 * i + 1]);
     }
+    TL_UNROLL
     for (int i = 0; i < 2; i++)
+        TL_UNROLL
         for (int j = 0; j < 2; j++) {
             r[4 * i + 2 * j] = _mm_unpacklo_epi32(t[4 * i + j], t[4 * i + j + 2]);
             r[4 * i + 2 * j + 1] = _mm_unpackhi_epi32(t[4 * i + j], t[4 * i + j + 2]);
         }
+    TL_UNROLL
     for (int j = 0; j < 4; j++) {
         t[2 * j] = _mm_unpacklo_epi64(r[j], r[j + 4]);
         t[2 * j + 1] = _mm_unpackhi_epi64(r[j], r[j + 4]);
     }
+    TL_UNROLL
     for (int i = 0; i < 8; i++) _mm_storeu_si128((__m128i *)(d + i * ds1), t[i]);
 }
 
@@ -39,24 +57,62 @@ TL_FN void tl_micro_x16_8x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff
 TL_FN void tl_micro_x8_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
 {
     __m128i a[16], b[16];
+    TL_UNROLL
     for (int i = 0; i < 16; i++) a[i] = _mm_loadu_si128((const __m128i *)(s + i * ss0));
+    TL_UNROLL
     for (int i = 0; i < 8; i++) {
         b[i] = _mm_unpacklo_epi8(a[2 * i], a[2 * i + 1]);
         b[i + 8] = _mm_unpackhi_epi8(a[2 * i], a[2 * i + 1]);
     }
+    TL_UNROLL
     for (int i = 0; i < 8; i++) {
         a[i] = _mm_unpacklo_epi16(b[2 * i], b[2 * i + 1]);
         a[i + 8] = _mm_unpackhi_epi16(b[2 * i], b[2 * i + 1]);
     }
+    TL_UNROLL
     for (int i = 0; i < 8; i++) {
         b[i] = _mm_unpacklo_epi32(a[2 * i], a[2 * i + 1]);
         b[i + 8] = _mm_unpackhi_epi32(a[2 * i], a[2 * i + 1]);
     }
+    TL_UNROLL
     for (int i = 0; i < 8; i++) {
         a[i] = _mm_unpacklo_epi64(b[2 * i], b[2 * i + 1]);
         a[i + 8] = _mm_unpackhi_epi64(b[2 * i], b[2 * i + 1]);
     }
     /* a[k] holds input column (output row) bit-reverse(k) */
     static const int row_of[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
+    TL_UNROLL
     for (int i = 0; i < 16; i++) _mm_storeu_si128((__m128i *)(d + row_of[i] * ds1), a[i]);
+}
+
+/* 8x8 of bytes from 8-byte rows */
+TL_FN void tl_micro_x8_8x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    __m128i r[8];
+    TL_UNROLL
+    for (int i = 0; i < 8; i++) r[i] = _mm_loadl_epi64((const __m128i *)(s + i * ss0));
+    __m128i a0 = _mm_unpacklo_epi8(r[0], r[1]), a1 = _mm_unpacklo_epi8(r[2], r[3]);
+    __m128i a2 = _mm_unpacklo_epi8(r[4], r[5]), a3 = _mm_unpacklo_epi8(r[6], r[7]);
+    __m128i b0 = _mm_unpacklo_epi16(a0, a1), b1 = _mm_unpackhi_epi16(a0, a1);
+    __m128i b2 = _mm_unpacklo_epi16(a2, a3), b3 = _mm_unpackhi_epi16(a2, a3);
+    __m128i c[4] = {_mm_unpacklo_epi32(b0, b2), _mm_unpackhi_epi32(b0, b2), _mm_unpacklo_epi32(b1, b3),
+                    _mm_unpackhi_epi32(b1, b3)};
+    TL_UNROLL
+    for (int j = 0; j < 4; j++) {
+        _mm_storel_epi64((__m128i *)(d + 2 * j * ds1), c[j]);
+        _mm_storel_epi64((__m128i *)(d + (2 * j + 1) * ds1), _mm_unpackhi_epi64(c[j], c[j]));
+    }
+}
+
+/* 4x4 of 16-bit elements from 8-byte rows */
+TL_FN void tl_micro_x16_4x4(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    __m128i r0 = _mm_loadl_epi64((const __m128i *)s), r1 = _mm_loadl_epi64((const __m128i *)(s + ss0));
+    __m128i r2 = _mm_loadl_epi64((const __m128i *)(s + 2 * ss0)), r3 = _mm_loadl_epi64((const __m128i *)(s + 3 * ss0));
+    __m128i a = _mm_unpacklo_epi16(r0, r1), b = _mm_unpacklo_epi16(r2, r3);
+    __m128i lo = _mm_unpacklo_epi32(a, b), hi = _mm_unpackhi_epi32(a, b);
+    _mm_storel_epi64((__m128i *)d, lo);
+    _mm_storel_epi64((__m128i *)(d + ds1), _mm_unpackhi_epi64(lo, lo));
+    _mm_storel_epi64((__m128i *)(d + 2 * ds1), hi);
+    _mm_storel_epi64((__m128i *)(d + 3 * ds1), _mm_unpackhi_epi64(hi, hi));
 }

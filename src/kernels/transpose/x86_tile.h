@@ -1,18 +1,61 @@
-/* Tiling shared by the x86 transposes: 64x64-element tiles (both sides stay in
- * L1/L2 while a tile is done), an MK x MK register micro-kernel inside, and
- * plain element copies for the edges. The including file defines
- * MICRO(src, ss0, dst, ds1) for one MK x MK block and TL_FN/TL_KERNEL. */
+/* Tiling shared by the x86 transposes: 64x64-element tiles, an MK x MK
+ * register micro-kernel inside (destination lines staged through L1 when
+ * the destination rows alias, below), a
+ * smaller MK2 x MK2 one (MK2 1 = none) for the edges, then plain element
+ * copies. The including file defines MICRO / MICRO2 (src, ss0, dst, ds1) and
+ * TL_FN / TL_KERNEL. */
+#include <emmintrin.h>
+#include <stdint.h>
 #include <string.h>
 
-#define TL_T_TILE 64
+/* One 64-byte line from an L1 staging buffer to a destination row. Rows a
+ * multiple of 512 bytes apart share L1 sets; writing each destination line
+ * whole, once, keeps them from evicting each other between register blocks. */
+static inline void tl_t_line(uint8_t *d, const uint8_t *s)
+{
+    for (int k = 0; k < 64; k += 16) _mm_storeu_si128((__m128i *)(d + k), _mm_load_si128((const __m128i *)(s + k)));
+}
 
-#define TL_X86_TRANSPOSE(isa, E, tname, MK)                                                    \
-    TL_FN void tname##_edges(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
-                              size_t a0, size_t e0, size_t a1, size_t e1)                     \
+/* The same with non-temporal stores, for destinations larger than the
+ * cache: a whole line each, no read for ownership (16-byte aligned d). */
+static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
+{
+    for (int k = 0; k < 64; k += 16) _mm_stream_si128((__m128i *)(d + k), _mm_load_si128((const __m128i *)(s + k)));
+}
+
+/* A call that writes this much streams (the kernel sees its whole problem). */
+#define TL_NT_BYTES ((size_t)4 << 20)
+
+#ifndef TL_UNROLL
+#if defined(__clang__)
+#define TL_UNROLL _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__)
+#define TL_UNROLL _Pragma("GCC unroll 16")
+#else
+#define TL_UNROLL
+#endif
+#endif
+
+#define TL_X86_TRANSPOSE(isa, E, tname, MK, MK2)                                               \
+    TL_FN void tname##_plain(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
+                             size_t a0, size_t e0, size_t a1, size_t e1)                      \
     {                                                                                         \
         for (size_t i1 = a1; i1 < e1; i1++)                                                   \
             for (size_t i0 = a0; i0 < e0; i0++)                                               \
                 memcpy(dst + (ptrdiff_t)i1 * ds1 + i0 * E, src + (ptrdiff_t)i0 * ss0 + i1 * E, E); \
+    }                                                                                         \
+    TL_FN void tname##_edges(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
+                             size_t a0, size_t e0, size_t a1, size_t e1)                      \
+    {                                                                                         \
+        size_t g0 = a0 + (e0 - a0) / MK2 * MK2, g1 = a1 + (e1 - a1) / MK2 * MK2;              \
+        if (MK2 > 1)                                                                          \
+            for (size_t i1 = a1; i1 < g1; i1 += MK2)                                          \
+                for (size_t i0 = a0; i0 < g0; i0 += MK2)                                      \
+                    MICRO2(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
+        else                                                                                  \
+            g0 = a0, g1 = a1;                                                                 \
+        tname##_plain(src, ss0, dst, ds1, g0, e0, a1, g1);                                    \
+        tname##_plain(src, ss0, dst, ds1, a0, e0, g1, e1);                                    \
     }                                                                                         \
     void tl_##tname##_transpose_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
                                                ptrdiff_t ds1, size_t n0, size_t n1);          \
@@ -20,15 +63,51 @@
                                                          uint8_t *dst, ptrdiff_t ds1,         \
                                                          size_t n0, size_t n1)                \
     {                                                                                         \
+        enum { T = 64, T0 = 64 / E };                                                          \
         size_t f0 = n0 / MK * MK, f1 = n1 / MK * MK;                                          \
-        for (size_t b1 = 0; b1 < f1; b1 += TL_T_TILE) {                                       \
-            size_t e1 = b1 + TL_T_TILE < f1 ? b1 + TL_T_TILE : f1;                            \
-            for (size_t b0 = 0; b0 < f0; b0 += TL_T_TILE) {                                   \
-                size_t e0 = b0 + TL_T_TILE < f0 ? b0 + TL_T_TILE : f0;                        \
-                for (size_t i1 = b1; i1 < e1; i1 += MK)                                       \
-                    for (size_t i0 = b0; i0 < e0; i0 += MK)                                   \
-                        MICRO(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0,                        \
-                              dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1);                       \
+        int nt = n0 * n1 * E >= TL_NT_BYTES && ((uintptr_t)dst | (uintptr_t)ds1) % 16 == 0;   \
+        if ((ds1 % 512 == 0 || nt) && T0 % MK == 0) { /* stage destination lines */           \
+            _Alignas(64) uint8_t B[MK * 64];                                                  \
+            size_t g0 = f0 / T0 * T0;                                                         \
+            /* chunks of source rows small enough to stay in L2 while every */                \
+            /* group of MK destination rows takes its lines from them */                      \
+            for (size_t c0 = 0; c0 < g0; c0 += 16 * T0) {                                     \
+                size_t ce = g0 - c0 < 16 * T0 ? g0 : c0 + 16 * T0;                            \
+                for (size_t i1 = 0; i1 < f1; i1 += MK)                                        \
+                    for (size_t b0 = c0; b0 < ce; b0 += T0) {                                 \
+                        TL_UNROLL                                                             \
+                        for (size_t k = 0; k < T0; k += MK)                                   \
+                            MICRO(src + (ptrdiff_t)(b0 + k) * ss0 + i1 * E, ss0, B + k * E, 64); \
+                        if (nt)                                                               \
+                            for (size_t r = 0; r < MK; r++)                                   \
+                                tl_t_line_nt(dst + (ptrdiff_t)(i1 + r) * ds1 + b0 * E, B + r * 64); \
+                        else                                                                  \
+                            for (size_t r = 0; r < MK; r++)                                   \
+                                tl_t_line(dst + (ptrdiff_t)(i1 + r) * ds1 + b0 * E, B + r * 64); \
+                    }                                                                         \
+            }                                                                                 \
+            for (size_t i1 = 0; i1 < f1; i1 += MK)                                            \
+                for (size_t i0 = g0; i0 < f0; i0 += MK)                                       \
+                    MICRO(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
+            if (nt) _mm_sfence();                                                             \
+            tname##_edges(src, ss0, dst, ds1, f0, n0, 0, f1);                                 \
+            tname##_edges(src, ss0, dst, ds1, 0, n0, f1, n1);                                 \
+            return;                                                                           \
+        }                                                                                     \
+        for (size_t b1 = 0; b1 < f1; b1 += T) {                                               \
+            size_t e1 = f1 - b1 < T ? f1 : b1 + T;                                            \
+            for (size_t b0 = 0; b0 < f0; b0 += T) {                                          \
+                size_t e0 = f0 - b0 < T ? f0 : b0 + T;                                        \
+                if (f0 * E <= 128) { /* short destination rows (block pack): whole lines */   \
+                    for (size_t i1 = b1; i1 < e1; i1 += MK)                                   \
+                        for (size_t i0 = b0; i0 < e0; i0 += MK)                               \
+                            MICRO(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
+                    continue;                                                                 \
+                }                                                                             \
+                /* consecutive blocks read on along the same source lines */                  \
+                for (size_t i0 = b0; i0 < e0; i0 += MK)                                       \
+                    for (size_t i1 = b1; i1 < e1; i1 += MK)                                   \
+                        MICRO(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
             }                                                                                 \
         }                                                                                     \
         tname##_edges(src, ss0, dst, ds1, f0, n0, 0, f1); /* right columns */                 \

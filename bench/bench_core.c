@@ -1,0 +1,478 @@
+/* The throughput benchmark (a program, not a test): per case, GB/s of dense
+ * bytes read + written, the ratio to memcpy of the same bytes measured in the
+ * same run, a streaming-copy baseline for DRAM-sized cases, and oneDNN's
+ * reorder on the same case when built with it (TL_BENCH_HAVE_DNNL).
+ *
+ * Shared by bench/tl_bench (bench_main.c) and `tlayout bench` (programs/
+ * cmd_bench.c includes this file). Single thread. Public API only. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tlayout.h"
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h>
+#define TL_BENCH_STREAM 1
+#endif
+
+#ifdef TL_BENCH_HAVE_DNNL
+#include <oneapi/dnnl/dnnl.h>
+void omp_set_num_threads(int n);
+#endif
+
+/* Spec templates: %1 = C, H, W in the order the layout word wants them. */
+#define NCHW(dt) "NCHW:" dt ":%lldx%lldx%lldx%lld"
+#define NHWC(dt) "NHWC:" dt ":%lldx%lldx%lldx%lld"
+#define NCHW16(dt) "NCHW16c:" dt ":%lldx%lldx%lldx%lld"
+
+enum { ORD_CHW = 0, ORD_HWC = 1 };
+
+typedef struct case_def {
+    const char *name, *from, *to;
+    int from_ord, to_ord, c;
+    const char *dnnl_from, *dnnl_to;
+} case_def;
+
+static const case_def k_cases[] = {
+    {"nchw->nhwc f32 C=3", NCHW("f32"), NHWC("f32"), ORD_CHW, ORD_HWC, 3, "nchw", "nhwc"},
+    {"nchw->nhwc f32 C=16", NCHW("f32"), NHWC("f32"), ORD_CHW, ORD_HWC, 16, "nchw", "nhwc"},
+    {"nchw->nhwc f32 C=64", NCHW("f32"), NHWC("f32"), ORD_CHW, ORD_HWC, 64, "nchw", "nhwc"},
+    {"nhwc->nchw f32 C=3", NHWC("f32"), NCHW("f32"), ORD_HWC, ORD_CHW, 3, "nhwc", "nchw"},
+    {"nhwc->nchw f32 C=16", NHWC("f32"), NCHW("f32"), ORD_HWC, ORD_CHW, 16, "nhwc", "nchw"},
+    {"nhwc->nchw f32 C=64", NHWC("f32"), NCHW("f32"), ORD_HWC, ORD_CHW, 64, "nhwc", "nchw"},
+    {"nchw->nhwc u8 C=3", NCHW("u8"), NHWC("u8"), ORD_CHW, ORD_HWC, 3, "nchw", "nhwc"},
+    {"nchw->nhwc u8 C=16", NCHW("u8"), NHWC("u8"), ORD_CHW, ORD_HWC, 16, "nchw", "nhwc"},
+    {"nchw->nhwc u8 C=64", NCHW("u8"), NHWC("u8"), ORD_CHW, ORD_HWC, 64, "nchw", "nhwc"},
+    {"nhwc->nchw u8 C=3", NHWC("u8"), NCHW("u8"), ORD_HWC, ORD_CHW, 3, "nhwc", "nchw"},
+    {"nhwc->nchw u8 C=16", NHWC("u8"), NCHW("u8"), ORD_HWC, ORD_CHW, 16, "nhwc", "nchw"},
+    {"nhwc->nchw u8 C=64", NHWC("u8"), NCHW("u8"), ORD_HWC, ORD_CHW, 64, "nhwc", "nchw"},
+    {"nchw->nchw16c f32 C=24", NCHW("f32"), NCHW16("f32"), ORD_CHW, ORD_CHW, 24, "nchw", "nChw16c"},
+    {"nchw->nchw16c f32 C=64", NCHW("f32"), NCHW16("f32"), ORD_CHW, ORD_CHW, 64, "nchw", "nChw16c"},
+    {"nchw->nchw16c f32 C=80", NCHW("f32"), NCHW16("f32"), ORD_CHW, ORD_CHW, 80, "nchw", "nChw16c"},
+    {"nchw16c->nchw f32 C=24", NCHW16("f32"), NCHW("f32"), ORD_CHW, ORD_CHW, 24, "nChw16c", "nchw"},
+    {"nchw16c->nchw f32 C=64", NCHW16("f32"), NCHW("f32"), ORD_CHW, ORD_CHW, 64, "nChw16c", "nchw"},
+    {"nchw16c->nchw f32 C=80", NCHW16("f32"), NCHW("f32"), ORD_CHW, ORD_CHW, 80, "nChw16c", "nchw"},
+    {"nchw->nchw16c i8 C=24", NCHW("i8"), NCHW16("i8"), ORD_CHW, ORD_CHW, 24, "nchw", "nChw16c"},
+    {"nchw->nchw16c i8 C=64", NCHW("i8"), NCHW16("i8"), ORD_CHW, ORD_CHW, 64, "nchw", "nChw16c"},
+    {"nchw->nchw16c i8 C=80", NCHW("i8"), NCHW16("i8"), ORD_CHW, ORD_CHW, 80, "nchw", "nChw16c"},
+    {"nchw16c->nchw i8 C=24", NCHW16("i8"), NCHW("i8"), ORD_CHW, ORD_CHW, 24, "nChw16c", "nchw"},
+    {"nchw16c->nchw i8 C=64", NCHW16("i8"), NCHW("i8"), ORD_CHW, ORD_CHW, 64, "nChw16c", "nchw"},
+    {"nchw16c->nchw i8 C=80", NCHW16("i8"), NCHW("i8"), ORD_CHW, ORD_CHW, 80, "nChw16c", "nchw"},
+    {"quantize f32 nchw->i8 nhwc C=3", NCHW("f32"), NHWC("i8") ":q=affine:zp=3:scale=0.02", ORD_CHW, ORD_HWC, 3,
+     "nchw", "nhwc"},
+    {"dequantize i8 nchw16c->f32 nchw C=64", NCHW16("i8") ":q=affine:zp=-5:scale=0.05", NCHW("f32"), ORD_CHW,
+     ORD_CHW, 64, "nChw16c", "nchw"},
+    {"u8 nhwc->trt.dla_hwc4 i8 C=3", NHWC("u8"), "trt.dla_hwc4:i8:%lldx%lldx%lldx%lld", ORD_HWC, ORD_CHW, 3, NULL, NULL},
+    {"u8 nhwc->tidl padded C=3", NHWC("u8"), "tidl:u8:%lldx%lldx%lldx%lld:pad=1,1,1,1", ORD_HWC, ORD_CHW, 3, NULL, NULL},
+};
+#define NCASES (sizeof k_cases / sizeof k_cases[0])
+
+/* ---- timing ------------------------------------------------------------------------ */
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef void (*work_fn)(void *ctx);
+
+/* Best (minimum) seconds of one call of each of a and b, sampled in turns so
+ * both see the same machine state; each sample repeats the call >= 2 ms. The
+ * minimum, not the median: on a shared machine interference only adds time. */
+typedef struct timer {
+    work_fn fn;
+    void *ctx;
+    int inner;
+    double best;
+} timer;
+
+static void timer_init(timer *t, work_fn fn, void *ctx)
+{
+    t->fn = fn;
+    t->ctx = ctx;
+    fn(ctx); /* warm: page faults, caches, branch predictors */
+    double t0 = now();
+    fn(ctx);
+    double one = now() - t0;
+    t->inner = one > 2e-3 ? 1 : (int)(2e-3 / (one > 1e-9 ? one : 1e-9)) + 1;
+    t->best = 1e30;
+}
+
+static void timer_sample(timer *t)
+{
+    double t0 = now();
+    for (int i = 0; i < t->inner; i++) t->fn(t->ctx);
+    double v = (now() - t0) / t->inner;
+    if (v < t->best) t->best = v;
+}
+
+static double measure(work_fn fn, void *ctx, int samples)
+{
+    timer t;
+    timer_init(&t, fn, ctx);
+    for (int s = 0; s < samples; s++) timer_sample(&t);
+    return t.best;
+}
+
+typedef struct copy_ctx {
+    void *dst;
+    const void *src;
+    size_t n;
+} copy_ctx;
+
+static void do_memcpy(void *c)
+{
+    copy_ctx *k = (copy_ctx *)c;
+    memcpy(k->dst, k->src, k->n);
+}
+
+#ifdef TL_BENCH_STREAM
+/* A copy with non-temporal stores: what a destination bigger than the cache
+ * can at best get from the memory system without the read for ownership. */
+static void do_stream(void *c)
+{
+    copy_ctx *k = (copy_ctx *)c;
+    const __m128i *s = (const __m128i *)k->src;
+    __m128i *d = (__m128i *)k->dst;
+    size_t n = k->n / 64;
+    for (size_t i = 0; i < n; i++, s += 4, d += 4) {
+        __m128i a = _mm_load_si128(s), b = _mm_load_si128(s + 1), e = _mm_load_si128(s + 2), f = _mm_load_si128(s + 3);
+        _mm_stream_si128(d, a);
+        _mm_stream_si128(d + 1, b);
+        _mm_stream_si128(d + 2, e);
+        _mm_stream_si128(d + 3, f);
+    }
+    _mm_sfence();
+    memcpy((char *)k->dst + n * 64, (const char *)k->src + n * 64, k->n - n * 64);
+}
+#endif
+
+typedef struct plan_ctx {
+    tl_plan *plan;
+    const void *src;
+    size_t sl;
+    void *dst;
+    size_t dl;
+} plan_ctx;
+
+static void do_plan(void *c)
+{
+    plan_ctx *k = (plan_ctx *)c;
+    tl_plan_run(k->plan, k->src, k->sl, k->dst, k->dl);
+}
+
+/* ---- oneDNN ------------------------------------------------------------------------- */
+#ifdef TL_BENCH_HAVE_DNNL
+typedef struct dnnl_ctx {
+    dnnl_engine_t eng;
+    dnnl_stream_t st;
+    dnnl_primitive_t prim;
+    dnnl_memory_t sm, dm;
+} dnnl_ctx;
+
+static void do_dnnl(void *c)
+{
+    dnnl_ctx *k = (dnnl_ctx *)c;
+    dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, k->sm}, {DNNL_ARG_TO, k->dm}};
+    dnnl_primitive_execute(k->prim, k->st, 2, args);
+    dnnl_stream_wait(k->st);
+}
+
+static dnnl_data_type_t dnnl_dt(tl_dtype t)
+{
+    return t == TL_F32 ? dnnl_f32 : t == TL_I8 ? dnnl_s8 : t == TL_U8 ? dnnl_u8 : dnnl_data_type_undef;
+}
+
+static dnnl_format_tag_t dnnl_tag(const char *t)
+{
+    if (strcmp(t, "nchw") == 0) return dnnl_nchw;
+    if (strcmp(t, "nhwc") == 0) return dnnl_nhwc;
+    return dnnl_nChw16c;
+}
+
+/* oneDNN's reorder of the same tensor, quantization as output scale and zero
+ * points (speed comparison only). 0 when it cannot be set up. */
+static double dnnl_time(const case_def *cd, const tl_desc *s, const tl_desc *d, void *src, void *dst, int samples)
+{
+    dnnl_ctx k;
+    memset(&k, 0, sizeof k);
+    if (!cd->dnnl_from || dnnl_dt((tl_dtype)s->dtype) == dnnl_data_type_undef ||
+        dnnl_dt((tl_dtype)d->dtype) == dnnl_data_type_undef)
+        return 0.0;
+    int64_t C = cd->c, H, W;
+    if (cd->from_ord == ORD_CHW) H = s->dims[2], W = s->dims[3];
+    else H = s->dims[1], W = s->dims[2];
+    dnnl_dims_t dims = {s->dims[0], C, H, W};
+    dnnl_memory_desc_t smd, dmd;
+    double t = 0.0;
+    dnnl_primitive_attr_t attr = NULL;
+    dnnl_primitive_desc_t pd = NULL;
+    if (dnnl_engine_create(&k.eng, dnnl_cpu, 0) != dnnl_success) return 0.0;
+    if (dnnl_stream_create(&k.st, k.eng, dnnl_stream_default_flags) != dnnl_success) goto out;
+    if (dnnl_memory_desc_init_by_tag(&smd, 4, dims, dnnl_dt((tl_dtype)s->dtype), dnnl_tag(cd->dnnl_from)) ||
+        dnnl_memory_desc_init_by_tag(&dmd, 4, dims, dnnl_dt((tl_dtype)d->dtype), dnnl_tag(cd->dnnl_to)))
+        goto out;
+    dnnl_primitive_attr_create(&attr);
+    float scale = 1.0f;
+    if (d->quant.kind == TL_Q_AFFINE) scale = 1.0f / d->quant.scale;
+    if (s->quant.kind == TL_Q_AFFINE) scale = s->quant.scale;
+    dnnl_primitive_attr_set_output_scales(attr, 1, 0, &scale);
+    if (s->quant.zp) dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_FROM, 1, 0, &s->quant.zp);
+    if (d->quant.zp) dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_TO, 1, 0, &d->quant.zp);
+    if (dnnl_reorder_primitive_desc_create(&pd, &smd, k.eng, &dmd, k.eng, attr) != dnnl_success) goto out;
+    if (dnnl_primitive_create(&k.prim, pd) != dnnl_success) goto out;
+    if (dnnl_memory_create(&k.sm, &smd, k.eng, src) || dnnl_memory_create(&k.dm, &dmd, k.eng, dst)) goto out;
+    t = measure(do_dnnl, &k, samples);
+out:
+    if (k.sm) dnnl_memory_destroy(k.sm);
+    if (k.dm) dnnl_memory_destroy(k.dm);
+    if (k.prim) dnnl_primitive_destroy(k.prim);
+    if (pd) dnnl_primitive_desc_destroy(pd);
+    if (attr) dnnl_primitive_attr_destroy(attr);
+    if (k.st) dnnl_stream_destroy(k.st);
+    dnnl_engine_destroy(k.eng);
+    return t;
+}
+#endif
+
+/* ---- one case ------------------------------------------------------------------------- */
+typedef struct result {
+    const char *name;
+    size_t size;          /* target bytes (the larger dense side) */
+    double bytes;         /* dense bytes read + written */
+    double gbs, memcpy_gbs, stream_gbs, dnnl_gbs;
+    double ratio, dnnl_ratio;
+    double target;        /* required ratio to the baseline */
+    int met;              /* -1 unknown */
+    char kernels[160];
+} result;
+
+static void *big_alloc(size_t n)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 64, n ? n : 1) != 0) return NULL;
+    return p;
+}
+
+/* Realistic values: f32 in [-10, 10] (no denormals, which cost a microcode
+ * assist per element in any x86 kernel), integers over their whole range. */
+static void fill_pattern(void *buf, size_t n, tl_dtype t, uint64_t seed)
+{
+    uint8_t *b = (uint8_t *)buf;
+    uint64_t x = seed | 1;
+    for (size_t i = 0; i + 4 <= n; i += 4) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint32_t v = (uint32_t)(x >> 16);
+        if (t == TL_F32) {
+            float f = (float)((int)(v % 2001u) - 1000) * 0.01f;
+            memcpy(&v, &f, 4);
+        }
+        memcpy(b + i, &v, 4);
+    }
+    for (size_t i = n / 4 * 4; i < n; i++) b[i] = (uint8_t)i;
+}
+
+static void spec_of(char *out, size_t n, const char *tmpl, int ord, int64_t b, int64_t c, int64_t h, int64_t w)
+{
+    if (ord == ORD_CHW) snprintf(out, n, tmpl, (long long)b, (long long)c, (long long)h, (long long)w);
+    else snprintf(out, n, tmpl, (long long)b, (long long)h, (long long)w, (long long)c);
+}
+
+/* First kernel names of the plan description, for the table. */
+static void kernels_of(const tl_plan *p, char *out, size_t n)
+{
+    const char *t = tl_plan_describe(p);
+    out[0] = 0;
+    size_t len = 0;
+    for (const char *q = strstr(t, "tl_"); q && len + 2 < n; q = strstr(q + 1, "tl_")) {
+        size_t k = strcspn(q, " (\n,");
+        if (strstr(out, "tl_") && strncmp(q, "tl_zero_fill", 12) == 0) continue;
+        if (len) out[len++] = ' ';
+        if (len + k >= n) break;
+        memcpy(out + len, q, k);
+        len += k;
+        out[len] = 0;
+        q += k - 1;
+    }
+}
+
+static int run_case(const case_def *cd, size_t size, int samples, result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->name = cd->name;
+    r->size = size;
+    r->met = -1;
+    tl_desc s, d;
+    char fs[256], ts[256];
+    /* element count from the larger element size; H x W near square */
+    spec_of(fs, sizeof fs, cd->from, cd->from_ord, 1, cd->c, 4, 4);
+    spec_of(ts, sizeof ts, cd->to, cd->to_ord, 1, cd->c, 4, 4);
+    if (tl_desc_parse(&s, fs) != TL_OK || tl_desc_parse(&d, ts) != TL_OK) return -1;
+    size_t es = tl_dtype_bits((tl_dtype)s.dtype) / 8, ed = tl_dtype_bits((tl_dtype)d.dtype) / 8;
+    size_t elems = size / (es > ed ? es : ed), hw = elems / (size_t)cd->c;
+    int64_t nb = 1 + (int64_t)(hw / ((size_t)4096 * 4096)); /* images of at most 4096 x 4096 */
+    hw /= (size_t)nb;
+    int64_t w = (int64_t)sqrt((double)hw), h = (int64_t)hw / (w ? w : 1);
+    spec_of(fs, sizeof fs, cd->from, cd->from_ord, nb, cd->c, h, w);
+    spec_of(ts, sizeof ts, cd->to, cd->to_ord, nb, cd->c, h, w);
+    if (tl_desc_parse(&s, fs) != TL_OK || tl_desc_parse(&d, ts) != TL_OK) return -1;
+    tl_plan *plan = NULL;
+    if (tl_plan_create(&plan, &s, &d, 0) != TL_OK) return -1;
+    kernels_of(plan, r->kernels, sizeof r->kernels);
+    double n_el = (double)nb * (double)cd->c * (double)h * (double)w;
+    r->bytes = n_el * (double)(es + ed);
+    size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes, half = (size_t)(r->bytes / 2);
+    void *src = big_alloc(sl), *dst = big_alloc(dl), *ca = big_alloc(half), *cb = big_alloc(half);
+    if (!src || !dst || !ca || !cb) {
+        free(src), free(dst), free(ca), free(cb);
+        tl_plan_destroy(plan);
+        return -1;
+    }
+    fill_pattern(src, sl, (tl_dtype)s.dtype, 0x9E3779B97F4A7C15ull);
+    memset(dst, 0, dl);
+    fill_pattern(ca, half, TL_U8, 7);
+    memset(cb, 0, half);
+    plan_ctx pc = {plan, src, sl, dst, dl};
+    copy_ctx cc = {cb, ca, half};
+    timer tp, tc;
+    timer_init(&tp, do_plan, &pc);
+    timer_init(&tc, do_memcpy, &cc);
+    for (int k = 0; k < samples; k++) {
+        timer_sample(&tp);
+        timer_sample(&tc);
+    }
+    double t_plan = tp.best, t_copy = tc.best;
+    r->gbs = r->bytes / t_plan * 1e-9;
+    r->memcpy_gbs = r->bytes / t_copy * 1e-9;
+    r->ratio = t_copy / t_plan;
+    double base = r->memcpy_gbs;
+#ifdef TL_BENCH_STREAM
+    if (size > ((size_t)64 << 20)) {
+        double t_stream = measure(do_stream, &cc, samples);
+        r->stream_gbs = r->bytes / t_stream * 1e-9;
+        if (r->stream_gbs > base) base = r->stream_gbs;
+    }
+#endif
+    bool big = size > ((size_t)64 << 20);
+    r->target = big ? 0.8 : 0.5;
+    r->met = r->gbs >= r->target * base;
+    if (big) r->ratio = r->gbs / base; /* against the faster baseline */
+#ifdef TL_BENCH_HAVE_DNNL
+    double t_d = dnnl_time(cd, &s, &d, src, dst, samples);
+    if (t_d > 0) {
+        r->dnnl_gbs = r->bytes / t_d * 1e-9;
+        r->dnnl_ratio = r->dnnl_gbs / r->memcpy_gbs;
+        if (r->gbs < r->dnnl_gbs) r->met = 0;
+    }
+#endif
+    free(src), free(dst), free(ca), free(cb);
+    tl_plan_destroy(plan);
+    return 0;
+}
+
+/* ---- output ------------------------------------------------------------------------------ */
+static const char *size_name(size_t s, char *buf, size_t n)
+{
+    if (s >= ((size_t)1 << 20)) snprintf(buf, n, "%zu MiB", s >> 20);
+    else snprintf(buf, n, "%zu KiB", s >> 10);
+    return buf;
+}
+
+static void print_table(const result *r, int n)
+{
+    printf("| case | size | tlayout GB/s | x memcpy | memcpy GB/s | stream GB/s | oneDNN GB/s | oneDNN x memcpy | target | met | kernels |\n");
+    printf("|---|---|---:|---:|---:|---:|---:|---:|---|---|---|\n");
+    for (int i = 0; i < n; i++) {
+        char sz[32], st[32] = "-", dn[32] = "-", dr[32] = "-";
+        if (r[i].stream_gbs > 0) snprintf(st, sizeof st, "%.1f", r[i].stream_gbs);
+        if (r[i].dnnl_gbs > 0) {
+            snprintf(dn, sizeof dn, "%.1f", r[i].dnnl_gbs);
+            snprintf(dr, sizeof dr, "%.2f", r[i].dnnl_ratio);
+        }
+        printf("| %s | %s | %.1f | %.2f | %.1f | %s | %s | %s | >= %.1fx %s | %s | %s |\n", r[i].name,
+               size_name(r[i].size, sz, sizeof sz), r[i].gbs, r[i].ratio, r[i].memcpy_gbs, st, dn, dr, r[i].target,
+               r[i].stream_gbs > 0 ? "max(memcpy, stream)" : "memcpy", r[i].met ? "yes" : "**no**", r[i].kernels);
+    }
+}
+
+static void print_json(const result *r, int n)
+{
+    printf("[\n");
+    for (int i = 0; i < n; i++)
+        printf("  {\"case\":\"%s\",\"size\":%zu,\"bytes\":%.0f,\"gbs\":%.3f,\"ratio\":%.3f,\"memcpy_gbs\":%.3f,"
+               "\"stream_gbs\":%.3f,\"onednn_gbs\":%.3f,\"onednn_ratio\":%.3f,\"target\":%.1f,\"met\":%s,"
+               "\"kernels\":\"%s\"}%s\n",
+               r[i].name, r[i].size, r[i].bytes, r[i].gbs, r[i].ratio, r[i].memcpy_gbs, r[i].stream_gbs,
+               r[i].dnnl_gbs, r[i].dnnl_ratio, r[i].target, r[i].met ? "true" : "false", r[i].kernels,
+               i + 1 < n ? "," : "");
+    printf("]\n");
+}
+
+static size_t parse_size(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (*end == 'K' || *end == 'k') v *= 1024;
+    else if (*end == 'M' || *end == 'm') v *= 1024 * 1024;
+    else if (*end == 'G' || *end == 'g') v *= 1024.0 * 1024 * 1024;
+    return v > 0 ? (size_t)v : 0;
+}
+
+static const char bench_usage[] =
+    "usage: %s [--json] [--quick] [--size N[K|M|G],...] [--case SUBSTRING] [--samples N]\n\n"
+    "Measure single-thread conversion throughput: GB/s of dense bytes read +\n"
+    "written, the ratio to memcpy of the same bytes in the same run, a\n"
+    "streaming-copy baseline above 64 MiB, and oneDNN's reorder when built\n"
+    "with it. Default sizes 256K,256M; --quick = 256K only, fewer samples.\n"
+    "TL_CPU=scalar|sse2|avx2|avx512|neon forces a kernel path.\n";
+
+int tl_bench_main(int argc, char **argv, const char *prog);
+int tl_bench_main(int argc, char **argv, const char *prog)
+{
+    int json = 0, samples = 9;
+    size_t sizes[8] = {(size_t)256 << 10, (size_t)256 << 20};
+    int nsizes = 2;
+    const char *filter = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) json = 1;
+        else if (strcmp(argv[i], "--quick") == 0) nsizes = 1, samples = 5;
+        else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
+            nsizes = 0;
+            for (char *t = strtok(argv[++i], ","); t && nsizes < 8; t = strtok(NULL, ","))
+                if ((sizes[nsizes] = parse_size(t)) > 0) nsizes++;
+        } else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) filter = argv[++i];
+        else if (strcmp(argv[i], "--samples") == 0 && i + 1 < argc) samples = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            printf(bench_usage, prog);
+            return 0;
+        } else {
+            fprintf(stderr, "%s: unexpected argument '%s'\n", prog, argv[i]);
+            fprintf(stderr, bench_usage, prog);
+            return 2;
+        }
+    }
+    if (samples < 1) samples = 1;
+#ifdef TL_BENCH_HAVE_DNNL
+    omp_set_num_threads(1); /* single thread, like tlayout */
+#endif
+    result *res = calloc(NCASES * 8, sizeof *res);
+    int n = 0;
+    if (!res) return 1;
+    for (int z = 0; z < nsizes; z++)
+        for (size_t c = 0; c < NCASES; c++) {
+            if (filter && !strstr(k_cases[c].name, filter)) continue;
+            if (run_case(&k_cases[c], sizes[z], samples, &res[n]) == 0) n++;
+            else if (!json) fprintf(stderr, "%s: case '%s' skipped: %s\n", prog, k_cases[c].name, tl_last_error());
+        }
+    if (json) print_json(res, n);
+    else print_table(res, n);
+    free(res);
+    return 0;
+}

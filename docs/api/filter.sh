@@ -1,0 +1,14 @@
+#!/bin/sh
+# Doxygen INPUT_FILTER for the tlayout headers (see Doxyfile): their plain C
+# comments become Doxygen comments, so the headers need no Doxygen markup.
+#   /* text           at the start of a line -> /** text     documents what follows
+#   x; /* text */     after a member or value -> x; /**< text  documents x
+#   #define X 1 /* text */                   -> /**<         documents X
+#   the first comment of the file            -> ends in @file: the file's page
+# Rulers (/* ---- Builders ---- */, /* ==== */) stay plain comments. No line is
+# added or removed, so line numbers hold.
+sed -e 's#^\([[:space:]]*\)/\*\( [^-=]\|[^ *=-]\)#\1/**\2#' \
+    -e 's#\([;,{]\)\([[:space:]]*\)/\*\([^*]\)#\1\2/**<\3#' \
+    -e 's#^\(\#[[:space:]]*define[^/]*\)/\*\([^*]\)#\1/**<\2#' \
+    -e '1,/\*\//s#\*/# @file */#' \
+    "$1"

@@ -1,0 +1,49 @@
+/* Tiled transpose of 32-bit elements, AVX-512F: 16x16 blocks in zmm
+ * registers, so a block pack/unpack of V = 16 reads and writes whole cache
+ * lines (16 loads of 64 bytes, 16 stores of 64 bytes); 8x8 AVX2 blocks for
+ * the edges. */
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TL_FN static inline
+#define TL_KERNEL
+#include "kernels/transpose/sse2_micro.h"
+#include "kernels/transpose/avx2_micro.h"
+#include "kernels/transpose/x86_tile.h"
+
+TL_FN void tl_micro_x32_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    __m512 r[16], t[16];
+    TL_UNROLL
+    for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps((const float *)(s + i * ss0));
+    TL_UNROLL
+    for (int i = 0; i < 8; i++) { /* pairs of rows, per 128-bit lane */
+        t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    TL_UNROLL
+    for (int i = 0; i < 4; i++) { /* r[4i + j], lane k: column 4k + j of rows 4i..4i+3 */
+        r[4 * i + 0] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+        r[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+        r[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+        r[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+    }
+    TL_UNROLL
+    for (int j = 0; j < 4; j++) { /* gather lane k of the four row groups: output row 4k + j */
+        __m512 v = _mm512_shuffle_f32x4(r[j], r[4 + j], 0x88), w = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0x88);
+        __m512 v2 = _mm512_shuffle_f32x4(r[j], r[4 + j], 0xDD), w2 = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0xDD);
+        _mm512_storeu_ps((float *)(d + j * ds1), _mm512_shuffle_f32x4(v, w, 0x88));
+        _mm512_storeu_ps((float *)(d + (8 + j) * ds1), _mm512_shuffle_f32x4(v, w, 0xDD));
+        _mm512_storeu_ps((float *)(d + (4 + j) * ds1), _mm512_shuffle_f32x4(v2, w2, 0x88));
+        _mm512_storeu_ps((float *)(d + (12 + j) * ds1), _mm512_shuffle_f32x4(v2, w2, 0xDD));
+    }
+}
+
+#define MICRO tl_micro_x32_16x16
+#define MICRO2 tl_micro_x32_8x8
+TL_X86_TRANSPOSE(avx512, 4, x32, 16, 8)
+#undef MICRO2
+#undef MICRO
+#endif
