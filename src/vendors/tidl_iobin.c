@@ -255,7 +255,10 @@ static tl_status parse_variant(const variant *v, const uint8_t *img, tl_tidl_io 
     tl_tidl_io t;
     memset(&t, 0, sizeof t);
     for (int f = 0; f < NFIELDS; f++)
-        if (fields[f].arr == A_HDR && v->off[f] >= 0) load(v, img, f, 0, &t);
+        if (fields[f].arr == A_HDR && v->off[f] >= 0) { /* header fields are all int32 */
+            uint32_t u = rd_u32(at(v, img, f, 0));
+            memcpy((uint8_t *)&t + fields[f].member, &u, 4);
+        }
     t.version = v->version;
     t.max_cores = v->cores;
     t.max_inputs = (int32_t)v->cap[A_IN];

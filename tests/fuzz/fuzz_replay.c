@@ -10,6 +10,7 @@
  * found (a misspelt corpus path must not pass silently).
  */
 #define _POSIX_C_SOURCE 200809L
+#define _FILE_OFFSET_BITS 64 /* 32-bit targets: stat/readdir of 64-bit inodes (qemu on a 64-bit host) */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>

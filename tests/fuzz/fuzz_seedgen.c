@@ -15,6 +15,7 @@
  * Exit 0 when every seed was written.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _FILE_OFFSET_BITS 64 /* 32-bit targets: stat/readdir of 64-bit inodes (qemu on a 64-bit host) */
 #include <dirent.h>
 #include <errno.h>
 #include <stdint.h>

@@ -100,7 +100,7 @@ TL_TEST(broadcast_dequantize)
 /* Strides computed here from the DirectML formulas, not by the library. */
 static void expected_strides(int nhwc, int n, const int64_t *sz, unsigned mask, int64_t *st)
 {
-    int64_t eff[8], acc;
+    int64_t eff[8] = {0}, acc;
     for (int i = 0; i < n; i++) eff[i] = (mask >> i & 1u) ? 1 : sz[i];
     if (!nhwc) {
         acc = 1;

@@ -60,6 +60,15 @@ TL_FN void st_u16(uint8_t *p, vi v)
 }
 TL_FN void st_f16(uint8_t *p, vf x) { _mm_storeu_si128((__m128i *)p, _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT)); }
 
+/* u8 <-> i8 without quantization: one saturating byte operation */
+TL_FN void sat8(const uint8_t *s, uint8_t *d, int to_i8)
+{
+    __m256i x = _mm256_loadu_si256((const __m256i *)s);
+    x = to_i8 ? _mm256_min_epu8(x, _mm256_set1_epi8(127)) : _mm256_max_epi8(x, _mm256_setzero_si256());
+    _mm256_storeu_si256((__m256i *)d, x);
+}
+#define SAT8_BYTES 32
+
 #include "kernels/convert/x86_body.h"
 
 TL_CONVERT_PAIRS(TL_X86_ROW, avx2, TL_ISA_AVX2)

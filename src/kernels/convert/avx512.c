@@ -60,6 +60,15 @@ TL_FN void st_f16(uint8_t *p, vf x)
     _mm256_storeu_si256((__m256i *)p, _mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 }
 
+/* u8 <-> i8 without quantization: one saturating byte operation */
+TL_FN void sat8(const uint8_t *s, uint8_t *d, int to_i8)
+{
+    __m512i x = _mm512_loadu_si512((const void *)s);
+    x = to_i8 ? _mm512_min_epu8(x, _mm512_set1_epi8(127)) : _mm512_max_epi8(x, _mm512_setzero_si512());
+    _mm512_storeu_si512((void *)d, x);
+}
+#define SAT8_BYTES 64
+
 #include "kernels/convert/x86_body.h"
 
 TL_CONVERT_PAIRS(TL_X86_ROW, avx512, TL_ISA_AVX512)

@@ -77,6 +77,16 @@ TL_FN void st_u16(uint8_t *p, vi v)
     _mm_storel_epi64((__m128i *)p, _mm_packs_epi32(v, v));
 }
 
+/* u8 <-> i8 without quantization: one saturating byte operation */
+TL_FN void sat8(const uint8_t *s, uint8_t *d, int to_i8)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)s);
+    if (to_i8) x = _mm_min_epu8(x, _mm_set1_epi8(127));               /* u8 -> i8 */
+    else x = _mm_andnot_si128(_mm_cmpgt_epi8(_mm_setzero_si128(), x), x); /* i8 -> u8 */
+    _mm_storeu_si128((__m128i *)d, x);
+}
+#define SAT8_BYTES 16
+
 #include "kernels/convert/x86_body.h"
 
 TL_CONVERT_PAIRS_NOF16(TL_X86_ROW, sse2, TL_ISA_SSE2)

@@ -88,6 +88,8 @@ TL_FN void stage_out(const tl_cvt *cv, int D, uint8_t *p, vf x)
         const uint8_t *sp = (const uint8_t *)src;                                              \
         uint8_t *dp = (uint8_t *)dst;                                                          \
         size_t i = 0;                                                                          \
+        if (cv->path == TL_EP_INT && ((S == TL_U8 && D == TL_I8) || (S == TL_I8 && D == TL_U8)))  \
+            for (; i + SAT8_BYTES <= n; i += SAT8_BYTES) sat8(sp + i, dp + i, D == TL_I8);     \
         for (; i + 4 * W <= n; i += 4 * W) {                                                   \
             vf a = stage_in(cv, S, sp + i * es), b = stage_in(cv, S, sp + (i + W) * es);        \
             vf c = stage_in(cv, S, sp + (i + 2 * W) * es), e = stage_in(cv, S, sp + (i + 3 * W) * es); \

@@ -65,7 +65,9 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
     {                                                                                         \
         enum { T = 64, T0 = 64 / E };                                                          \
         size_t f0 = n0 / MK * MK, f1 = n1 / MK * MK;                                          \
-        int nt = n0 * n1 * E >= TL_NT_BYTES && ((uintptr_t)dst | (uintptr_t)ds1) % 16 == 0;   \
+        /* whole-line streaming needs 64-byte aligned lines: a split line is */         \
+        /* two partial write-combining flushes, far slower than plain stores */          \
+        int nt = n0 * n1 * E >= TL_NT_BYTES && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;   \
         if ((ds1 % 512 == 0 || nt) && T0 % MK == 0) { /* stage destination lines */           \
             _Alignas(64) uint8_t B[MK * 64];                                                  \
             size_t g0 = f0 / T0 * T0;                                                         \

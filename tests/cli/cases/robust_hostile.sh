@@ -38,6 +38,13 @@ run() {
 hostile() { run hostile "$@"; }
 survive() { run survive "$@"; }
 
+# the program under test must run at all, or every "clean failure" below is void
+if ! tlayout --version >out.txt 2>err.txt || ! grep -q '^tlayout ' out.txt; then
+    echo "FAIL: 'tlayout --version' does not work; nothing below would mean anything"
+    cat err.txt
+    exit 1
+fi
+
 # ---- material ----------------------------------------------------------------
 long=$(printf '%080000d' 0 | tr 0 A)                      # 80000 characters
 longdims=$(printf '%01000d' 0 | sed 's/0/1x/g')1              # 1001 dims
