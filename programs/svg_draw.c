@@ -666,7 +666,7 @@ static int64_t legend_item(canvas *cv, int64_t x, const char *fill, const char *
 
 static void legend(canvas *cv)
 {
-    char t[64];
+    char t[128]; /* the outline legend: 38 characters + up to 63 of `which` */
     int64_t x = MARGIN;
     const tl_desc *d = cv->d;
     int cd = cv->colour_dim;

@@ -24,6 +24,6 @@ step "unit tests and fuzz replays under memcheck" env TL_TEST_QUICK=1 \
 for c in robust_hostile demo convert_roundtrip; do
     case_file=tests/cli/cases/$c.sh
     [[ -f $case_file ]] || continue
-    step "cli_$c under memcheck" sh tests/cli/run_case.sh "$case_file" "$B/cli-valgrind/$c" \
+    step "cli_$c under memcheck" sh tests/cli/run_case.sh "$case_file" "$PWD/$B/cli-valgrind/$c" \
         "${VG[@]}" "$PWD/$B/tlayout"
 done

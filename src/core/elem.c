@@ -393,12 +393,19 @@ float tl_dequantize_f32(const tl_quant *q, bool neg, uint64_t mag)
 }
 
 /* real mapped to the code axis, before rounding, each operation rounded to
- * f32. The volatile product keeps INV from becoming one fused multiply-add. */
+ * f32. AFFINE multiplies by the reciprocal of the scale, itself rounded to
+ * f32 once (1.0f / scale): the XNNPACK / TFLite-micro convention, and what
+ * lets SIMD kernels quantize without a divide. It can differ from
+ * real / scale by one code when the quotient lands near a rounding boundary.
+ * The volatile product keeps AFFINE and INV from becoming one fused
+ * multiply-add. */
 static float quant_axis(const tl_quant *q, float real)
 {
     volatile float prod;
     switch (q->kind) {
-    case TL_Q_AFFINE: return real / q->scale + (float)q->zp;
+    case TL_Q_AFFINE:
+        prod = real * (1.0f / q->scale);
+        return prod + (float)q->zp;
     case TL_Q_INV:
         prod = real * q->scale;
         return prod + (float)q->zp;

@@ -111,7 +111,10 @@ void tl_elem_write(tl_dtype t, uint8_t *base, int64_t bit, tl_value v);
  * DFP ldexpf((float)code, -fl), NONE (float)code. The difference is exact. */
 float tl_dequantize_f32(const tl_quant *q, bool neg, uint64_t mag);
 /* Code of `real` in dtype t (rounded by q->round, saturated); returned as raw
- * bits of t (the low tl_dtype_bits(t) bits are the element). */
+ * bits of t (the low tl_dtype_bits(t) bits are the element). Before rounding,
+ * in f32: AFFINE real * inv_scale + (float)zp with inv_scale = 1.0f / scale
+ * rounded once (a multiply, not a divide: XNNPACK / TFLite-micro), INV
+ * real * scale + (float)zp, DFP ldexpf(real, fl), NONE real. */
 uint64_t tl_quantize_raw(const tl_quant *q, tl_dtype t, float real);
 
 /* ---- the element conversion rule (docs/conversion.md) ------------------ */

@@ -44,10 +44,12 @@ static int detect_x86(void)
     uint64_t xcr0 = xgetbv0();
     if ((xcr0 & 6) != 6) return best; /* XMM and YMM state */
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return best;
-    bool avx2 = (b >> 5) & 1, avx512f = (b >> 16) & 1, avx512bw = (b >> 30) & 1;
+    bool avx2 = (b >> 5) & 1, avx512f = (b >> 16) & 1, avx512bw = (b >> 30) & 1, avx512vl = (b >> 31) & 1;
     if (!avx2 || !f16c) return best;
     best = TL_ISA_AVX2;
-    if (avx512f && avx512bw && (xcr0 & 0xE0) == 0xE0) best = TL_ISA_AVX512; /* opmask, ZMM */
+    /* VL (the masked 128-bit loads and stores of the byte kernels) comes with
+     * BW on every processor that has BW */
+    if (avx512f && avx512bw && avx512vl && (xcr0 & 0xE0) == 0xE0) best = TL_ISA_AVX512; /* opmask, ZMM */
     return best;
 }
 #endif

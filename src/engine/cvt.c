@@ -76,9 +76,14 @@ void tl_cvt_init_dt(tl_cvt *cv, tl_dtype s, const tl_quant *sq, tl_dtype d, cons
     }
     cv->d_q = op->dq.kind;
     cv->round = op->dq.round;
-    cv->d_scale = op->dq.scale;
+    /* AFFINE quantizes by the f32 reciprocal, rounded once (elem.c):
+     * both kinds are then one multiply and one add per element */
+    cv->d_scale = op->dq.kind == TL_Q_AFFINE ? 1.0f / op->dq.scale : op->dq.scale;
     cv->d_zpf = (float)op->dq.zp;
     cv->d_m1 = op->dq.kind == TL_Q_DFP ? pow2(op->dq.fl) : 1.0f;
+    bool zp_kind = op->dq.kind == TL_Q_AFFINE || op->dq.kind == TL_Q_INV;
+    cv->d_mul = zp_kind ? cv->d_scale : cv->d_m1;
+    cv->d_add = zp_kind ? cv->d_zpf : 0.0f;
     dst_range(cv, d);
     if (op->dq.kind == TL_Q_AFFINE || op->dq.kind == TL_Q_INV)
         cv->nan_code = (int32_t)clamp64(op->dq.zp, (int64_t)cv->lo, (int64_t)cv->hi);
@@ -86,9 +91,15 @@ void tl_cvt_init_dt(tl_cvt *cv, tl_dtype s, const tl_quant *sq, tl_dtype d, cons
                          params_fast(&op->dq));
     /* same 8/16-bit integer type, both quantizations the identity: the rule
      * gives back every code unchanged (f32 holds them exactly), so move bytes */
-    if (s == d && cv->fast && (s == TL_U8 || s == TL_I8 || s == TL_I16) && quant_identity(&op->sq) &&
-        quant_identity(&op->dq))
+    bool ints = (s == TL_U8 || s == TL_I8 || s == TL_I16) && (d == TL_U8 || d == TL_I8 || d == TL_I16);
+    if (s == d && cv->fast && ints && quant_identity(&op->sq) && quant_identity(&op->dq))
         cv->path = TL_EP_COPY;
+    /* different 8/16-bit integer types, both quantizations the identity (an
+     * int8 DLA input with scale 1): the rule gives the code saturated to the
+     * destination range, exactly what rule c) does, so the kernels take the
+     * integer path (u8 <-> i8 is one saturating byte operation) */
+    else if (cv->fast && ints && quant_identity(&op->sq) && quant_identity(&op->dq))
+        cv->path = TL_EP_INT;
 }
 
 void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst)

@@ -64,6 +64,9 @@ typedef struct tl_pass {
     const tl_row_kernel *row;    /* conversion of a T2D/ILV tile when dtypes differ */
     uint8_t t2d_esize;           /* element bytes the move kernel sees (folded) */
     uint8_t convert_first;       /* T2D with conversion: narrow first, then move */
+    const tl_t2d_kernel *lanes_kernel; /* T2D raw copy with fused zeros: the move kernel for
+                                     head + count + tail source rows, fed from an L1 tile
+                                     whose extra rows are zero (whole destination rows) */
     /* TL_PASS_ELEMENTS: the region, plane-local padded starts per dst dim */
     int sp, dp;                  /* source and destination plane */
     int64_t lo[TL_MAX_DIMS], hi[TL_MAX_DIMS];

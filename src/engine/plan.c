@@ -45,6 +45,7 @@ static void describe_pass(const tl_plan *p, const tl_pass *ps, int i, tl_strbuf 
     if (ps->head || ps->tail)
         tl_sb_printf(sb, ", fused zeros %lld before / %lld after each run", (long long)ps->head,
                      (long long)ps->tail);
+    if (ps->exec == TL_EX_T2D && ps->lanes_kernel) tl_sb_printf(sb, ", whole rows from a tile with zero lanes");
     tl_sb_printf(sb, "\n");
     if (ps->kind == TL_PASS_ELEMENTS) {
         tl_sb_printf(sb, "  region lo [");

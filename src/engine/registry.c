@@ -214,7 +214,15 @@ static void choose_t2d(const tl_plan *p, tl_pass *ps)
     }
     ps->exec = TL_EX_T2D;
     ps->t2d_esize = (uint8_t)esz;
-    ps->kernel = tl_find_t2d(p->isa, esz, (size_t)in->count, (size_t)out->count);
+    const tl_t2d_kernel *k = tl_find_t2d(p->isa, esz, (size_t)in->count, (size_t)out->count);
+    ps->kernel = k;
+    /* a partial channel block (NCHW16c with C = 24: 8 channels and 8 zero
+     * lanes): the tiled transpose writes whole destination rows from a tile
+     * with zero rows, instead of short rows and a zero store per row */
+    const tl_t2d_kernel *kl = tl_find_t2d(p->isa, esz, (size_t)lanes, (size_t)out->count);
+    if (copy && (ps->head || ps->tail) && lanes * (int64_t)esz <= 256 && k && k->shape == TL_T2D_ANY && kl &&
+        kl->shape == TL_T2D_ANY)
+        ps->lanes_kernel = kl;
 }
 
 /* A transpose needs the node just above the innermost one to be contiguous

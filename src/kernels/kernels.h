@@ -57,9 +57,14 @@ typedef struct tl_cvt {
     /* destination stage */
     uint8_t d_q;        /* tl_qkind of the destination (NONE for floats) */
     uint8_t round;      /* tl_round used when the destination is an integer */
-    float d_scale;      /* AFFINE: x / scale + zpf, INV: (x * scale) + zpf */
+    float d_scale;      /* AFFINE and INV: (x * d_scale) + zpf, no FMA; for AFFINE
+                           this holds 1.0f / scale (the element rule, elem.h) */
     float d_zpf;        /* (float)zp */
     float d_m1;         /* DFP: x * m1 */
+    float d_mul, d_add; /* every kind as one step: (x * d_mul) + d_add, no FMA, for
+                           an integer destination: AFFINE 1/scale and zpf, INV scale
+                           and zpf, DFP m1 and 0, NONE 1 and 0 (exact: a NaN product
+                           must become +0 before the add, see x86_body.h) */
     float lo, hi;       /* integer destination range (clamp before rounding) */
     int32_t nan_code;   /* NaN -> this code (saturated zp, or 0) */
 } tl_cvt;
@@ -69,7 +74,9 @@ void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst);
 void tl_cvt_init_dt(tl_cvt *cv, tl_dtype src, const tl_quant *sq, tl_dtype dst, const tl_quant *dq);
 
 /* ---- kernel signatures --------------------------------------------------- */
-/* convert/: n elements from contiguous src to contiguous dst. */
+/* convert/: n elements from contiguous src to contiguous dst. With equal
+ * element sizes src may be dst (in place): kernels read each block of
+ * elements before they write the same block. */
 typedef void (*tl_row_fn)(const void *src, void *dst, size_t n, const tl_cvt *cv);
 /* transpose/ and block/: a pure move of elements of one size. src holds n0
  * rows (byte stride ss0) of n1 contiguous elements; dst holds n1 rows (byte

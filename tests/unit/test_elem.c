@@ -384,7 +384,9 @@ TL_TEST(quant_random_vs_libm)
         int fl = (int)tl_rng_range(&r, -4, 10);
         tl_quant q = quant(k, k == TL_Q_AFFINE || k == TL_Q_INV ? zp : 0, scale, fl, rm);
         float real = (float)((tl_rng_unit(&r) - 0.5) * ldexp(1.0, (int)tl_rng_range(&r, -4, 12)));
-        float tq = k == TL_Q_AFFINE ? real / scale : k == TL_Q_INV ? real * scale
+        /* AFFINE multiplies by the f32 reciprocal (conversion.md §5), not real / scale */
+        float inv = 1.0f / scale;
+        float tq = k == TL_Q_AFFINE ? real * inv : k == TL_Q_INV ? real * scale
                  : k == TL_Q_DFP ? ldexpf(real, fl) : real;
         volatile float tv = tq;
         float tz = tv + (float)q.zp;

@@ -138,12 +138,9 @@ TL_TEST(convert_rows_exhaustive)
 /* ---- move kernels ------------------------------------------------------------------ */
 #define PAD 48
 
-static void check_t2d(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1)
+static void check_t2d_at(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1, ptrdiff_t ss0, ptrdiff_t ds1)
 {
     size_t e = k->esize;
-    ptrdiff_t ss0 = (ptrdiff_t)((n1 + (size_t)tl_rng_range(r, 0, 3)) * e);
-    ptrdiff_t ds1 = (ptrdiff_t)((n0 + (size_t)tl_rng_range(r, 0, 3)) * e);
-    if (k->shape == TL_T2D_ILV && tl_rng_range(r, 0, 1)) ds1 = (ptrdiff_t)(n0 * e); /* packed */
     size_t sl = (size_t)ss0 * n0, dl = (size_t)ds1 * n1;
     uint8_t *src = malloc(sl + 1), *out = malloc(dl + 2 * PAD), *want = malloc(dl + 2 * PAD);
     tl_rng_bytes(r, src, sl);
@@ -162,6 +159,41 @@ static void check_t2d(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1)
     free(src);
     free(out);
     free(want);
+}
+
+static void check_t2d(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1)
+{
+    size_t e = k->esize;
+    ptrdiff_t ss0 = (ptrdiff_t)((n1 + (size_t)tl_rng_range(r, 0, 3)) * e);
+    ptrdiff_t ds1 = (ptrdiff_t)((n0 + (size_t)tl_rng_range(r, 0, 3)) * e);
+    if (k->shape == TL_T2D_ILV && tl_rng_range(r, 0, 1)) ds1 = (ptrdiff_t)(n0 * e); /* packed */
+    check_t2d_at(k, r, n0, n1, ss0, ds1);
+}
+
+/* Strides that select the kernels' other paths: rows a multiple of 512 or
+ * 2048 bytes apart (L1 staging, 8-row strips), destination rows of exactly
+ * 16 bytes (whole-register stores), and rows off 64-byte lines. */
+TL_TEST(move_kernels_strides)
+{
+    const tl_t2d_kernel *ks;
+    size_t nk;
+    tl_registry_t2d(&ks, &nk);
+    tl_rng r = tl_test_rng();
+    static const size_t sizes[][2] = {{64, 128}, {128, 64}, {72, 200}, {200, 72}, {16, 300}, {300, 16}, {8, 130}, {130, 8}};
+    for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
+        if (!tl_cpu_has(ks[k].isa) || ks[k].shape != TL_T2D_ANY) continue;
+        ptrdiff_t e = ks[k].esize;
+        for (size_t a = 0; a < sizeof sizes / sizeof sizes[0]; a++) {
+            size_t n0 = sizes[a][0], n1 = sizes[a][1];
+            ptrdiff_t s_min = (ptrdiff_t)n1 * e, d_min = (ptrdiff_t)n0 * e;
+            ptrdiff_t s_al = (s_min + 2047) / 2048 * 2048, d_al = (d_min + 2047) / 2048 * 2048;
+            check_t2d_at(&ks[k], &r, n0, n1, s_al, d_min);         /* aliased source rows */
+            check_t2d_at(&ks[k], &r, n0, n1, s_min, d_al);         /* aliased destination rows */
+            check_t2d_at(&ks[k], &r, n0, n1, s_al, (d_min + 511) / 512 * 512);
+            check_t2d_at(&ks[k], &r, n0, n1, s_min + 3 * e, d_min + 5 * e); /* off the lines */
+            if (n0 * (size_t)e == 16) check_t2d_at(&ks[k], &r, n0, n1, s_min, 16);
+        }
+    }
 }
 
 TL_TEST(move_kernels)
@@ -280,6 +312,7 @@ int main(int argc, char **argv)
     tl_test_init(argc, argv);
     TL_RUN(convert_rows_exhaustive);
     TL_RUN(move_kernels);
+    TL_RUN(move_kernels_strides);
     TL_RUN(interleave_zero_lanes);
     TL_RUN(repack_and_fill);
     return tl_test_finish();

@@ -86,10 +86,13 @@ TL_TEST(nhwc_u8_pitched_to_nchw_f32_dequant)
     }
 }
 
-/* Independent quantization: f32 real / scale + zp, nearest-even, saturated. */
+/* Independent quantization: f32 real * (1 / scale) + zp, nearest-even,
+ * saturated. AFFINE multiplies by the f32 reciprocal (conversion.md §5); with
+ * scale 0.1 about one f32 in two million quantizes differently from x / scale. */
 static unsigned char quantize_u8(float x, float scale, int32_t zp)
 {
-    float v = x / scale;
+    float inv = 1.0f / scale;
+    float v = x * inv;
     v = v + (float)zp;
     v = rintf(v);
     return v <= 0.0f ? 0 : v >= 255.0f ? 255 : (unsigned char)v;

@@ -1,42 +1,100 @@
-/* Block pack/unpack for V = 4 of 32-bit elements, NEON: a block of 4 planes
- * is a 4-channel interleave (vst4) and back (vld4). */
+/* Block pack/unpack for V = 8, 16, 32, NEON (AArch64 and Armv7): NCHW <->
+ * NCHWVc of 8-, 16- and 32-bit elements through q-register transposes
+ * (transpose/neon_micro.h): 16x16 bytes (8x16 and 16x8 for V = 8), 8x8 of
+ * 16-bit, 4x4 of 32-bit. V = 4 is the 4-channel (de)interleave
+ * (interleave/neon.c, vst4/vld4), which the registry lists first. A partial
+ * register block at the end goes through a stack tile (libyuv's ANY), so
+ * nothing outside the caller's rows is touched. */
 #if defined(__ARM_NEON)
-#include <arm_neon.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <string.h>
 
-void tl_x32_pack4_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
-                                size_t n1);
-void tl_x32_pack4_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
-                                size_t n1)
+#include "kernels/transpose/neon_micro.h"
+
+typedef void (*tl_nm_fn)(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds);
+
+/* Pack, the last t (< C) columns: R rows of t elements -> t rows of R. */
+static void pack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint8_t *src, ptrdiff_t ss0,
+                      uint8_t *dst, ptrdiff_t ds1, size_t t)
 {
-    size_t i = 0;
-    (void)n0;
-    if (ds1 == 16)
-        for (; i + 4 <= n1; i += 4) {
-            uint32x4x4_t v = {{vld1q_u32((const uint32_t *)(src + 4 * i)), vld1q_u32((const uint32_t *)(src + ss0 + 4 * i)),
-                               vld1q_u32((const uint32_t *)(src + 2 * ss0 + 4 * i)),
-                               vld1q_u32((const uint32_t *)(src + 3 * ss0 + 4 * i))}};
-            vst4q_u32((uint32_t *)(dst + 16 * i), v);
-        }
-    for (; i < n1; i++)
-        for (int v = 0; v < 4; v++) memcpy(dst + (ptrdiff_t)i * ds1 + 4 * v, src + v * ss0 + 4 * (ptrdiff_t)i, 4);
+    uint8_t in[256] = {0}, out[256];
+    for (size_t r = 0; r < R; r++) memcpy(in + r * C * e, src + (ptrdiff_t)r * ss0, t * e);
+    micro(in, (ptrdiff_t)(C * e), out, (ptrdiff_t)(R * e));
+    for (size_t c = 0; c < t; c++) memcpy(dst + (ptrdiff_t)c * ds1, out + c * R * e, R * e);
 }
 
-void tl_x32_unpack4_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
-                                  size_t n1);
-void tl_x32_unpack4_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
-                                  size_t n1)
+/* Unpack, the last t (< R) rows: t rows of C elements -> C rows of t. */
+static void unpack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint8_t *src, ptrdiff_t ss0,
+                        uint8_t *dst, ptrdiff_t ds1, size_t t)
 {
-    size_t i = 0;
-    (void)n1;
-    if (ss0 == 16)
-        for (; i + 4 <= n0; i += 4) {
-            uint32x4x4_t v = vld4q_u32((const uint32_t *)(src + 16 * i));
-            for (int k = 0; k < 4; k++) vst1q_u32((uint32_t *)(dst + k * ds1 + 4 * (ptrdiff_t)i), v.val[k]);
-        }
-    for (; i < n0; i++)
-        for (int v = 0; v < 4; v++) memcpy(dst + v * ds1 + 4 * (ptrdiff_t)i, src + (ptrdiff_t)i * ss0 + 4 * v, 4);
+    uint8_t in[256] = {0}, out[256];
+    for (size_t r = 0; r < t; r++) memcpy(in + r * C * e, src + (ptrdiff_t)r * ss0, C * e);
+    micro(in, (ptrdiff_t)(C * e), out, (ptrdiff_t)(R * e));
+    for (size_t c = 0; c < C; c++) memcpy(dst + (ptrdiff_t)c * ds1, out + c * R * e, t * e);
 }
+
+/* pack: n0 == V planes of n1 elements -> n1 blocks of V (dst stride ds1).
+ * R x C register blocks: V / R blocks down the planes for every C columns. */
+#define TL_NEON_PACK(E, tname, V, R, C, MICRO)                                                        \
+    void tl_##tname##_pack##V##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,         \
+                                              ptrdiff_t ds1, size_t n0, size_t n1);                   \
+    void tl_##tname##_pack##V##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,         \
+                                              ptrdiff_t ds1, size_t n0, size_t n1)                    \
+    {                                                                                                 \
+        size_t f1 = n1 / C * C;                                                                       \
+        (void)n0;                                                                                     \
+        for (size_t i1 = 0; i1 < f1; i1 += C)                                                         \
+            for (size_t r = 0; r < V; r += R)                                                         \
+                MICRO(src + (ptrdiff_t)r * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + r * E, ds1); \
+        if (f1 < n1)                                                                                  \
+            for (size_t r = 0; r < V; r += R)                                                         \
+                pack_tail(MICRO, E, R, C, src + (ptrdiff_t)r * ss0 + f1 * E, ss0,                     \
+                          dst + (ptrdiff_t)f1 * ds1 + r * E, ds1, n1 - f1);                           \
+    }
+
+/* unpack: n0 blocks of V elements (src stride ss0) -> V planes of n0 (stride ds1).
+ * R x C register blocks: R blocks at a time, V / C blocks across each. */
+#define TL_NEON_UNPACK(E, tname, V, R, C, MICRO)                                                      \
+    void tl_##tname##_unpack##V##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,       \
+                                                ptrdiff_t ds1, size_t n0, size_t n1);                 \
+    void tl_##tname##_unpack##V##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,       \
+                                                ptrdiff_t ds1, size_t n0, size_t n1)                  \
+    {                                                                                                 \
+        size_t f0 = n0 / R * R;                                                                       \
+        (void)n1;                                                                                     \
+        for (size_t i0 = 0; i0 < f0; i0 += R)                                                         \
+            for (size_t c = 0; c < V; c += C)                                                         \
+                MICRO(src + (ptrdiff_t)i0 * ss0 + c * E, ss0, dst + (ptrdiff_t)c * ds1 + i0 * E, ds1); \
+        if (f0 < n0)                                                                                  \
+            for (size_t c = 0; c < V; c += C)                                                         \
+                unpack_tail(MICRO, E, R, C, src + (ptrdiff_t)f0 * ss0 + c * E, ss0,                   \
+                            dst + (ptrdiff_t)c * ds1 + f0 * E, ds1, n0 - f0);                         \
+    }
+
+/* the micro kernels as plain functions (the tails take their address) */
+static void x8_8x16(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds) { tl_nm_x8_8x16(s, ss, d, ds); }
+static void x8_16x8(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds) { tl_nm_x8_16x8(s, ss, d, ds); }
+static void x8_16x16(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds) { tl_nm_x8_16x16(s, ss, d, ds); }
+static void x16_8x8(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds) { tl_nm_x16_8x8(s, ss, d, ds); }
+static void x32_4x4(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds) { tl_nm_x32_4x4(s, ss, d, ds); }
+
+TL_NEON_PACK(1, x8, 8, 8, 16, x8_8x16)
+TL_NEON_PACK(1, x8, 16, 16, 16, x8_16x16)
+TL_NEON_PACK(1, x8, 32, 16, 16, x8_16x16)
+TL_NEON_UNPACK(1, x8, 8, 16, 8, x8_16x8)
+TL_NEON_UNPACK(1, x8, 16, 16, 16, x8_16x16)
+TL_NEON_UNPACK(1, x8, 32, 16, 16, x8_16x16)
+
+TL_NEON_PACK(2, x16, 8, 8, 8, x16_8x8)
+TL_NEON_PACK(2, x16, 16, 8, 8, x16_8x8)
+TL_NEON_PACK(2, x16, 32, 8, 8, x16_8x8)
+TL_NEON_UNPACK(2, x16, 8, 8, 8, x16_8x8)
+TL_NEON_UNPACK(2, x16, 16, 8, 8, x16_8x8)
+TL_NEON_UNPACK(2, x16, 32, 8, 8, x16_8x8)
+
+TL_NEON_PACK(4, x32, 8, 4, 4, x32_4x4)
+TL_NEON_PACK(4, x32, 16, 4, 4, x32_4x4)
+TL_NEON_PACK(4, x32, 32, 4, 4, x32_4x4)
+TL_NEON_UNPACK(4, x32, 8, 4, 4, x32_4x4)
+TL_NEON_UNPACK(4, x32, 16, 4, 4, x32_4x4)
+TL_NEON_UNPACK(4, x32, 32, 4, 4, x32_4x4)
 #endif

@@ -37,7 +37,7 @@ TL_FN vi vf_to_i_trunc(vf a) { return _mm256_cvttps_epi32(a); }
 TL_FN vi vf_to_i_even(vf a) { return _mm256_cvtps_epi32(a); }
 TL_FN vf nan_mask(vf x) { return _mm256_cmp_ps(x, x, _CMP_UNORD_Q); }
 TL_FN vi vi_select_nan(vf x, vi a, vi b) { return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(b), _mm256_castsi256_ps(a), nan_mask(x))); }
-TL_FN vi vi_nan_blend(vi r, vf x, int32_t code) { return vi_select_nan(x, vi_set1(code), r); }
+TL_FN vf vf_nan_to_zero(vf x) { return _mm256_and_ps(x, _mm256_cmp_ps(x, x, _CMP_ORD_Q)); }
 TL_FN vf vf_quiet(vf x) { return _mm256_or_ps(x, _mm256_and_ps(nan_mask(x), _mm256_castsi256_ps(vi_set1(0x400000)))); }
 TL_FN vi vi_away_adjust(vi t, vf f)
 {
@@ -53,6 +53,14 @@ TL_FN vf ld_f16(const uint8_t *p) { return _mm256_cvtph_ps(_mm_loadu_si128((cons
 TL_FN __m128i pack16(vi v) { return _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)); }
 TL_FN void st_u8(uint8_t *p, vi v) { __m128i h = pack16(v); _mm_storel_epi64((__m128i *)p, _mm_packus_epi16(h, h)); }
 TL_FN void st_i8(uint8_t *p, vi v) { __m128i h = pack16(v); _mm_storel_epi64((__m128i *)p, _mm_packs_epi16(h, h)); }
+/* 4 vectors of codes already in range: saturating packs are exact; the
+ * packs work per 128-bit lane, one dword permute puts the lanes in order */
+TL_FN void st4_8(uint8_t *p, vi a, vi b, vi c, vi d, int sgn)
+{
+    vi ab = _mm256_packs_epi32(a, b), cd = _mm256_packs_epi32(c, d);
+    vi v = sgn ? _mm256_packs_epi16(ab, cd) : _mm256_packus_epi16(ab, cd);
+    _mm256_storeu_si256((__m256i *)p, _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+}
 TL_FN void st_i16(uint8_t *p, vi v) { _mm_storeu_si128((__m128i *)p, pack16(v)); }
 TL_FN void st_u16(uint8_t *p, vi v)
 {
@@ -66,6 +74,11 @@ TL_FN void sat8(const uint8_t *s, uint8_t *d, int to_i8)
     __m256i x = _mm256_loadu_si256((const __m256i *)s);
     x = to_i8 ? _mm256_min_epu8(x, _mm256_set1_epi8(127)) : _mm256_max_epi8(x, _mm256_setzero_si256());
     _mm256_storeu_si256((__m256i *)d, x);
+}
+/* the last bytes one by one: u8 -> i8 caps at 127, i8 -> u8 floors at 0 */
+TL_FN void sat8_tail(const uint8_t *s, uint8_t *d, size_t n, int to_i8)
+{
+    for (size_t k = 0; k < n; k++) d[k] = to_i8 ? (s[k] > 127 ? 127 : s[k]) : (s[k] > 127 ? 0 : s[k]);
 }
 #define SAT8_BYTES 32
 

@@ -36,7 +36,9 @@ TL_FN vi vf_to_i_trunc(vf a) { return _mm512_cvttps_epi32(a); }
 TL_FN vi vf_to_i_even(vf a) { return _mm512_cvtps_epi32(a); }
 TL_FN __mmask16 nan_mask(vf x) { return _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q); }
 TL_FN vi vi_select_nan(vf x, vi a, vi b) { return _mm512_mask_mov_epi32(b, nan_mask(x), a); }
-TL_FN vi vi_nan_blend(vi r, vf x, int32_t code) { return vi_select_nan(x, vi_set1(code), r); }
+/* one fix-up in place instead of a compare and a blend: QNaN and SNaN
+ * lanes become +0 (token 8), every other class keeps x (token 0) */
+TL_FN vf vf_nan_to_zero(vf x) { return _mm512_fixupimm_ps(x, x, vi_set1(0x88), 0); }
 TL_FN vf vf_quiet(vf x) { return _mm512_castsi512_ps(_mm512_mask_or_epi32(vf_as_i(x), nan_mask(x), vf_as_i(x), vi_set1(0x400000))); }
 TL_FN vi vi_away_adjust(vi t, vf f)
 {
@@ -53,6 +55,15 @@ TL_FN vf ld_f16(const uint8_t *p) { return _mm512_cvtph_ps(_mm256_loadu_si256((c
 /* values are in range already: truncating narrows are exact */
 TL_FN void st_u8(uint8_t *p, vi v) { _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(v)); }
 TL_FN void st_i8(uint8_t *p, vi v) { _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(v)); }
+/* 4 vectors of codes already in range: saturating packs are exact; the
+ * packs work per 128-bit lane, one dword permute puts the lanes in order */
+TL_FN void st4_8(uint8_t *p, vi a, vi b, vi c, vi d, int sgn)
+{
+    vi ab = _mm512_packs_epi32(a, b), cd = _mm512_packs_epi32(c, d);
+    vi v = sgn ? _mm512_packs_epi16(ab, cd) : _mm512_packus_epi16(ab, cd);
+    const vi k = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    _mm512_storeu_si512((void *)p, _mm512_permutexvar_epi32(k, v));
+}
 TL_FN void st_i16(uint8_t *p, vi v) { _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(v)); }
 TL_FN void st_u16(uint8_t *p, vi v) { _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(v)); }
 TL_FN void st_f16(uint8_t *p, vf x)
@@ -68,6 +79,13 @@ TL_FN void sat8(const uint8_t *s, uint8_t *d, int to_i8)
     _mm512_storeu_si512((void *)d, x);
 }
 #define SAT8_BYTES 64
+TL_FN void sat8_tail(const uint8_t *s, uint8_t *d, size_t n, int to_i8)
+{
+    __mmask64 m = ((__mmask64)1 << n) - 1; /* n < 64 */
+    __m512i x = _mm512_maskz_loadu_epi8(m, s);
+    x = to_i8 ? _mm512_min_epu8(x, _mm512_set1_epi8(127)) : _mm512_max_epi8(x, _mm512_setzero_si512());
+    _mm512_mask_storeu_epi8(d, m, x);
+}
 
 #include "kernels/convert/x86_body.h"
 

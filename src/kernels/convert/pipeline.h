@@ -63,9 +63,9 @@ static inline int32_t tl_p_round(float x, int mode)
 /* The destination stage for an integer destination: quantize, NaN, clamp, round. */
 static inline int32_t tl_p_quant(const tl_cvt *cv, float x)
 {
-    volatile float prod; /* INV's product is rounded before the add: no FMA */
+    volatile float prod; /* the product is rounded before the add: no FMA */
     switch (cv->d_q) {
-    case TL_Q_AFFINE: x = x / cv->d_scale + cv->d_zpf; break;
+    case TL_Q_AFFINE: /* d_scale = 1.0f / scale */
     case TL_Q_INV: prod = x * cv->d_scale; x = prod + cv->d_zpf; break;
     case TL_Q_DFP: x = x * cv->d_m1; break;
     default: break;

@@ -40,7 +40,7 @@ TL_FN vi vi_select_nan(vf x, vi a, vi b)
     vi m = _mm_castps_si128(_mm_cmpunord_ps(x, x));
     return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b));
 }
-TL_FN vi vi_nan_blend(vi r, vf x, int32_t code) { return vi_select_nan(x, vi_set1(code), r); }
+TL_FN vf vf_nan_to_zero(vf x) { return _mm_and_ps(x, _mm_cmpord_ps(x, x)); }
 TL_FN vf vf_quiet(vf x) { return _mm_or_ps(x, _mm_and_ps(_mm_cmpunord_ps(x, x), _mm_castsi128_ps(vi_set1(0x400000)))); }
 TL_FN vi vi_away_adjust(vi t, vf f)
 {
@@ -69,6 +69,12 @@ TL_FN vi ld_u16(const uint8_t *p) { return _mm_unpacklo_epi16(_mm_loadl_epi64((c
 TL_FN void st32(uint8_t *p, vi v) { int32_t x = _mm_cvtsi128_si32(v); memcpy(p, &x, 4); }
 TL_FN void st_u8(uint8_t *p, vi v) { vi h = _mm_packs_epi32(v, v); st32(p, _mm_packus_epi16(h, h)); }
 TL_FN void st_i8(uint8_t *p, vi v) { vi h = _mm_packs_epi32(v, v); st32(p, _mm_packs_epi16(h, h)); }
+/* 4 vectors of codes already in range: saturating packs are exact */
+TL_FN void st4_8(uint8_t *p, vi a, vi b, vi c, vi d, int sgn)
+{
+    vi ab = _mm_packs_epi32(a, b), cd = _mm_packs_epi32(c, d);
+    _mm_storeu_si128((__m128i *)p, sgn ? _mm_packs_epi16(ab, cd) : _mm_packus_epi16(ab, cd));
+}
 TL_FN void st_i16(uint8_t *p, vi v) { _mm_storel_epi64((__m128i *)p, _mm_packs_epi32(v, v)); }
 /* 0..65535 in 32-bit lanes: sign-extend the low half so a signed pack keeps it */
 TL_FN void st_u16(uint8_t *p, vi v)
@@ -84,6 +90,11 @@ TL_FN void sat8(const uint8_t *s, uint8_t *d, int to_i8)
     if (to_i8) x = _mm_min_epu8(x, _mm_set1_epi8(127));               /* u8 -> i8 */
     else x = _mm_andnot_si128(_mm_cmpgt_epi8(_mm_setzero_si128(), x), x); /* i8 -> u8 */
     _mm_storeu_si128((__m128i *)d, x);
+}
+/* the last bytes one by one: u8 -> i8 caps at 127, i8 -> u8 floors at 0 */
+TL_FN void sat8_tail(const uint8_t *s, uint8_t *d, size_t n, int to_i8)
+{
+    for (size_t k = 0; k < n; k++) d[k] = to_i8 ? (s[k] > 127 ? 127 : s[k]) : (s[k] > 127 ? 0 : s[k]);
 }
 #define SAT8_BYTES 16
 

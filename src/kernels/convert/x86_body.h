@@ -45,13 +45,28 @@ TL_FN vi round_to_int(const tl_cvt *cv, vf x)
     return vf_to_i_even(x); /* MXCSR default: nearest-even (elem.h's assumption) */
 }
 
+/* Every kind is one multiply and one add (tl_cvt d_mul, d_add: AFFINE's
+ * multiplier is 1.0f / scale, elem.c; DFP and NONE add 0 and multiply by
+ * 2^fl or 1, exact for an integer result). A NaN product becomes +0 before
+ * the add, so it comes out as (float)zp or 0, clamped and rounded: the
+ * rule's nan_code. Nothing else turns into a NaN at the add (inf + zp is inf).
+ * No mode tests per vector: the compiler keeps this loop branch-free. */
 TL_FN vi quantize(const tl_cvt *cv, vf x)
 {
-    if (cv->d_q == TL_Q_AFFINE) x = vf_add(vf_div(x, vf_set1(cv->d_scale)), vf_set1(cv->d_zpf));
-    else if (cv->d_q == TL_Q_INV) x = vf_add(vf_mul(x, vf_set1(cv->d_scale)), vf_set1(cv->d_zpf));
-    else if (cv->d_q == TL_Q_DFP) x = vf_mul(x, vf_set1(cv->d_m1));
-    vi r = round_to_int(cv, vf_min(vf_max(x, vf_set1(cv->lo)), vf_set1(cv->hi)));
-    return vi_nan_blend(r, x, cv->nan_code);
+    x = vf_add(vf_nan_to_zero(vf_mul(x, vf_set1(cv->d_mul))), vf_set1(cv->d_add));
+    return round_to_int(cv, vf_min(vf_max(x, vf_set1(cv->lo)), vf_set1(cv->hi)));
+}
+
+/* The same for 8-bit codes that go through st4_8's saturating packs: below
+ * lo, cvt(t)ps2dq gives a smaller int32 (or INT32_MIN, its out-of-range
+ * value, for x < -2^31 and -inf), which the packs saturate to lo, so only the
+ * upper clamp is needed. Ties away from zero adjust the truncation by the
+ * remainder, which needs the value in range: that mode clamps both ends. */
+TL_FN vi quantize8(const tl_cvt *cv, vf x)
+{
+    if (cv->round == TL_ROUND_AWAY) return quantize(cv, x);
+    x = vf_add(vf_nan_to_zero(vf_mul(x, vf_set1(cv->d_mul))), vf_set1(cv->d_add));
+    return round_to_int(cv, vf_min(x, vf_set1(cv->hi)));
 }
 
 /* nearest-even on the bits, NaN kept quiet (pipeline.h tl_p_f32_to_bf16) */
@@ -82,17 +97,28 @@ TL_FN void stage_out(const tl_cvt *cv, int D, uint8_t *p, vf x)
     void tl_##s##_##d##_convert_ukernel__##isa(const void *src, void *dst, size_t n,           \
                                                const tl_cvt *cv);                              \
     TL_KERNEL void tl_##s##_##d##_convert_ukernel__##isa(const void *src, void *dst, size_t n, \
-                                                         const tl_cvt *cv)                     \
+                                                         const tl_cvt *cv_in)                  \
     {                                                                                          \
+        /* a local copy: stores through dst cannot alias it, so the constants */               \
+        /* and the mode tests are loaded once, not after every store */                        \
+        const tl_cvt cv_local = *cv_in, *cv = &cv_local;                                       \
         const size_t es = tl_p_size(S), ed = tl_p_size(D);                                     \
         const uint8_t *sp = (const uint8_t *)src;                                              \
         uint8_t *dp = (uint8_t *)dst;                                                          \
         size_t i = 0;                                                                          \
         if (cv->path == TL_EP_INT && ((S == TL_U8 && D == TL_I8) || (S == TL_I8 && D == TL_U8)))  \
+        {                                                                                      \
             for (; i + SAT8_BYTES <= n; i += SAT8_BYTES) sat8(sp + i, dp + i, D == TL_I8);     \
+            sat8_tail(sp + i, dp + i, n - i, D == TL_I8);                                      \
+            return;                                                                            \
+        }                                                                                      \
         for (; i + 4 * W <= n; i += 4 * W) {                                                   \
             vf a = stage_in(cv, S, sp + i * es), b = stage_in(cv, S, sp + (i + W) * es);        \
             vf c = stage_in(cv, S, sp + (i + 2 * W) * es), e = stage_in(cv, S, sp + (i + 3 * W) * es); \
+            if (D == TL_U8 || D == TL_I8) { /* one pack network for 4 vectors */             \
+                st4_8(dp + i, quantize8(cv, a), quantize8(cv, b), quantize8(cv, c), quantize8(cv, e), D == TL_I8); \
+                continue;                                                                      \
+            }                                                                                  \
             stage_out(cv, D, dp + i * ed, a);                                                  \
             stage_out(cv, D, dp + (i + W) * ed, b);                                            \
             stage_out(cv, D, dp + (i + 2 * W) * ed, c);                                        \

@@ -1,7 +1,8 @@
 /* Tiled transpose of 32-bit elements, AVX-512F: 16x16 blocks in zmm
  * registers, so a block pack/unpack of V = 16 reads and writes whole cache
  * lines (16 loads of 64 bytes, 16 stores of 64 bytes); 8x8 AVX2 blocks for
- * the edges. */
+ * the edges; strips of 8 rows or 8 columns when 16 rows would share L1 sets
+ * (x86_strips512.h). Bytes: x86_bytes512.h. */
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
 #include <stddef.h>
@@ -43,7 +44,11 @@ TL_FN void tl_micro_x32_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdi
 
 #define MICRO tl_micro_x32_16x16
 #define MICRO2 tl_micro_x32_8x8
-TL_X86_TRANSPOSE(avx512, 4, x32, 16, 8)
+TL_X86_TRANSPOSE(avx512_tiles, 4, x32, 16, 8)
 #undef MICRO2
 #undef MICRO
+
+#include "kernels/transpose/x86_strips512.h"
+
+#include "kernels/transpose/x86_bytes512.h"
 #endif

@@ -40,6 +40,7 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
     TL_FN void tname##_plain(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
                              size_t a0, size_t e0, size_t a1, size_t e1)                      \
     {                                                                                         \
+        if (a0 >= e0) return;                                                                 \
         for (size_t i1 = a1; i1 < e1; i1++)                                                   \
             for (size_t i0 = a0; i0 < e0; i0++)                                               \
                 memcpy(dst + (ptrdiff_t)i1 * ds1 + i0 * E, src + (ptrdiff_t)i0 * ss0 + i1 * E, E); \
@@ -47,6 +48,7 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
     TL_FN void tname##_edges(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
                              size_t a0, size_t e0, size_t a1, size_t e1)                      \
     {                                                                                         \
+        if (a0 >= e0 || a1 >= e1) return; /* (an empty edge would still loop over the other) */ \
         size_t g0 = a0 + (e0 - a0) / MK2 * MK2, g1 = a1 + (e1 - a1) / MK2 * MK2;              \
         if (MK2 > 1)                                                                          \
             for (size_t i1 = a1; i1 < g1; i1 += MK2)                                          \

@@ -32,7 +32,7 @@ run() {
         printf 'FAIL case %d: %s:' "$n" "$why"
         for a in "$@"; do printf ' [%.60s]' "$a"; done
         printf '\n'
-        head -c 600 err.txt | sed 's/^/    /'
+        head -c 600 err.txt | sed 's/^/    /'; echo
     fi
 }
 hostile() { run hostile "$@"; }

@@ -1,0 +1,339 @@
+/* Contiguous convert, NEON (AArch64 and Armv7): pipeline.h's f32 pipeline,
+ * 16 elements per step in four q registers, for all 36 pairs of u8 i8 i16
+ * f16 bf16 f32 (convert.inc). neon_ops.h holds the lane operations and says
+ * where Armv7 differs. Three shortcuts give the same bits as the pipeline:
+ *   - integer to integer without quantization (rule c) saturates with one
+ *     instruction (vmin, vmax, vqmovn, vqmovun, or a plain widening);
+ *   - an 8-bit to 8-bit row of 512 elements or more is converted through a
+ *     256-entry table, built by this same pipeline from the 256 codes
+ *     (u8 -> i8 zero-point shifts, requantization);
+ *   - on Armv7, a step whose products met a denormal is redone by the scalar
+ *     pipeline, and a row whose multiplier is itself denormal runs in scalar.
+ * Tails go through a 16-element stack buffer: nothing outside the caller's
+ * rows is read or written. */
+#if defined(__ARM_NEON)
+#include <string.h>
+
+#include "kernels/convert/convert.inc"
+#include "kernels/convert/neon_ops.h"
+#include "kernels/convert/pipeline.h"
+
+/* Rows at least this long (8-bit to 8-bit) use the table. */
+#define TL_NEON_LUT_MIN 512
+
+/* ---- the row's constants -------------------------------------------------------------- */
+enum { SRC_NONE, SRC_MUL1, SRC_MUL2, SRC_DIV };
+
+/* Copied to a local before a loop: a store through the uint8_t destination may
+ * alias anything, so a loop that read *cv would reload it every step. */
+typedef struct nk {
+    vi zp;          /* source: ((float)(c - zp) * a) * b, or (float)(c - zp) / sdiv */
+    vf a, b;
+    float sdiv;
+    vf da, dz;      /* destination: (x * da) + dz, tl_cvt d_mul and d_add */
+    vf lo, hi;      /* integer range, clamp before rounding */
+    vi nan;         /* NaN -> this code */
+    int smode, round;
+    bool chk;       /* Armv7: look for denormal reals (a multiplier above 2^100) */
+} nk;
+
+static bool subnormal(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    u &= 0x7FFFFFFFu;
+    return u != 0 && u < 0x00800000u;
+}
+
+static void nk_src(nk *k, const tl_cvt *cv)
+{
+    bool zp = cv->s_q == TL_Q_AFFINE || cv->s_q == TL_Q_INV;
+    k->zp = vdupq_n_s32(zp ? cv->s_zp : 0);
+    k->a = k->b = vdupq_n_f32(1.0f);
+    k->sdiv = 1.0f;
+    k->smode = SRC_NONE;
+    if (cv->s_q == TL_Q_AFFINE) {
+        k->smode = SRC_MUL1;
+        k->a = vdupq_n_f32(cv->s_scale);
+    } else if (cv->s_q == TL_Q_INV) {
+        k->smode = SRC_DIV;
+        k->sdiv = cv->s_scale;
+    } else if (cv->s_q == TL_Q_DFP) { /* ldexpf's split at 2^128: m2 != 1 */
+        k->smode = cv->s_m2 == 1.0f ? SRC_MUL1 : SRC_MUL2;
+        k->a = vdupq_n_f32(cv->s_m1);
+        k->b = vdupq_n_f32(cv->s_m2);
+    }
+}
+
+/* Every destination kind is (x * d_mul) + d_add (kernels.h): AFFINE by the
+ * f32 reciprocal of the scale, INV by the scale, DFP by 2^fl plus 0, none by 1
+ * plus 0. Adding 0 only changes the sign of a zero, which rounds to 0. */
+static void nk_dst(nk *k, const tl_cvt *cv)
+{
+    k->da = vdupq_n_f32(cv->d_mul);
+    k->dz = vdupq_n_f32(cv->d_add);
+    /* Armv7 flushes a denormal real x to 0 in x * d_mul. With |d_mul| <= 2^100
+     * the exact |x * d_mul| is below 2^-26: it rounds to 0 alone, and d_add
+     * (an integer) plus it rounds to d_add. Only larger multipliers need a look. */
+    k->chk = !TL_NEON_A64 && !(cv->d_mul <= 0x1p100f && cv->d_mul >= -0x1p100f);
+    k->lo = vdupq_n_f32(cv->lo);
+    k->hi = vdupq_n_f32(cv->hi);
+    k->nan = vdupq_n_s32(cv->nan_code);
+    k->round = cv->round;
+}
+
+/* False when the vector code cannot reproduce the row: on Armv7, a
+ * multiplier that NEON would flush to zero. With normal multipliers a source
+ * product is never denormal: |(float)(c - zp)| >= 1, so |x * a| >= |a|. */
+static bool nk_init(nk *k, const tl_cvt *cv)
+{
+    nk_src(k, cv);
+    nk_dst(k, cv);
+    if (TL_NEON_A64) return true;
+    bool smul = k->smode == SRC_MUL1 || k->smode == SRC_MUL2;
+    if (smul && (subnormal(cv->s_m1) || subnormal(cv->s_m2) || subnormal(cv->s_scale))) return false;
+    return !subnormal(cv->d_mul);
+}
+
+/* The scalar pipeline, element by element (tails of the integer shortcuts,
+ * Armv7 redos). */
+__attribute__((noinline)) static void scalar_elems(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n,
+                                                   const tl_cvt *cv)
+{
+    size_t es = tl_p_size(S), ed = tl_p_size(D);
+    for (size_t i = 0; i < n; i++) tl_p_store(cv, D, dp + i * ed, tl_p_load(cv, S, sp + i * es));
+}
+
+/* ---- the source stage: 16 codes -> 16 reals -------------------------------------------- */
+TL_NI void dequant16(const nk *k, const vi c[4], vf x[4])
+{
+    if (k->smode == SRC_NONE) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) x[j] = vcvtq_f32_s32(c[j]);
+        return;
+    }
+    if (k->smode == SRC_DIV) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) x[j] = div_lanes(vcvtq_f32_s32(vsubq_s32(c[j], k->zp)), k->sdiv);
+        return;
+    }
+    if (k->smode == SRC_MUL2) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) x[j] = vmulq_f32(vmulq_f32(vcvtq_f32_s32(vsubq_s32(c[j], k->zp)), k->a), k->b);
+        return;
+    }
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) x[j] = vmulq_f32(vcvtq_f32_s32(vsubq_s32(c[j], k->zp)), k->a);
+}
+
+TL_NI void load16(int S, const nk *k, const uint8_t *p, vf x[4])
+{
+    vi c[4];
+    if (S == TL_U8) {
+        uint8x16_t b = vld1q_u8(p);
+        uint16x8_t l = vmovl_u8(vget_low_u8(b)), h = vmovl_u8(vget_high_u8(b));
+        c[0] = vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(l)));
+        c[1] = vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(l)));
+        c[2] = vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(h)));
+        c[3] = vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(h)));
+    } else if (S == TL_I8) {
+        int8x16_t b = vld1q_s8((const int8_t *)p);
+        int16x8_t l = vmovl_s8(vget_low_s8(b)), h = vmovl_s8(vget_high_s8(b));
+        c[0] = vmovl_s16(vget_low_s16(l));
+        c[1] = vmovl_s16(vget_high_s16(l));
+        c[2] = vmovl_s16(vget_low_s16(h));
+        c[3] = vmovl_s16(vget_high_s16(h));
+    } else if (S == TL_I16) {
+        int16x8_t l = vld1q_s16((const int16_t *)p), h = vld1q_s16((const int16_t *)(p + 16));
+        c[0] = vmovl_s16(vget_low_s16(l));
+        c[1] = vmovl_s16(vget_high_s16(l));
+        c[2] = vmovl_s16(vget_low_s16(h));
+        c[3] = vmovl_s16(vget_high_s16(h));
+    } else if (S == TL_F16 || S == TL_BF16) {
+        uint16x8_t l = vld1q_u16((const uint16_t *)p), h = vld1q_u16((const uint16_t *)(p + 16));
+        uint16x4_t q[4] = {vget_low_u16(l), vget_high_u16(l), vget_low_u16(h), vget_high_u16(h)};
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) x[j] = S == TL_F16 ? f16_to_f32(q[j]) : bf16_to_f32(q[j]);
+        return;
+    } else {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) x[j] = vld1q_f32((const float *)(p + 16 * j));
+        return;
+    }
+    dequant16(k, c, x);
+}
+
+/* ---- the destination stage: 16 reals -> 16 codes ----------------------------------------- */
+/* (x * d_mul) + d_add: two roundings, never a fused multiply-add. */
+TL_NI void to_axis16(const nk *k, vf x[4], vu *bad)
+{
+    if (k->chk) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) *bad = vorrq_u32(*bad, denormal_bits(u_of_f(x[j])));
+    }
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) x[j] = vaddq_f32(vmulq_f32(x[j], k->da), k->dz);
+}
+
+/* Clamp (a NaN stays NaN), round by the mode, NaN lanes to their code. */
+TL_NI void quant16(const nk *k, vf x[4], vi r[4], vu *bad)
+{
+    vf c[4];
+    to_axis16(k, x, bad);
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) c[j] = vminq_f32(vmaxq_f32(x[j], k->lo), k->hi);
+    if (k->round == TL_ROUND_ZERO) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) r[j] = round_zero(c[j]);
+    } else if (k->round == TL_ROUND_AWAY) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) r[j] = round_away(c[j]);
+    } else {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) r[j] = round_even(c[j]);
+    }
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) r[j] = vbslq_s32(vceqq_f32(x[j], x[j]), r[j], k->nan);
+}
+
+TL_NI void store16(int D, const nk *k, uint8_t *p, vf x[4], vu *bad)
+{
+    if (D == TL_F32) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) vst1q_f32((float *)(p + 16 * j), x[j]);
+        return;
+    }
+    if (D == TL_F16 || D == TL_BF16) {
+        uint16x4_t h[4];
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) h[j] = D == TL_F16 ? f32_to_f16(x[j]) : f32_to_bf16(x[j]);
+        vst1q_u16((uint16_t *)p, vcombine_u16(h[0], h[1]));
+        vst1q_u16((uint16_t *)(p + 16), vcombine_u16(h[2], h[3]));
+        return;
+    }
+    vi r[4];
+    quant16(k, x, r, bad); /* in range: the narrowing moves are exact */
+    int16x8_t l = vcombine_s16(vmovn_s32(r[0]), vmovn_s32(r[1])), h = vcombine_s16(vmovn_s32(r[2]), vmovn_s32(r[3]));
+    if (D == TL_I16) {
+        vst1q_s16((int16_t *)p, l);
+        vst1q_s16((int16_t *)(p + 16), h);
+    } else if (D == TL_I8) {
+        vst1q_s8((int8_t *)p, vcombine_s8(vmovn_s16(l), vmovn_s16(h)));
+    } else {
+        vst1q_u8(p, vcombine_u8(vmovn_u16(vreinterpretq_u16_s16(l)), vmovn_u16(vreinterpretq_u16_s16(h))));
+    }
+}
+
+TL_NI void step16(int S, int D, const nk *k, const uint8_t *sp, uint8_t *dp, const tl_cvt *cv)
+{
+    vf x[4];
+    vu bad = vdupq_n_u32(0);
+    load16(S, k, sp, x);
+    store16(D, k, dp, x, &bad);
+    if (!TL_NEON_A64 && k->chk && any_lane(bad)) scalar_elems(S, D, sp, dp, 16, cv);
+}
+
+/* ---- shortcuts ------------------------------------------------------------------------ */
+/* Rule c, integer to integer: saturation. False when the pair has none. */
+TL_NI bool int_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const tl_cvt *cv)
+{
+    size_t i = 0;
+    if (S == TL_U8 && D == TL_I8) {
+        for (; i + 16 <= n; i += 16) vst1q_u8(dp + i, vminq_u8(vld1q_u8(sp + i), vdupq_n_u8(127)));
+    } else if (S == TL_I8 && D == TL_U8) {
+        for (; i + 16 <= n; i += 16)
+            vst1q_s8((int8_t *)(dp + i), vmaxq_s8(vld1q_s8((const int8_t *)(sp + i)), vdupq_n_s8(0)));
+    } else if ((S == TL_U8 || S == TL_I8) && D == TL_I16) {
+        for (; i + 16 <= n; i += 16) {
+            uint8x16_t v = vld1q_u8(sp + i);
+            int16x8_t l, h;
+            if (S == TL_U8) {
+                l = vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(v)));
+                h = vreinterpretq_s16_u16(vmovl_u8(vget_high_u8(v)));
+            } else {
+                l = vmovl_s8(vreinterpret_s8_u8(vget_low_u8(v)));
+                h = vmovl_s8(vreinterpret_s8_u8(vget_high_u8(v)));
+            }
+            vst1q_s16((int16_t *)(dp + 2 * i), l);
+            vst1q_s16((int16_t *)(dp + 2 * i + 16), h);
+        }
+    } else if (S == TL_I16 && (D == TL_U8 || D == TL_I8)) {
+        for (; i + 16 <= n; i += 16) {
+            int16x8_t l = vld1q_s16((const int16_t *)(sp + 2 * i)), h = vld1q_s16((const int16_t *)(sp + 2 * i + 16));
+            if (D == TL_U8) vst1q_u8(dp + i, vcombine_u8(vqmovun_s16(l), vqmovun_s16(h)));
+            else vst1q_s8((int8_t *)(dp + i), vcombine_s8(vqmovn_s16(l), vqmovn_s16(h)));
+        }
+    } else {
+        return false;
+    }
+    scalar_elems(S, D, sp + i * tl_p_size(S), dp + i * tl_p_size(D), n - i, cv);
+    return true;
+}
+
+static void lut_apply(const uint8_t *lut, const uint8_t *sp, uint8_t *dp, size_t n)
+{
+    size_t i = 0;
+#if TL_NEON_A64
+    /* four 64-byte tables; out-of-range indices leave a lane alone (tbx) */
+    uint8x16x4_t t[4];
+    for (int q = 0; q < 4; q++)
+        for (int j = 0; j < 4; j++) t[q].val[j] = vld1q_u8(lut + 64 * q + 16 * j);
+    const uint8x16_t k64 = vdupq_n_u8(64);
+    for (; i + 16 <= n; i += 16) {
+        uint8x16_t x = vld1q_u8(sp + i), r = vqtbl4q_u8(t[0], x);
+        x = vsubq_u8(x, k64);
+        r = vqtbx4q_u8(r, t[1], x);
+        x = vsubq_u8(x, k64);
+        r = vqtbx4q_u8(r, t[2], x);
+        x = vsubq_u8(x, k64);
+        vst1q_u8(dp + i, vqtbx4q_u8(r, t[3], x));
+    }
+#endif
+    /* Armv7: 32 d registers cannot hold 256 bytes; a byte load per element */
+    for (; i < n; i++) dp[i] = lut[sp[i]];
+}
+
+/* ---- the row ---------------------------------------------------------------------------- */
+typedef void (*tl_blocks_fn)(const nk *k, const uint8_t *sp, uint8_t *dp, size_t nblocks, const tl_cvt *cv);
+
+TL_NI void row(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, uint8_t *dp, size_t n, const tl_cvt *cv)
+{
+    const size_t es = tl_p_size(S), ed = tl_p_size(D);
+    nk k;
+    if (cv->path == TL_EP_INT && int_row(S, D, sp, dp, n, cv)) return;
+    if (!nk_init(&k, cv)) {
+        scalar_elems(S, D, sp, dp, n, cv);
+        return;
+    }
+    if (es == 1 && ed == 1 && n >= TL_NEON_LUT_MIN) {
+        uint8_t codes[256], lut[256];
+        for (int c = 0; c < 256; c++) codes[c] = (uint8_t)c;
+        blocks(&k, codes, lut, 16, cv);
+        lut_apply(lut, sp, dp, n);
+        return;
+    }
+    size_t nb = n / 16, i = nb * 16;
+    blocks(&k, sp, dp, nb, cv);
+    if (i < n) {
+        uint8_t tin[64] = {0}, tout[64];
+        memcpy(tin, sp + i * es, (n - i) * es);
+        blocks(&k, tin, tout, 1, cv);
+        memcpy(dp + i * ed, tout, (n - i) * ed);
+    }
+}
+
+#define TL_NEON_ROW(isa, ISA, s, S, d, D)                                                           \
+    static void tl_neon_blocks_##s##_##d(const nk *kp, const uint8_t *sp, uint8_t *dp, size_t nb,   \
+                                         const tl_cvt *cv)                                          \
+    {                                                                                               \
+        const nk k = *kp;                                                                           \
+        for (size_t b = 0; b < nb; b++) step16(S, D, &k, sp + b * 16 * tl_p_size(S), dp + b * 16 * tl_p_size(D), cv); \
+    }                                                                                               \
+    void tl_##s##_##d##_convert_ukernel__neon(const void *src, void *dst, size_t n, const tl_cvt *cv); \
+    void tl_##s##_##d##_convert_ukernel__neon(const void *src, void *dst, size_t n, const tl_cvt *cv) \
+    {                                                                                               \
+        row(S, D, tl_neon_blocks_##s##_##d, (const uint8_t *)src, (uint8_t *)dst, n, cv);           \
+    }
+
+TL_CONVERT_NEON(TL_NEON_ROW)
+#endif

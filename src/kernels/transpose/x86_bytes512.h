@@ -1,0 +1,276 @@
+/* Byte transpose, AVX-512 F/BW/VL: blocks of 16 rows x 64 bytes (A) and
+ * 64 rows x 16 bytes (B), 1 KiB each, with masked loads and stores for
+ * partial blocks, so the whole problem runs through one of the two.
+ *
+ * A byte's index in a block is a row r and a column c. In a register it
+ * sits at a position made of three 2-bit fields, the 128-bit lane, the dword
+ * in the lane and the byte in the dword; the rest of the index is the
+ * register number. A transpose moves fields between those places, with four
+ * steps (each 1 shuffle per register, on the one 512-bit shuffle port):
+ *   t4d  4x4 dword transpose inside every lane, over 4 registers
+ *        (register field <-> dword field; 8 unpacks per 4 registers)
+ *   t4l  4x4 lane transpose over 4 registers (register <-> lane; 8 shuffles)
+ *   S    dword <-> byte inside each lane (vpshufb)
+ *   P    lane <-> dword (vpermd)
+ * 96 shuffles per KiB, against 256 for the SSE2 16x16 unpack ladder; the
+ * loads and stores are whole 64-byte lines on the strided side (the larger
+ * stride is read or written with full lines, the other side is contiguous
+ * or staged in L1). Included by avx512.c after the 32-bit kernel. */
+int tl_xv;
+extern int tl_xv2;
+#define TL_B512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+#define TL_B512_FN static inline TL_B512
+
+void tl_x8_transpose_ukernel__avx2(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
+                                   size_t n1);
+
+TL_B512_FN void b512_t4d(__m512i *a, __m512i *b, __m512i *c, __m512i *d)
+{
+    __m512i t0 = _mm512_unpacklo_epi32(*a, *b), t1 = _mm512_unpackhi_epi32(*a, *b);
+    __m512i t2 = _mm512_unpacklo_epi32(*c, *d), t3 = _mm512_unpackhi_epi32(*c, *d);
+    *a = _mm512_unpacklo_epi64(t0, t2);
+    *b = _mm512_unpackhi_epi64(t0, t2);
+    *c = _mm512_unpacklo_epi64(t1, t3);
+    *d = _mm512_unpackhi_epi64(t1, t3);
+}
+
+TL_B512_FN void b512_t4l(__m512i *a, __m512i *b, __m512i *c, __m512i *d)
+{
+    __m512i y0 = _mm512_shuffle_i32x4(*a, *b, 0x88), y1 = _mm512_shuffle_i32x4(*a, *b, 0xDD);
+    __m512i y2 = _mm512_shuffle_i32x4(*c, *d, 0x88), y3 = _mm512_shuffle_i32x4(*c, *d, 0xDD);
+    *a = _mm512_shuffle_i32x4(y0, y2, 0x88);
+    *b = _mm512_shuffle_i32x4(y1, y3, 0x88);
+    *c = _mm512_shuffle_i32x4(y0, y2, 0xDD);
+    *d = _mm512_shuffle_i32x4(y1, y3, 0xDD);
+}
+
+/* S then P: position 4x + y takes 4y + x, for bytes in a lane and for dwords. */
+TL_B512_FN __m512i b512_sp(__m512i v)
+{
+    const __m512i s = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
+    const __m512i p = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    return _mm512_permutexvar_epi32(p, _mm512_shuffle_epi8(v, s));
+}
+TL_B512_FN __m512i b512_ps(__m512i v)
+{
+    const __m512i s = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
+    const __m512i p = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    return _mm512_shuffle_epi8(_mm512_permutexvar_epi32(p, v), s);
+}
+
+/* Lane L (1..3) of v straight to memory. The memory form of vextracti32x4
+ * is a plain store; compilers emit the register form and a separate store,
+ * one more uop on the 512-bit shuffle port (48 per KiB, a third of the
+ * transpose's own). */
+#define B512_STORE_LANE(p, v, L) __asm__("vextracti32x4 $" #L ", %1, %0" : "=m"(*(__m128i *)(p)) : "v"(v))
+
+static inline __mmask64 b512_mask(size_t n) { return n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1; }
+
+/* Block A: m0 <= 16 source rows of m1 <= 64 bytes -> m1 destination rows of
+ * m0 bytes. Missing rows are zeros; missing columns are neither read nor
+ * written. Fields: row r = (r3r2 r1r0) is the register, column c = (c5c4
+ * lane, c3c2 dword, c1c0 byte); t4d then t4l make the register c5..c2 and
+ * the position (r3r2, r1r0, c1c0); S and P make it (c1c0, r3r2, r1r0):
+ * lane L of register q is destination row 4q + L. */
+TL_B512_FN void b512_net_a(__m512i *r)
+{
+    TL_UNROLL
+    for (int g = 0; g < 4; g++) b512_t4d(&r[4 * g], &r[4 * g + 1], &r[4 * g + 2], &r[4 * g + 3]);
+    TL_UNROLL
+    for (int k = 0; k < 4; k++) b512_t4l(&r[k], &r[4 + k], &r[8 + k], &r[12 + k]);
+    TL_UNROLL
+    for (int q = 0; q < 16; q++) r[q] = b512_sp(r[q]);
+}
+
+/* Whole blocks. ROWS: destination rows of 16 bytes at stride ds1, stored by
+ * lane; DENSE: ds1 == 16, registers stored whole; DENSE_NT: the same with
+ * non-temporal stores (64-byte aligned d). */
+enum { B512_ROWS = 0, B512_DENSE = 1, B512_DENSE_NT = 2 };
+
+TL_B512_FN void b512_full_a(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1, int how)
+{
+    __m512i r[16];
+    TL_UNROLL
+    for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_si512((const void *)(s + (ptrdiff_t)i * ss0));
+    b512_net_a(r);
+    TL_UNROLL
+    for (int q = 0; q < 16; q++) {
+        if (how == B512_DENSE_NT) {
+            _mm512_stream_si512((void *)(d + 64 * q), r[q]);
+        } else if (how == B512_DENSE) {
+            _mm512_storeu_si512((void *)(d + 64 * q), r[q]);
+        } else {
+            uint8_t *o = d + (ptrdiff_t)(4 * q) * ds1;
+            _mm_storeu_si128((__m128i *)o, _mm512_castsi512_si128(r[q]));
+            B512_STORE_LANE(o + ds1, r[q], 1);
+            B512_STORE_LANE(o + 2 * ds1, r[q], 2);
+            B512_STORE_LANE(o + 3 * ds1, r[q], 3);
+        }
+    }
+}
+
+/* Partial blocks (edges): masked loads and masked 16-byte stores. */
+TL_B512_FN void b512_part_a(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1, size_t m0, size_t m1)
+{
+    __m512i r[16];
+    __mmask64 lm = b512_mask(m1);
+    TL_UNROLL
+    for (size_t i = 0; i < 16; i++)
+        r[i] = i < m0 ? _mm512_maskz_loadu_epi8(lm, s + (ptrdiff_t)i * ss0) : _mm512_setzero_si512();
+    b512_net_a(r);
+    __mmask16 sm = (__mmask16)b512_mask(m0);
+    TL_UNROLL
+    for (size_t q = 0; q < 16; q++) {
+        __m128i v[4] = {_mm512_castsi512_si128(r[q]), _mm512_extracti32x4_epi32(r[q], 1),
+                        _mm512_extracti32x4_epi32(r[q], 2), _mm512_extracti32x4_epi32(r[q], 3)};
+        for (size_t l = 0; l < 4 && 4 * q + l < m1; l++)
+            _mm_mask_storeu_epi8(d + (ptrdiff_t)(4 * q + l) * ds1, sm, v[l]);
+    }
+}
+
+/* Four source rows of up to 16 bytes as the lanes of one register. */
+TL_B512_FN __m512i b512_rows4(const uint8_t *s, ptrdiff_t ss0, size_t rows, __mmask16 m)
+{
+    __m128i x[4];
+    for (size_t l = 0; l < 4; l++)
+        x[l] = l < rows ? _mm_maskz_loadu_epi8(m, s + (ptrdiff_t)l * ss0) : _mm_setzero_si128();
+    __m512i v = _mm512_castsi128_si512(x[0]);
+    v = _mm512_inserti32x4(v, x[1], 1);
+    v = _mm512_inserti32x4(v, x[2], 2);
+    return _mm512_inserti32x4(v, x[3], 3);
+}
+
+/* Block B: m0 <= 64 source rows of m1 <= 16 bytes -> m1 destination rows of
+ * m0 bytes (whole lines when m0 == 64). Register R holds rows 4R..4R+3 in
+ * its lanes: row r = (r5..r2 register, r1r0 lane), column c = (c3c2 dword,
+ * c1c0 byte). P and S make the position (c3c2, r1r0, c1c0 -> lane c3c2,
+ * dword c1c0, byte r1r0); t4l swaps r5r4 into the lane, t4d r3r2 into the
+ * dword: register c holds destination row c. */
+TL_B512_FN void b512_block_b(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1, size_t m0, size_t m1,
+                             int nt)
+{
+    __m512i r[16];
+    __mmask16 lm = (__mmask16)b512_mask(m1);
+    if (m0 == 64 && ss0 == 16) { /* 4 rows per load; fewer than 16 columns: a lane mask */
+        __mmask64 m4 = (__mmask64)lm * 0x0001000100010001ull;
+        TL_UNROLL
+        for (int i = 0; i < 16; i++) r[i] = _mm512_maskz_loadu_epi8(m4, s + 64 * i);
+    } else if (m0 == 64) {
+        TL_UNROLL
+        for (int i = 0; i < 16; i++) {
+            const uint8_t *p = s + (ptrdiff_t)(4 * i) * ss0;
+            __m512i v = _mm512_castsi128_si512(_mm_maskz_loadu_epi8(lm, p));
+            v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(lm, p + ss0), 1);
+            v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(lm, p + 2 * ss0), 2);
+            r[i] = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(lm, p + 3 * ss0), 3);
+        }
+    } else {
+        for (size_t i = 0; i < 16; i++) {
+            size_t have = m0 > 4 * i ? m0 - 4 * i : 0;
+            r[i] = have ? b512_rows4(s + (ptrdiff_t)(4 * i) * ss0, ss0, have, lm) : _mm512_setzero_si512();
+        }
+    }
+    TL_UNROLL
+    for (int i = 0; i < 16; i++) r[i] = b512_ps(r[i]);
+    TL_UNROLL
+    for (int k = 0; k < 4; k++) b512_t4l(&r[k], &r[4 + k], &r[8 + k], &r[12 + k]);
+    TL_UNROLL
+    for (int m = 0; m < 4; m++) b512_t4d(&r[4 * m], &r[4 * m + 1], &r[4 * m + 2], &r[4 * m + 3]);
+    __mmask64 sm = b512_mask(m0);
+    TL_UNROLL
+    for (size_t c = 0; c < 16; c++) {
+        if (c >= m1) continue;
+        if (m0 < 64) _mm512_mask_storeu_epi8(d + (ptrdiff_t)c * ds1, sm, r[c]);
+        else if (nt) _mm512_stream_si512((void *)(d + (ptrdiff_t)c * ds1), r[c]);
+        else _mm512_storeu_si512((void *)(d + (ptrdiff_t)c * ds1), r[c]);
+    }
+}
+
+/* A over the whole problem: superblocks of 64 source rows, so each
+ * destination row gets a whole 64-byte line from 4 consecutive blocks; the
+ * line goes through an L1 staging buffer when destination rows alias in L1
+ * (ds1 a multiple of 512) or stream (non-temporal, whole lines). With 16
+ * source rows and ds1 == 16 (NCHW -> NHWC with C = 16, NCHW16c packs) the
+ * destination is contiguous and registers are stored whole. */
+TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
+                           int nt)
+{
+    int dense = ds1 == 16 && n0 == 16;
+    int stage = (ds1 % 512 == 0 || nt) && !dense;
+    size_t f1 = n1 / 64 * 64;
+    _Alignas(64) uint8_t buf[64 * 64];
+    /* a source bigger than the cache: rows of 64 B prefetched pf bytes ahead
+     * (the hardware tracks a few streams, not 16 or 64 planes) */
+    size_t pf = nt ? (size_t)tl_xv2 : 0;
+    if (dense) {
+        for (size_t i1 = 0; i1 < f1; i1 += 64) {
+            if (pf && i1 + pf < n1)
+                for (int r = 0; r < 16; r++) _mm_prefetch((const char *)(src + (ptrdiff_t)r * ss0 + i1 + pf), _MM_HINT_T0);
+            if (nt) b512_full_a(src + i1, ss0, dst + (ptrdiff_t)i1 * 16, 16, B512_DENSE_NT);
+            else b512_full_a(src + i1, ss0, dst + (ptrdiff_t)i1 * 16, 16, B512_DENSE);
+        }
+        if (f1 < n1) b512_part_a(src + f1, ss0, dst + (ptrdiff_t)f1 * 16, 16, 16, n1 - f1);
+        return;
+    }
+    for (size_t b0 = 0; b0 < n0; b0 += 64) {
+        size_t e0 = n0 - b0 < 64 ? n0 : b0 + 64;
+        for (size_t i1 = 0; i1 < n1; i1 += 64) {
+            size_t m1 = n1 - i1 < 64 ? n1 - i1 : 64;
+            const uint8_t *s = src + (ptrdiff_t)b0 * ss0 + i1;
+            uint8_t *d = dst + (ptrdiff_t)i1 * ds1 + b0;
+            if (pf && i1 + pf < n1)
+                for (size_t r = b0; r < e0; r++) _mm_prefetch((const char *)(src + (ptrdiff_t)r * ss0 + i1 + pf), _MM_HINT_T0);
+            if (stage && e0 - b0 == 64 && m1 == 64) {
+                TL_UNROLL
+                for (int k = 0; k < 4; k++) b512_full_a(s + (ptrdiff_t)(16 * k) * ss0, ss0, buf + 16 * k, 64, B512_ROWS);
+                for (int r = 0; r < 64; r++) {
+                    __m512i v = _mm512_load_si512((const void *)(buf + 64 * r));
+                    if (nt) _mm512_stream_si512((void *)(d + (ptrdiff_t)r * ds1), v);
+                    else _mm512_storeu_si512((void *)(d + (ptrdiff_t)r * ds1), v);
+                }
+                continue;
+            }
+            for (size_t i0 = b0; i0 < e0; i0 += 16) {
+                size_t m0 = e0 - i0 < 16 ? e0 - i0 : 16;
+                const uint8_t *si = src + (ptrdiff_t)i0 * ss0 + i1;
+                uint8_t *di = dst + (ptrdiff_t)i1 * ds1 + i0;
+                if (m0 == 16 && m1 == 64) b512_full_a(si, ss0, di, ds1, B512_ROWS);
+                else b512_part_a(si, ss0, di, ds1, m0, m1);
+            }
+        }
+    }
+}
+
+/* B over the whole problem: blocks of 64 source rows, each writing one line
+ * of up to 16 destination rows. (Staging these lines in L1, to write several
+ * consecutive lines per row or to align rows that start off a line, measured
+ * no faster: this block is bound by its shuffles, which hide the stores.) */
+TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
+                           int nt)
+{
+    for (size_t i0 = 0; i0 < n0; i0 += 64) {
+        size_t m0 = n0 - i0 < 64 ? n0 - i0 : 64;
+        for (size_t i1 = 0; i1 < n1; i1 += 16) {
+            size_t m1 = n1 - i1 < 16 ? n1 - i1 : 16;
+            b512_block_b(src + (ptrdiff_t)i0 * ss0 + i1, ss0, dst + (ptrdiff_t)i1 * ds1 + i0, ds1, m0, m1, nt);
+        }
+    }
+}
+
+/* A reads whole lines of 16 source rows and suits long source rows with the
+ * larger stride on the source side (planes -> pixels, block pack); B writes
+ * whole lines of 16 destination rows (pixels -> planes, block unpack). */
+void tl_x8_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
+                                     size_t n1);
+TL_B512 void tl_x8_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,
+                                             size_t n0, size_t n1)
+{
+    if (n0 < 16 && n1 < 16) {
+        tl_x8_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1);
+        return;
+    }
+    int nt = n0 * n1 >= TL_NT_BYTES && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;
+    if (n1 >= 16 && (n0 < 16 || (n1 >= 64 && (n0 < 64 || ss0 >= ds1)))) b512_run_a(src, ss0, dst, ds1, n0, n1, nt);
+    else b512_run_b(src, ss0, dst, ds1, n0, n1, nt);
+    if (nt) _mm_sfence();
+}

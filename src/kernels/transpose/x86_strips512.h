@@ -1,0 +1,69 @@
+/* 32-bit transposes whose 16 destination rows are a multiple of 2 KiB apart:
+ * NCHW planes written from NHWC or NCHW16c with H x W a multiple of 512.
+ * Such rows share L1 sets (64 sets of 64 bytes: rows 4 KiB apart all map to
+ * one set of 12 ways), and a 16x16 block, which writes 16 lines of one set
+ * at once, runs at 60 to 75% of its speed on other strides (measured). A
+ * 16x8 block writes 8 destination rows of 16 elements (whole lines) from 16
+ * source rows of 8; the other 8 columns follow on the same source rows,
+ * which stay in L1 (a superblock of 64 rows, at most 16 KiB). 24 shuffles
+ * per 512 bytes, against 64 per KiB for the 16x16 block. (The same on the
+ * source side, 8 source rows at a time, measured slower than 16x16 blocks:
+ * there the aliased lines are read once each, whole.) Included by avx512.c
+ * after the tiled kernel (x32_edges). */
+
+/* 4x4 transposes inside the lanes of 4 registers (unpack, then shuffle). */
+TL_FN void s512_t4(__m512 *a, __m512 *b, __m512 *c, __m512 *d)
+{
+    __m512 t0 = _mm512_unpacklo_ps(*a, *b), t1 = _mm512_unpackhi_ps(*a, *b);
+    __m512 t2 = _mm512_unpacklo_ps(*c, *d), t3 = _mm512_unpackhi_ps(*c, *d);
+    *a = _mm512_shuffle_ps(t0, t2, 0x44);
+    *b = _mm512_shuffle_ps(t0, t2, 0xEE);
+    *c = _mm512_shuffle_ps(t1, t3, 0x44);
+    *d = _mm512_shuffle_ps(t1, t3, 0xEE);
+}
+
+/* 16 rows of 8: u[j] is loaded with row j (low half) and row 8 + j (high);
+ * after s512_t4, u[k] lanes are columns k, 4 + k of rows 0-3, and the same
+ * of rows 8-11 (u[4 + k]: rows 4-7, 12-15). */
+TL_FN void s512_micro_16x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    __m512 u[8];
+    TL_UNROLL
+    for (int j = 0; j < 8; j++)
+        u[j] = _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_loadu_pd((const double *)(s + j * ss0))),
+                                                   _mm256_loadu_pd((const double *)(s + (8 + j) * ss0)), 1));
+    s512_t4(&u[0], &u[1], &u[2], &u[3]);
+    s512_t4(&u[4], &u[5], &u[6], &u[7]);
+    const __m512i i0 = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+    const __m512i i1 = _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+    TL_UNROLL
+    for (int k = 0; k < 4; k++) {
+        _mm512_storeu_ps((float *)(d + k * ds1), _mm512_permutex2var_ps(u[k], i0, u[4 + k]));
+        _mm512_storeu_ps((float *)(d + (4 + k) * ds1), _mm512_permutex2var_ps(u[k], i1, u[4 + k]));
+    }
+}
+
+/* Aliased destination rows: strips of 8 destination rows (source columns);
+ * a superblock of 64 source rows (up to 16 KiB) stays in L1 for all strips. */
+TL_FN void s512_dst_strips(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1)
+{
+    size_t f0 = n0 / 16 * 16, f1 = n1 / 8 * 8, rb = 64;
+    for (size_t r0 = 0; r0 < f0; r0 += rb) {
+        size_t re = f0 - r0 < rb ? f0 : r0 + rb;
+        for (size_t c = 0; c < f1; c += 8)
+            for (size_t r = r0; r < re; r += 16)
+                s512_micro_16x8(src + (ptrdiff_t)r * ss0 + c * 4, ss0, dst + (ptrdiff_t)c * ds1 + r * 4, ds1);
+    }
+    x32_edges(src, ss0, dst, ds1, f0, n0, 0, f1);
+    x32_edges(src, ss0, dst, ds1, 0, n0, f1, n1);
+}
+
+void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
+                                      size_t n1);
+TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,
+                                                size_t n0, size_t n1)
+{
+    int big = n0 * n1 * 4 >= TL_NT_BYTES; /* the tiled kernel streams those */
+    if (!big && ds1 % 2048 == 0 && n1 >= 8 && n0 >= 16 && n1 * 4 <= 256) s512_dst_strips(src, ss0, dst, ds1, n0, n1);
+    else tl_x32_transpose_ukernel__avx512_tiles(src, ss0, dst, ds1, n0, n1);
+}
