@@ -139,6 +139,9 @@ tl_status mm_init(mm_map *m, const tl_desc *d)
     TL_TRY(tl_desc_validate(d));
     m->d = d;
     m->ebits = tl_dtype_bits((tl_dtype)d->dtype);
+    if (d->size_bytes > INT64_MAX / 8) /* the map counts bits */
+        return tl_fail(TL_ERR_OVERFLOW, "size=%lld bytes: too large to map (more than 2^60 bytes)",
+                       (long long)d->size_bytes);
     m->unit_bits = unit_of(d, m->ebits);
     m->cells = d->size_bytes * 8 / m->unit_bits;
     m->nplanes = d->nplanes;
@@ -306,15 +309,18 @@ tl_status mm_stats_of(const tl_desc *d, mm_stats *st)
                 return tl_fail(TL_ERR_OVERFLOW, "element count of plane %d overflows 64 bits", k);
             if (has_broadcast(&d->planes[k], i)) st->aliased = 1;
         }
-        st->values += valid;
-        st->pads += stored - valid;
-        stored_all += stored;
+        if (!tl_add_ok(st->values, valid, &st->values) || !tl_add_ok(st->pads, stored - valid, &st->pads) ||
+            !tl_add_ok(stored_all, stored, &stored_all))
+            return tl_fail(TL_ERR_OVERFLOW, "element count of the planes overflows 64 bits");
     }
+    int64_t stored_bits;
+    if (d->size_bytes > INT64_MAX / 8 || !tl_mul_ok(st->values, ebits, &st->value_bits) ||
+        !tl_mul_ok(st->pads, ebits, &st->pad_bits) || !tl_mul_ok(stored_all, ebits, &stored_bits))
+        return tl_fail(TL_ERR_OVERFLOW, "size=%lld bytes: too large to map (bit counts overflow 64 bits)",
+                       (long long)d->size_bytes);
     st->size_bits = d->size_bytes * 8;
-    st->value_bits = st->values * ebits;
-    st->pad_bits = st->pads * ebits;
-    if ((d->flags & TL_DESC_READONLY) || stored_all * ebits > st->size_bits) st->aliased = 1;
-    st->slack_bits = st->aliased ? 0 : st->size_bits - stored_all * ebits;
+    if ((d->flags & TL_DESC_READONLY) || stored_bits > st->size_bits) st->aliased = 1;
+    st->slack_bits = st->aliased ? 0 : st->size_bits - stored_bits;
     return TL_OK;
 }
 

@@ -190,13 +190,18 @@ static void t2d_tiles(const tl_pass *ps, const tl_cvt *cv, const uint8_t *src, u
     const tl_t2d_kernel *k = (const tl_t2d_kernel *)ps->kernel;
     _Alignas(64) uint8_t tmp[TILE_BYTES];
     size_t n0 = (size_t)in->count, n1 = (size_t)out->count;
-    size_t wide = cv->es > cv->ed ? cv->es : cv->ed, t0, t1;
+    /* the tile holds narrow elements only (the wide side is read or written
+     * in place); long rows keep the row kernels' start-up small, and a
+     * multiple of 64 elements keeps the move kernels' blocks whole */
+    size_t narrow = cv->es < cv->ed ? cv->es : cv->ed, t0, t1;
     if (n0 <= 64) {
         t0 = n0;
-        t1 = TILE_BYTES / (t0 * wide);
+        t1 = TILE_BYTES / (t0 * narrow);
+        if (t1 > 64) t1 = t1 / 64 * 64;
     } else if (n1 <= 64) {
         t1 = n1;
-        t0 = TILE_BYTES / (t1 * wide);
+        t0 = TILE_BYTES / (t1 * narrow);
+        if (t0 > 64) t0 = t0 / 64 * 64;
     } else {
         t0 = t1 = 64;
     }

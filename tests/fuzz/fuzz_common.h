@@ -128,7 +128,7 @@ static inline void fz_check_coord(const tl_desc *d, const int64_t *x)
     s = tl_desc_offset(d, x, &bytes);
     FZ_ASSERT(s == TL_OK && bytes == bits / 8, "tl_desc_offset %llu vs bits %llu",
               (unsigned long long)bytes, (unsigned long long)bits);
-    FZ_ASSERT(bits / 8 < (uint64_t)d->size_bytes && bits + eb <= (uint64_t)d->size_bytes * 8u,
+    FZ_ASSERT((bits + eb + 7) / 8 <= (uint64_t)d->size_bytes, /* bits < 2^63: no wrap */
               "element at bit %llu (+%u bits) beyond size_bytes=%lld", (unsigned long long)bits, eb,
               (long long)d->size_bytes);
 }

@@ -460,7 +460,8 @@ TL_TEST(differential_streaming)
         {"NHWC:u8:1x256x272x64", "NCHW:u8:1x64x256x272"},
         {"NCHW:u8:1x16x512x520", "NHWC:u8:1x512x520x16"}, /* 16-byte rows, whole registers */
         {"NCHW:u8:1x64x256x272", "NHWC:u8:1x256x272x64"}, /* lines staged in L1 */
-        {"NHWC:u8:1x1024x1030x3", "NCHW:u8:1x3x1024x1030"},
+        {"NHWC:f32:1x641x599x3", "NCHW:f32:1x3x641x599"},  /* planes off 64-byte lines */
+        {"NHWC:f32:1x121x144x64", "NCHW:f32:1x64x121x144"}, /* 8 lines per plane at a time, and a rest */
     };
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
         tl_desc s, d;

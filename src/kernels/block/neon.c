@@ -44,7 +44,7 @@ static void unpack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint
         (void)n0;                                                                                     \
         for (size_t i1 = 0; i1 < f1; i1 += C)                                                         \
             for (size_t r = 0; r < V; r += R)                                                         \
-                MICRO(src + (ptrdiff_t)r * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + r * E, ds1); \
+                tl_nm_##MICRO(src + (ptrdiff_t)r * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + r * E, ds1); \
         if (f1 < n1)                                                                                  \
             for (size_t r = 0; r < V; r += R)                                                         \
                 pack_tail(MICRO, E, R, C, src + (ptrdiff_t)r * ss0 + f1 * E, ss0,                     \
@@ -63,7 +63,7 @@ static void unpack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint
         (void)n1;                                                                                     \
         for (size_t i0 = 0; i0 < f0; i0 += R)                                                         \
             for (size_t c = 0; c < V; c += C)                                                         \
-                MICRO(src + (ptrdiff_t)i0 * ss0 + c * E, ss0, dst + (ptrdiff_t)c * ds1 + i0 * E, ds1); \
+                tl_nm_##MICRO(src + (ptrdiff_t)i0 * ss0 + c * E, ss0, dst + (ptrdiff_t)c * ds1 + i0 * E, ds1); \
         if (f0 < n0)                                                                                  \
             for (size_t c = 0; c < V; c += C)                                                         \
                 unpack_tail(MICRO, E, R, C, src + (ptrdiff_t)f0 * ss0 + c * E, ss0,                   \

@@ -7,10 +7,11 @@
  *   - an 8-bit to 8-bit row of 512 elements or more is converted through a
  *     256-entry table, built by this same pipeline from the 256 codes
  *     (u8 -> i8 zero-point shifts, requantization);
- *   - on Armv7, a step whose products met a denormal is redone by the scalar
- *     pipeline, and a row whose multiplier is itself denormal runs in scalar.
+ *   - on Armv7, a step whose multiply would meet a denormal goes to the scalar
+ *     pipeline, and so does a row whose multiplier is itself denormal.
  * Tails go through a 16-element stack buffer: nothing outside the caller's
- * rows is read or written. */
+ * rows is read or written. With equal element sizes src may be dst: every
+ * step reads its 16 elements before it writes them. */
 #if defined(__ARM_NEON)
 #include <string.h>
 
@@ -96,7 +97,7 @@ static bool nk_init(nk *k, const tl_cvt *cv)
 }
 
 /* The scalar pipeline, element by element (tails of the integer shortcuts,
- * Armv7 redos). */
+ * Armv7 steps and rows that NEON's flush to zero would change). */
 __attribute__((noinline)) static void scalar_elems(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n,
                                                    const tl_cvt *cv)
 {
@@ -164,22 +165,13 @@ TL_NI void load16(int S, const nk *k, const uint8_t *p, vf x[4])
 }
 
 /* ---- the destination stage: 16 reals -> 16 codes ----------------------------------------- */
-/* (x * d_mul) + d_add: two roundings, never a fused multiply-add. */
-TL_NI void to_axis16(const nk *k, vf x[4], vu *bad)
-{
-    if (k->chk) {
-#pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) *bad = vorrq_u32(*bad, denormal_bits(u_of_f(x[j])));
-    }
-#pragma GCC unroll 4
-    for (int j = 0; j < 4; j++) x[j] = vaddq_f32(vmulq_f32(x[j], k->da), k->dz);
-}
-
-/* Clamp (a NaN stays NaN), round by the mode, NaN lanes to their code. */
-TL_NI void quant16(const nk *k, vf x[4], vi r[4], vu *bad)
+/* (x * d_mul) + d_add (two roundings, never a fused multiply-add), clamp
+ * (a NaN stays NaN), round by the mode, NaN lanes to their code. */
+TL_NI void quant16(const nk *k, vf x[4], vi r[4])
 {
     vf c[4];
-    to_axis16(k, x, bad);
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) x[j] = vaddq_f32(vmulq_f32(x[j], k->da), k->dz);
 #pragma GCC unroll 4
     for (int j = 0; j < 4; j++) c[j] = vminq_f32(vmaxq_f32(x[j], k->lo), k->hi);
     if (k->round == TL_ROUND_ZERO) {
@@ -196,7 +188,7 @@ TL_NI void quant16(const nk *k, vf x[4], vi r[4], vu *bad)
     for (int j = 0; j < 4; j++) r[j] = vbslq_s32(vceqq_f32(x[j], x[j]), r[j], k->nan);
 }
 
-TL_NI void store16(int D, const nk *k, uint8_t *p, vf x[4], vu *bad)
+TL_NI void store16(int D, const nk *k, uint8_t *p, vf x[4])
 {
     if (D == TL_F32) {
 #pragma GCC unroll 4
@@ -212,7 +204,7 @@ TL_NI void store16(int D, const nk *k, uint8_t *p, vf x[4], vu *bad)
         return;
     }
     vi r[4];
-    quant16(k, x, r, bad); /* in range: the narrowing moves are exact */
+    quant16(k, x, r); /* in range: the narrowing moves are exact */
     int16x8_t l = vcombine_s16(vmovn_s32(r[0]), vmovn_s32(r[1])), h = vcombine_s16(vmovn_s32(r[2]), vmovn_s32(r[3]));
     if (D == TL_I16) {
         vst1q_s16((int16_t *)p, l);
@@ -224,13 +216,21 @@ TL_NI void store16(int D, const nk *k, uint8_t *p, vf x[4], vu *bad)
     }
 }
 
+/* On Armv7 with a multiplier above 2^100, a denormal real sends the step to
+ * the scalar pipeline, before anything is stored (src may be dst). */
 TL_NI void step16(int S, int D, const nk *k, const uint8_t *sp, uint8_t *dp, const tl_cvt *cv)
 {
     vf x[4];
-    vu bad = vdupq_n_u32(0);
     load16(S, k, sp, x);
-    store16(D, k, dp, x, &bad);
-    if (!TL_NEON_A64 && k->chk && any_lane(bad)) scalar_elems(S, D, sp, dp, 16, cv);
+    if (!TL_NEON_A64 && k->chk) {
+        vu bad = vorrq_u32(vorrq_u32(denormal_bits(u_of_f(x[0])), denormal_bits(u_of_f(x[1]))),
+                           vorrq_u32(denormal_bits(u_of_f(x[2])), denormal_bits(u_of_f(x[3]))));
+        if (any_lane(bad)) {
+            scalar_elems(S, D, sp, dp, 16, cv);
+            return;
+        }
+    }
+    store16(D, k, dp, x);
 }
 
 /* ---- shortcuts ------------------------------------------------------------------------ */
@@ -289,7 +289,15 @@ static void lut_apply(const uint8_t *lut, const uint8_t *sp, uint8_t *dp, size_t
         vst1q_u8(dp + i, vqtbx4q_u8(r, t[3], x));
     }
 #endif
-    /* Armv7: 32 d registers cannot hold 256 bytes; a byte load per element */
+    /* Armv7: 32 d registers cannot hold 256 bytes (and vtbx4 takes 32-byte
+     * tables at several cycles each): a byte load per element */
+    for (; i + 4 <= n; i += 4) {
+        uint8_t a = lut[sp[i]], b = lut[sp[i + 1]], c = lut[sp[i + 2]], d = lut[sp[i + 3]];
+        dp[i] = a;
+        dp[i + 1] = b;
+        dp[i + 2] = c;
+        dp[i + 3] = d;
+    }
     for (; i < n; i++) dp[i] = lut[sp[i]];
 }
 

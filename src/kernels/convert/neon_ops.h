@@ -8,11 +8,13 @@
  * and its float-to-int conversion only truncates. So, on Armv7:
  *   - a division is done by VFP, one lane at a time (VFP follows FPSCR, which
  *     is IEEE on Linux);
- *   - a product that could meet a denormal is checked, and the vector is
- *     redone in scalar code when it did (neon.c);
+ *   - where a multiply could meet a denormal, the step or the row goes to
+ *     the scalar pipeline instead (neon.c says when);
  *   - nearest-even rounding adds and subtracts 1.5 * 2^23; ties-away uses the
  *     exact remainder x - trunc(x);
- *   - f16 and bf16 NaNs are rebuilt from their bits.
+ *   - NaNs from a vcvt to or from f16 are rebuilt from the bits (bf16 is
+ *     integer code everywhere);
+ *   - no ordered float compare (see round_even below).
  * Only included by neon.c (inside its __ARM_NEON guard). */
 #ifndef TL_KERNELS_CONVERT_NEON_OPS_H
 #define TL_KERNELS_CONVERT_NEON_OPS_H
@@ -145,18 +147,19 @@ TL_NI vu f32_nan_to_f16(vu u)
 }
 
 #if !TL_NEON_F16_HW
-/* Normals rebias the exponent (15 -> 127), subnormals are frac * 2^-24 (an
- * exact product, never denormal in f32), inf/NaN get exponent 255. */
+/* m = |h| << 13 (the f16 fields at their f32 places). Normals rebias the
+ * exponent (+112 << 23); inf/NaN get exponent 255 (+112 more) and NaNs the
+ * quiet bit; subnormals are frac * 2^-24 = (0.5 + frac * 2^-24) - 0.5, an
+ * exact subtraction whose result is never denormal in f32. */
 TL_NI vf f16_to_f32_bits(uint16x4_t h)
 {
-    vu u = vmovl_u16(h);
-    vu em = vandq_u32(u, k32(0x7FFFu));
-    vu norm = vaddq_u32(vshlq_n_u32(em, 13), k32(0x38000000u));
-    norm = vbslq_u32(vcgeq_u32(em, k32(0x7C00u)), vaddq_u32(norm, k32(0x38000000u)), norm);
-    vf sub = vmulq_f32(vcvtq_f32_u32(em), vdupq_n_f32(0x1p-24f));
-    vu r = vbslq_u32(vcltq_u32(em, k32(0x400u)), u_of_f(sub), norm);
-    r = vbslq_u32(vcgtq_u32(em, k32(0x7C00u)), f16_nan_to_f32(u), r);
-    return f_of_u(vorrq_u32(r, vshlq_n_u32(vandq_u32(u, k32(0x8000u)), 16)));
+    vu w = vshll_n_u16(h, 16);
+    vu sign = vandq_u32(w, k32(0x80000000u));
+    vu m = vshrq_n_u32(veorq_u32(w, sign), 3);
+    vu norm = vaddq_u32(vaddq_u32(m, k32(0x38000000u)), vandq_u32(vcgeq_u32(m, k32(0x0F800000u)), k32(0x38000000u)));
+    norm = vorrq_u32(norm, vandq_u32(vcgtq_u32(m, k32(0x0F800000u)), k32(0x400000u)));
+    vf sub = vsubq_f32(f_of_u(vorrq_u32(vshrq_n_u32(m, 13), k32(0x3F000000u))), vdupq_n_f32(0.5f));
+    return f_of_u(vorrq_u32(vbslq_u32(vcltq_u32(m, k32(0x00800000u)), u_of_f(sub), norm), sign));
 }
 
 /* Nearest-even. Normal results: rebias, then round on bit 13 as bf16 does on

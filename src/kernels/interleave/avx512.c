@@ -1,13 +1,16 @@
-/* Interleave, de-interleave and RGB -> RGB0 re-pack of bytes, AVX-512 F/BW/VL:
- * 64 pixels per step, 16 per 128-bit lane, with the AVX2 kernels' byte
- * shuffle tables. The last partial step uses masked loads and stores, so a
- * call never ends in a per-pixel loop (a TIDL row of 130 pixels is 3 steps).
+/* AVX-512 F/BW/VL: interleave, de-interleave and RGB -> RGB0 re-pack of
+ * bytes, and the 32-bit de-interleave, for 3 channels.
  *
- * The shuffles of a lane are in-lane (vpshufb, one uop per 64 bytes on the
- * 512-bit shuffle port); the lanes are moved by the loads and stores: a lane
- * is loaded by an insert from memory, stored by an extract to memory, and
- * neither uses the shuffle port. Streaming stores need whole registers, and
- * get them from two qword permutes per register. */
+ * Bytes: 64 pixels per step, 16 per 128-bit lane, with the AVX2 kernels'
+ * byte shuffle tables. The shuffles are in-lane (vpshufb, one uop per 64
+ * bytes on the 512-bit shuffle port); the lanes are moved by the loads and
+ * stores: a lane is loaded by an insert from memory, stored by an extract to
+ * memory, and neither uses the shuffle port. Streaming stores need whole
+ * registers, and get them from two qword permutes per register.
+ *
+ * The last partial step repeats the last whole one (the same bytes again),
+ * or, for rows shorter than a step, uses masked loads and stores: a call
+ * never ends in a per-pixel loop (a TIDL row of 296 pixels is 5 steps). */
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
 #include <stddef.h>
@@ -19,7 +22,6 @@
 #define TL_KERNEL TL_TARGET
 #include "kernels/interleave/x86_tables.h"
 #include "kernels/interleave/x86_wrap.h"
-int tl_xv2;
 
 /* Small loops over registers, fully unrolled so the arrays stay in registers. */
 #if defined(__clang__)
@@ -32,7 +34,7 @@ int tl_xv2;
 
 /* Lane L (1..3) of v straight to memory: the memory form of vextracti32x4
  * is a plain store (compilers emit a shuffle and a store). */
-#define TL_STORE_LANE(p, v, L) __asm__("vextracti32x4 $" #L ", %1, %0" : "=m"(*(__m128i *)(p)) : "v"(v))
+#define TL_STORE_LANE(p, v, L) __asm__ volatile("vextracti32x4 $" #L ", %1, %0" : "=m"(*(__m128i *)(p)) : "v"(v))
 
 /* Non-temporal stores when a call writes more than the cache holds and the
  * 64-byte stores are aligned (whole lines, written in order). */
@@ -84,11 +86,6 @@ TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n)
     int nt = streams((uintptr_t)d, 0, 3 * n);
     size_t i = 0;
     for (; i + 64 <= n; i += 64) {
-        if (tl_xv2 && p0 && p1 && p2 && i + tl_xv2 * 64 < n) {
-            _mm_prefetch((const char *)(p0 + i + tl_xv2 * 64), _MM_HINT_T0);
-            _mm_prefetch((const char *)(p1 + i + tl_xv2 * 64), _MM_HINT_T0);
-            _mm_prefetch((const char *)(p2 + i + tl_xv2 * 64), _MM_HINT_T0);
-        }
         __m512i r = p0 ? _mm512_loadu_si512((const void *)(p0 + i)) : zero;
         __m512i g = p1 ? _mm512_loadu_si512((const void *)(p1 + i)) : zero;
         __m512i b = p2 ? _mm512_loadu_si512((const void *)(p2 + i)) : zero;
@@ -165,6 +162,13 @@ TL_FN void aligner_init(aligner *al, const uint8_t *row)
     al->lsh = _mm512_set1_epi32((int)(32 - 8 * r)); /* 32: a zero shift-in when r == 0 */
 }
 
+/* A whole aligned line, non-temporal when the call streams. */
+TL_FN void store_line(uint8_t *p, __m512i v, int nt)
+{
+    if (nt) _mm512_stream_si512((void *)p, v);
+    else _mm512_store_si512((void *)p, v);
+}
+
 /* Bytes a .. a + 63 of prev:cur (prev the lower addresses). */
 TL_FN __m512i aligner_cat(const aligner *al, __m512i prev, __m512i cur)
 {
@@ -201,7 +205,7 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
     aligner al[3];
     TL_UNROLL
     for (int c = 0; c < 3; c++) aligner_init(&al[c], d + c * ds1);
-    int nt = streams((uintptr_t)d, ds1, 3 * n);
+    int nt = streams(0, 0, 3 * n); /* every full store below is aligned */
     size_t i = 0;
     for (; i + 64 <= n; i += 64) {
         dlv3_load(s + 3 * i, a);
@@ -210,20 +214,14 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
             __m512i v = or3(_mm512_shuffle_epi8(a[0], k[c][0]), _mm512_shuffle_epi8(a[1], k[c][1]),
                             _mm512_shuffle_epi8(a[2], k[c][2]));
             uint8_t *row = d + c * ds1;
-            if (nt) {
-                _mm512_stream_si512((void *)(row + i), v);
-            } else if (al[c].a == 0) {
-                _mm512_storeu_si512((void *)(row + i), v);
-            } else if (i == 0) { /* the head: up to the first line boundary */
-                _mm512_mask_storeu_epi8(row, mask_n(al[c].a), v);
-            } else {
-                _mm512_store_si512((void *)(row + i - 64 + al[c].a), aligner_cat(&al[c], prev[c], v));
-            }
+            if (al[c].a == 0) store_line(row + i, v, nt);
+            else if (i == 0) _mm512_mask_storeu_epi8(row, mask_n(al[c].a), v); /* the head */
+            else store_line(row + i - 64 + al[c].a, aligner_cat(&al[c], prev[c], v), nt);
             prev[c] = v;
         }
     }
     if (nt) _mm_sfence();
-    if (!nt && i > 0) /* the rest of the last whole register */
+    if (i > 0) /* the rest of the last whole register */
         TL_UNROLL
         for (int c = 0; c < 3; c++)
             if (al[c].a) _mm512_mask_storeu_epi8(d + c * ds1 + i - 64, ~mask_n(al[c].a), prev[c]);
@@ -265,7 +263,7 @@ TL_FN size_t dilv_x32_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
     aligner al[3];
     TL_UNROLL
     for (int c = 0; c < 3; c++) aligner_init(&al[c], d + c * ds1);
-    int nt = streams((uintptr_t)d, ds1, 12 * n);
+    int nt = streams(0, 0, 12 * n); /* every full store below is aligned */
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         const uint8_t *p = s + 12 * i;
@@ -274,15 +272,14 @@ TL_FN size_t dilv_x32_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
         TL_UNROLL
         for (int c = 0; c < 3; c++) {
             uint8_t *row = d + c * ds1;
-            if (nt) _mm512_stream_si512((void *)(row + 4 * i), v[c]);
-            else if (al[c].a == 0) _mm512_storeu_si512((void *)(row + 4 * i), v[c]);
-            else if (i == 0) _mm512_mask_storeu_epi8(row, mask_n(al[c].a), v[c]);
-            else _mm512_store_si512((void *)(row + 4 * i - 64 + al[c].a), aligner_cat(&al[c], prev[c], v[c]));
+            if (al[c].a == 0) store_line(row + 4 * i, v[c], nt);
+            else if (i == 0) _mm512_mask_storeu_epi8(row, mask_n(al[c].a), v[c]); /* the head */
+            else store_line(row + 4 * i - 64 + al[c].a, aligner_cat(&al[c], prev[c], v[c]), nt);
             prev[c] = v[c];
         }
     }
     if (nt) _mm_sfence();
-    if (!nt && i > 0)
+    if (i > 0)
         TL_UNROLL
         for (int c = 0; c < 3; c++)
             if (al[c].a) _mm512_mask_storeu_epi8(d + c * ds1 + 4 * i - 64, ~mask_n(al[c].a), prev[c]);

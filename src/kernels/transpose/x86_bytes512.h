@@ -16,8 +16,6 @@
  * loads and stores are whole 64-byte lines on the strided side (the larger
  * stride is read or written with full lines, the other side is contiguous
  * or staged in L1). Included by avx512.c after the 32-bit kernel. */
-int tl_xv;
-extern int tl_xv2;
 #define TL_B512 __attribute__((target("avx512f,avx512bw,avx512vl")))
 #define TL_B512_FN static inline TL_B512
 
@@ -62,7 +60,7 @@ TL_B512_FN __m512i b512_ps(__m512i v)
  * is a plain store; compilers emit the register form and a separate store,
  * one more uop on the 512-bit shuffle port (48 per KiB, a third of the
  * transpose's own). */
-#define B512_STORE_LANE(p, v, L) __asm__("vextracti32x4 $" #L ", %1, %0" : "=m"(*(__m128i *)(p)) : "v"(v))
+#define B512_STORE_LANE(p, v, L) __asm__ volatile("vextracti32x4 $" #L ", %1, %0" : "=m"(*(__m128i *)(p)) : "v"(v))
 
 static inline __mmask64 b512_mask(size_t n) { return n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1; }
 
@@ -146,12 +144,18 @@ TL_B512_FN __m512i b512_rows4(const uint8_t *s, ptrdiff_t ss0, size_t rows, __mm
  * c1c0 byte). P and S make the position (c3c2, r1r0, c1c0 -> lane c3c2,
  * dword c1c0, byte r1r0); t4l swaps r5r4 into the lane, t4d r3r2 into the
  * dword: register c holds destination row c. */
-TL_B512_FN void b512_block_b(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1, size_t m0, size_t m1,
-                             int nt)
+/* Partial blocks and strided rows keep their own function (not inlined):
+ * inlined into the loops, they left the whole-block path short of registers
+ * (spills, measured 30% slower). */
+static __attribute__((noinline)) TL_B512 void b512_block_b(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1,
+                                                          size_t m0, size_t m1, int nt)
 {
     __m512i r[16];
     __mmask16 lm = (__mmask16)b512_mask(m1);
-    if (m0 == 64 && ss0 == 16) { /* 4 rows per load; fewer than 16 columns: a lane mask */
+    if (m0 == 64 && ss0 == 16 && m1 == 16) { /* 4 rows per load (a masked load costs more) */
+        TL_UNROLL
+        for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_si512((const void *)(s + 64 * i));
+    } else if (m0 == 64 && ss0 == 16) { /* fewer than 16 columns: a lane mask */
         __mmask64 m4 = (__mmask64)lm * 0x0001000100010001ull;
         TL_UNROLL
         for (int i = 0; i < 16; i++) r[i] = _mm512_maskz_loadu_epi8(m4, s + 64 * i);
@@ -186,6 +190,49 @@ TL_B512_FN void b512_block_b(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdif
     }
 }
 
+/* Whole blocks: 64 rows of 16 bytes, 4 rows per load when they are
+ * contiguous (ss0 == 16: NHWC with C = 16, NCHW16c unpacks), else a load
+ * and 3 inserts from memory. */
+TL_B512_FN void b512_full_b(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1, int nt)
+{
+    __m512i r[16];
+    TL_UNROLL
+    for (int i = 0; i < 16; i++) {
+        const uint8_t *p = s + (ptrdiff_t)(4 * i) * ss0;
+        __m512i v;
+        if (ss0 == 16) {
+            v = _mm512_loadu_si512((const void *)p);
+        } else {
+            v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)p));
+            v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(p + ss0)), 1);
+            v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(p + 2 * ss0)), 2);
+            v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(p + 3 * ss0)), 3);
+        }
+        r[i] = b512_ps(v);
+    }
+    TL_UNROLL
+    for (int k = 0; k < 4; k++) b512_t4l(&r[k], &r[4 + k], &r[8 + k], &r[12 + k]);
+    TL_UNROLL
+    for (int m = 0; m < 4; m++) b512_t4d(&r[4 * m], &r[4 * m + 1], &r[4 * m + 2], &r[4 * m + 3]);
+    TL_UNROLL
+    for (int c = 0; c < 16; c++) {
+        if (nt) _mm512_stream_si512((void *)(d + (ptrdiff_t)c * ds1), r[c]);
+        else _mm512_storeu_si512((void *)(d + (ptrdiff_t)c * ds1), r[c]);
+    }
+}
+
+/* The two whole-block forms as functions of their own: one loop holding
+ * both inlined measured a third slower (register allocation across them). */
+static __attribute__((noinline)) TL_B512 void b512_full_b16(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, int nt)
+{
+    b512_full_b(s, 16, d, ds1, nt);
+}
+static __attribute__((noinline)) TL_B512 void b512_full_bs(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1,
+                                                          int nt)
+{
+    b512_full_b(s, ss0, d, ds1, nt);
+}
+
 /* A over the whole problem: superblocks of 64 source rows, so each
  * destination row gets a whole 64-byte line from 4 consecutive blocks; the
  * line goes through an L1 staging buffer when destination rows alias in L1
@@ -199,13 +246,8 @@ TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
     int stage = (ds1 % 512 == 0 || nt) && !dense;
     size_t f1 = n1 / 64 * 64;
     _Alignas(64) uint8_t buf[64 * 64];
-    /* a source bigger than the cache: rows of 64 B prefetched pf bytes ahead
-     * (the hardware tracks a few streams, not 16 or 64 planes) */
-    size_t pf = nt ? (size_t)tl_xv2 : 0;
     if (dense) {
         for (size_t i1 = 0; i1 < f1; i1 += 64) {
-            if (pf && i1 + pf < n1)
-                for (int r = 0; r < 16; r++) _mm_prefetch((const char *)(src + (ptrdiff_t)r * ss0 + i1 + pf), _MM_HINT_T0);
             if (nt) b512_full_a(src + i1, ss0, dst + (ptrdiff_t)i1 * 16, 16, B512_DENSE_NT);
             else b512_full_a(src + i1, ss0, dst + (ptrdiff_t)i1 * 16, 16, B512_DENSE);
         }
@@ -218,8 +260,6 @@ TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
             size_t m1 = n1 - i1 < 64 ? n1 - i1 : 64;
             const uint8_t *s = src + (ptrdiff_t)b0 * ss0 + i1;
             uint8_t *d = dst + (ptrdiff_t)i1 * ds1 + b0;
-            if (pf && i1 + pf < n1)
-                for (size_t r = b0; r < e0; r++) _mm_prefetch((const char *)(src + (ptrdiff_t)r * ss0 + i1 + pf), _MM_HINT_T0);
             if (stage && e0 - b0 == 64 && m1 == 64) {
                 TL_UNROLL
                 for (int k = 0; k < 4; k++) b512_full_a(s + (ptrdiff_t)(16 * k) * ss0, ss0, buf + 16 * k, 64, B512_ROWS);
@@ -248,11 +288,40 @@ TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
 TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
                            int nt)
 {
-    for (size_t i0 = 0; i0 < n0; i0 += 64) {
+    size_t i0 = 0;
+    if (nt && n1 > 16 && ds1 >= 4096) {
+        /* streaming to more than 16 rows: 4 consecutive lines per destination
+         * row at a time, so DRAM sees bursts, not 64-byte writes spread over
+         * n1 rows (NHWC -> NCHW u8 with C = 64: +20%; 16 rows: no gain) */
+        enum { G = 256 };
+        const size_t gl = G;
+        _Alignas(64) uint8_t buf[16 * G];
+        size_t g0 = n0 / gl * gl, f1 = n1 / 16 * 16;
+        for (; i0 < g0; i0 += gl)
+            for (size_t i1 = 0; i1 < f1; i1 += 16) {
+                for (size_t k = 0; k < gl / 64; k++) {
+                    const uint8_t *s = src + (ptrdiff_t)(i0 + 64 * k) * ss0 + i1;
+                    if (ss0 == 16) b512_full_b16(s, buf + 64 * k, (ptrdiff_t)gl, 0);
+                    else b512_full_bs(s, ss0, buf + 64 * k, (ptrdiff_t)gl, 0);
+                }
+                for (size_t c = 0; c < 16; c++)
+                    for (size_t k = 0; k < gl / 64; k++)
+                        _mm512_stream_si512((void *)(dst + (ptrdiff_t)(i1 + c) * ds1 + i0 + 64 * k),
+                                            _mm512_load_si512((const void *)(buf + gl * c + 64 * k)));
+            }
+        if (f1 < n1) /* the last planes, directly */
+            for (size_t r = 0; r < g0; r += 64)
+                b512_block_b(src + (ptrdiff_t)r * ss0 + f1, ss0, dst + (ptrdiff_t)f1 * ds1 + r, ds1, 64, n1 - f1, 1);
+    }
+    for (; i0 < n0; i0 += 64) {
         size_t m0 = n0 - i0 < 64 ? n0 - i0 : 64;
         for (size_t i1 = 0; i1 < n1; i1 += 16) {
             size_t m1 = n1 - i1 < 16 ? n1 - i1 : 16;
-            b512_block_b(src + (ptrdiff_t)i0 * ss0 + i1, ss0, dst + (ptrdiff_t)i1 * ds1 + i0, ds1, m0, m1, nt);
+            const uint8_t *s = src + (ptrdiff_t)i0 * ss0 + i1;
+            uint8_t *d = dst + (ptrdiff_t)i1 * ds1 + i0;
+            if (m0 == 64 && m1 == 16 && ss0 == 16) b512_full_b16(s, d, ds1, nt);
+            else if (m0 == 64 && m1 == 16) b512_full_bs(s, ss0, d, ds1, nt);
+            else b512_block_b(s, ss0, d, ds1, m0, m1, nt);
         }
     }
 }

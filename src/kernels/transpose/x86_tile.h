@@ -71,23 +71,33 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
         /* two partial write-combining flushes, far slower than plain stores */          \
         int nt = n0 * n1 * E >= TL_NT_BYTES && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;   \
         if ((ds1 % 512 == 0 || nt) && T0 % MK == 0) { /* stage destination lines */           \
-            _Alignas(64) uint8_t B[MK * 64];                                                  \
-            size_t g0 = f0 / T0 * T0;                                                         \
+            /* streaming to more than 16 rows far apart (planes): L = 8 */                    \
+            /* consecutive lines per destination row at a time (512 bytes), */               \
+            /* so DRAM sees bursts, not 64-byte writes spread over n1 rows */                 \
+            /* (NHWC -> NCHW f32 with C = 64: +25%; with 16 rows no */                        \
+            /* difference, measured). Rows close together are one stream. */                  \
+            enum { LMAX = 8 };                                                                \
+            const size_t L = nt && n1 > 16 && ds1 >= 4096 && f0 >= LMAX * T0 ? LMAX : 1;      \
+            const size_t TL = T0 * L;                                                         \
+            _Alignas(64) uint8_t B[MK * 64 * LMAX];                                           \
+            size_t g0 = f0 / TL * TL;                                                         \
             /* chunks of source rows small enough to stay in L2 while every */                \
             /* group of MK destination rows takes its lines from them */                      \
             for (size_t c0 = 0; c0 < g0; c0 += 16 * T0) {                                     \
                 size_t ce = g0 - c0 < 16 * T0 ? g0 : c0 + 16 * T0;                            \
                 for (size_t i1 = 0; i1 < f1; i1 += MK)                                        \
-                    for (size_t b0 = c0; b0 < ce; b0 += T0) {                                 \
-                        TL_UNROLL                                                             \
-                        for (size_t k = 0; k < T0; k += MK)                                   \
-                            MICRO(src + (ptrdiff_t)(b0 + k) * ss0 + i1 * E, ss0, B + k * E, 64); \
-                        if (nt)                                                               \
-                            for (size_t r = 0; r < MK; r++)                                   \
-                                tl_t_line_nt(dst + (ptrdiff_t)(i1 + r) * ds1 + b0 * E, B + r * 64); \
-                        else                                                                  \
-                            for (size_t r = 0; r < MK; r++)                                   \
-                                tl_t_line(dst + (ptrdiff_t)(i1 + r) * ds1 + b0 * E, B + r * 64); \
+                    for (size_t b0 = c0; b0 < ce; b0 += TL) {                                 \
+                        for (size_t l = 0; l < L; l++)                                        \
+                            TL_UNROLL                                                         \
+                            for (size_t k = 0; k < T0; k += MK)                               \
+                                MICRO(src + (ptrdiff_t)(b0 + l * T0 + k) * ss0 + i1 * E, ss0, \
+                                      B + l * 64 + k * E, (ptrdiff_t)(64 * L));               \
+                        for (size_t r = 0; r < MK; r++)                                       \
+                            for (size_t l = 0; l < L; l++) {                                  \
+                                uint8_t *o = dst + (ptrdiff_t)(i1 + r) * ds1 + (b0 + l * T0) * E; \
+                                if (nt) tl_t_line_nt(o, B + (r * L + l) * 64);                \
+                                else tl_t_line(o, B + (r * L + l) * 64);                      \
+                            }                                                                 \
                     }                                                                         \
             }                                                                                 \
             for (size_t i1 = 0; i1 < f1; i1 += MK)                                            \
