@@ -52,6 +52,14 @@ static int detect_x86(void)
     if (avx512f && avx512bw && avx512vl && (xcr0 & 0xE0) == 0xE0) best = TL_ISA_AVX512; /* opmask, ZMM */
     return best;
 }
+
+/* AVX-512 VBMI: CPUID leaf 7, ECX bit 1 (the AVX-512 path's OS checks apply). */
+static int detect_vbmi(void)
+{
+    unsigned a, b, c, d;
+    if (detect_x86() < TL_ISA_AVX512 || !__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    return (int)((c >> 1) & 1);
+}
 #endif
 
 static int detect(void)
@@ -79,6 +87,22 @@ static int best_isa(void)
         atomic_store_explicit(&g_best, b, memory_order_relaxed);
     }
     return b;
+}
+
+static _Atomic int g_vbmi = -1;
+
+int tl_cpu_avx512vbmi(void)
+{
+    int v = atomic_load_explicit(&g_vbmi, memory_order_relaxed);
+    if (v < 0) {
+#if defined(TL_X86)
+        v = detect_vbmi();
+#else
+        v = 0;
+#endif
+        atomic_store_explicit(&g_vbmi, v, memory_order_relaxed);
+    }
+    return v;
 }
 
 int tl_cpu_has(int isa)

@@ -146,6 +146,10 @@ void tl_registry_ilv(const tl_ilv_kernel **k, size_t *n);
 void tl_registry_repack(const tl_repack_kernel **k, size_t *n);
 void tl_registry_fill(const tl_fill_kernel **k, size_t *n);
 
+/* AVX-512 VBMI (vpermb), read once (engine/cpu.c): the byte transpose has a
+ * VBMI form, listed under the AVX-512 path, that checks it per call. */
+int tl_cpu_avx512vbmi(void);
+
 /* Dtypes the f32 pipeline handles in kernels. */
 static inline int tl_fast_dtype(int t)
 {

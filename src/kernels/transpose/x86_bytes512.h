@@ -16,11 +16,26 @@
  * loads and stores are whole 64-byte lines on the strided side (the larger
  * stride is read or written with full lines, the other side is contiguous
  * or staged in L1). Included by avx512.c after the 32-bit kernel. */
+#ifndef TL_B512_VBMI
+#define TL_B512_VBMI 0
+#endif
+#if TL_B512_VBMI /* avx512vbmi.c: S and P are one vpermb */
+#define TL_B512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
+#define TL_B512_KERNEL tl_x8_transpose_ukernel__avx512vbmi
+#else
 #define TL_B512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+#define TL_B512_KERNEL tl_x8_transpose_ukernel__avx512
+#endif
 #define TL_B512_FN static inline TL_B512
 
 void tl_x8_transpose_ukernel__avx2(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
                                    size_t n1);
+void tl_x8_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
+                                     size_t n1);
+#if TL_B512_VBMI
+void tl_x8_transpose_ukernel__avx512vbmi(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
+                                         size_t n1);
+#endif
 
 TL_B512_FN void b512_t4d(__m512i *a, __m512i *b, __m512i *c, __m512i *d)
 {
@@ -42,7 +57,25 @@ TL_B512_FN void b512_t4l(__m512i *a, __m512i *b, __m512i *c, __m512i *d)
     *d = _mm512_shuffle_i32x4(y1, y3, 0xDD);
 }
 
-/* S then P: position 4x + y takes 4y + x, for bytes in a lane and for dwords. */
+/* S then P: position 4x + y takes 4y + x, for bytes in a lane and for dwords.
+ * With VBMI the two are one byte permute: byte 16a + 4b + c of S(P(v)) is
+ * byte 16b + 4c + a of v, and of P(S(v)) byte 16c + 4a + b. */
+#if TL_B512_VBMI
+static _Alignas(64) const uint8_t k_b512_sp[64] = {
+    0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
+    1, 5, 9, 13, 17, 21, 25, 29, 33, 37, 41, 45, 49, 53, 57, 61,
+    2, 6, 10, 14, 18, 22, 26, 30, 34, 38, 42, 46, 50, 54, 58, 62,
+    3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 47, 51, 55, 59, 63,
+};
+static _Alignas(64) const uint8_t k_b512_ps[64] = {
+    0, 16, 32, 48, 1, 17, 33, 49, 2, 18, 34, 50, 3, 19, 35, 51,
+    4, 20, 36, 52, 5, 21, 37, 53, 6, 22, 38, 54, 7, 23, 39, 55,
+    8, 24, 40, 56, 9, 25, 41, 57, 10, 26, 42, 58, 11, 27, 43, 59,
+    12, 28, 44, 60, 13, 29, 45, 61, 14, 30, 46, 62, 15, 31, 47, 63,
+};
+TL_B512_FN __m512i b512_sp(__m512i v) { return _mm512_permutexvar_epi8(_mm512_load_si512((const void *)k_b512_sp), v); }
+TL_B512_FN __m512i b512_ps(__m512i v) { return _mm512_permutexvar_epi8(_mm512_load_si512((const void *)k_b512_ps), v); }
+#else
 TL_B512_FN __m512i b512_sp(__m512i v)
 {
     const __m512i s = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
@@ -55,6 +88,7 @@ TL_B512_FN __m512i b512_ps(__m512i v)
     const __m512i p = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     return _mm512_shuffle_epi8(_mm512_permutexvar_epi32(p, v), s);
 }
+#endif
 
 /* Lane L (1..3) of v straight to memory. The memory form of vextracti32x4
  * is a plain store; compilers emit the register form and a separate store,
@@ -329,11 +363,14 @@ TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
 /* A reads whole lines of 16 source rows and suits long source rows with the
  * larger stride on the source side (planes -> pixels, block pack); B writes
  * whole lines of 16 destination rows (pixels -> planes, block unpack). */
-void tl_x8_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
-                                     size_t n1);
-TL_B512 void tl_x8_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,
-                                             size_t n0, size_t n1)
+TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1)
 {
+#if TL_B512_VBMI
+    if (!tl_cpu_avx512vbmi()) { /* listed under AVX-512 (F/BW/VL): VBMI is checked here */
+        tl_x8_transpose_ukernel__avx512(src, ss0, dst, ds1, n0, n1);
+        return;
+    }
+#endif
     if (n0 < 16 && n1 < 16) {
         tl_x8_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1);
         return;
