@@ -49,6 +49,10 @@ typedef enum tl_exec {
     TL_EX_ILV,        /* interleave with zero lanes (fused padding) */
     TL_EX_REPACK,     /* channel re-pack with fused padding */
     TL_EX_STRIDED,    /* byte strides, one element at a time (typed) */
+    TL_EX_SPREAD,     /* short runs at a pixel stride <= 64 bytes, through an L1 tile:
+                         dense source pixels to whole destination pixels with their
+                         zero lanes (RGB -> NC1HWC2, kCHW32, HWC4), or pixel runs
+                         gathered to a dense destination (and back) */
     TL_EX_FILL,       /* contiguous zero fill (1 node) */
     TL_EX_FILL_STRIDED
 } tl_exec;
@@ -67,6 +71,8 @@ typedef struct tl_pass {
     const tl_t2d_kernel *lanes_kernel; /* T2D raw copy with fused zeros: the move kernel for
                                      head + count + tail source rows, fed from an L1 tile
                                      whose extra rows are zero (whole destination rows) */
+    uint8_t px_bytes;            /* TL_EX_SPREAD: bytes moved per pixel (4 .. 64, a power of 2) */
+    uint8_t px_gather;           /* TL_EX_SPREAD: 1 = source pixels to a dense destination */
     /* TL_PASS_ELEMENTS: the region, plane-local padded starts per dst dim */
     int sp, dp;                  /* source and destination plane */
     int64_t lo[TL_MAX_DIMS], hi[TL_MAX_DIMS];

@@ -242,6 +242,39 @@ static void bring_src_contiguous(tl_pass *ps, int64_t es)
     }
 }
 
+/* The smallest word move (4 .. 64 bytes) that holds n bytes; 0 if none. */
+static unsigned px_move(int64_t n)
+{
+    for (unsigned w = 4; w <= 64; w *= 2)
+        if (n <= (int64_t)w) return w;
+    return 0;
+}
+
+/* Short runs contiguous on both sides at a pixel stride of at most 64
+ * bytes (the node above): spread dense source pixels into whole
+ * destination pixels with their zero lanes, or gather source pixels into a
+ * dense destination. One row call per L1 tile instead of one per pixel. */
+static bool try_pixels(tl_pass *ps, const tl_cvt *cv)
+{
+    const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
+    int64_t k = in->count, lanes = ps->head + k + ps->tail;
+    if (k < 1 || out->count < 2) return false;
+    if (out->ss == k * cv->es && out->ds == lanes * cv->ed && px_move(out->ds) == (unsigned)out->ds &&
+        (ps->head || ps->tail || out->ds > k * cv->ed)) {
+        ps->px_bytes = (uint8_t)out->ds;
+        ps->px_gather = 0;
+    } else if (!ps->head && !ps->tail && out->ds == k * cv->ed && out->ss > k * cv->es &&
+               px_move(k * cv->es) && (int64_t)px_move(k * cv->es) <= out->ss) {
+        ps->px_bytes = (uint8_t)px_move(k * cv->es);
+        ps->px_gather = 1;
+    } else {
+        return false;
+    }
+    ps->exec = TL_EX_SPREAD;
+    ps->kernel = NULL;
+    return true;
+}
+
 static void choose_convert(const tl_plan *p, tl_pass *ps)
 {
     const tl_cvt *cv = &p->cv;
@@ -263,12 +296,13 @@ static void choose_convert(const tl_plan *p, tl_pass *ps)
             int64_t lanes = ps->head + in->count + ps->tail;
             const tl_repack_kernel *k = tl_find_repack(p->isa, (unsigned)ed, (unsigned)in->count,
                                                        (unsigned)ps->head, (unsigned)ps->tail);
-            if (k && out->ss == in->count * es && out->ds == lanes * ed) {
+            if (k && k->isa != TL_ISA_SCALAR && out->ss == in->count * es && out->ds == lanes * ed) {
                 ps->exec = TL_EX_REPACK;
                 ps->kernel = k;
                 return;
             }
         }
+        if (ps->nnodes >= 2 && (copy || ps->row) && try_pixels(ps, cv)) return;
         if (!ps->head && !ps->tail && copy && try_fold(ps, es)) {
             choose_t2d(p, ps);
             return;

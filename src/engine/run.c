@@ -211,14 +211,22 @@ static void t2d_tiles(const tl_pass *ps, const tl_cvt *cv, const uint8_t *src, u
             size_t m0 = n0 - b0 < t0 ? n0 - b0 : t0;
             const uint8_t *s = src + (ptrdiff_t)b0 * in->ss + b1 * cv->es;
             uint8_t *d = dst + (ptrdiff_t)b1 * out->ds + (b0 + ps->head) * cv->ed;
+            /* a tile whose rows are adjacent on the converted side (pixels
+             * of an NHWC image: rows of 3) converts in one call, not m rows */
             if (ps->convert_first) {
-                for (size_t r = 0; r < m0; r++)
-                    ps->row->fn(s + (ptrdiff_t)r * in->ss, tmp + r * m1 * cv->ed, m1, cv);
+                if (in->ss == (ptrdiff_t)(m1 * cv->es))
+                    ps->row->fn(s, tmp, m0 * m1, cv);
+                else
+                    for (size_t r = 0; r < m0; r++)
+                        ps->row->fn(s + (ptrdiff_t)r * in->ss, tmp + r * m1 * cv->ed, m1, cv);
                 k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), d, out->ds, m0, m1);
             } else {
                 k->fn(s, in->ss, tmp, (ptrdiff_t)(m0 * cv->es), m0, m1);
-                for (size_t r = 0; r < m1; r++)
-                    ps->row->fn(tmp + r * m0 * cv->es, d + (ptrdiff_t)r * out->ds, m0, cv);
+                if (out->ds == (ptrdiff_t)(m0 * cv->ed))
+                    ps->row->fn(tmp, d, m0 * m1, cv);
+                else
+                    for (size_t r = 0; r < m1; r++)
+                        ps->row->fn(tmp + r * m0 * cv->es, d + (ptrdiff_t)r * out->ds, m0, cv);
             }
         }
     }
@@ -337,6 +345,106 @@ static void run_repack(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, ui
     }
 }
 
+/* ---- short runs at a pixel stride (TL_EX_SPREAD) ------------------------------------ */
+/* W-byte moves with a constant W, so each pixel is one to eight word loads
+ * and stores. Spreading masks the words (the zero lanes come from the mask,
+ * not from extra stores); gathering lets each move spill into the next
+ * pixel's place, which that pixel overwrites. */
+#define TL_PX_MOVES(W)                                                                                \
+    static void spread_##W(const uint8_t *t, size_t rd, uint8_t *d, ptrdiff_t ds, size_t m,            \
+                           const uint8_t *mask)                                                       \
+    {                                                                                                 \
+        uint64_t mw[(W + 7) / 8];                                                                     \
+        memcpy(mw, mask, W);                                                                          \
+        for (size_t i = 0; i < m; i++, t += rd, d += ds)                                              \
+            for (size_t w = 0; w < W; w += sizeof(uint64_t) < W ? 8 : W) {                            \
+                uint64_t v = 0;                                                                       \
+                memcpy(&v, t + w, W < 8 ? W : 8);                                                     \
+                v &= mw[w / 8];                                                                       \
+                memcpy(d + w, &v, W < 8 ? W : 8);                                                     \
+            }                                                                                         \
+    }                                                                                                 \
+    static void gather_##W(const uint8_t *s, ptrdiff_t ss, uint8_t *t, size_t rs, size_t m)          \
+    {                                                                                                 \
+        for (size_t i = 0; i < m; i++, s += ss, t += rs) memcpy(t, s, W);                             \
+    }
+TL_PX_MOVES(4)
+TL_PX_MOVES(8)
+TL_PX_MOVES(16)
+TL_PX_MOVES(32)
+TL_PX_MOVES(64)
+
+static void spread_px(unsigned w, const uint8_t *t, size_t rd, uint8_t *d, ptrdiff_t ds, size_t m,
+                      const uint8_t *mask)
+{
+    switch (w) {
+    case 4: spread_4(t, rd, d, ds, m, mask); break;
+    case 8: spread_8(t, rd, d, ds, m, mask); break;
+    case 16: spread_16(t, rd, d, ds, m, mask); break;
+    case 32: spread_32(t, rd, d, ds, m, mask); break;
+    default: spread_64(t, rd, d, ds, m, mask); break;
+    }
+}
+
+static void gather_px(unsigned w, const uint8_t *s, ptrdiff_t ss, uint8_t *t, size_t rs, size_t m)
+{
+    switch (w) {
+    case 4: gather_4(s, ss, t, rs, m); break;
+    case 8: gather_8(s, ss, t, rs, m); break;
+    case 16: gather_16(s, ss, t, rs, m); break;
+    case 32: gather_32(s, ss, t, rs, m); break;
+    default: gather_64(s, ss, t, rs, m); break;
+    }
+}
+
+/* The row step of a pixel tile: copy or convert n elements. */
+static void tile_row(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d, size_t n)
+{
+    if (cv->path == TL_EP_COPY) memcpy(d, s, n * cv->es);
+    else ps->row->fn(s, d, n, cv);
+}
+
+/* Dense source pixels of k elements -> destination pixels of px_bytes at
+ * stride out->ds: head zeros, the k converted elements, tail zeros. The
+ * tile is read px_bytes at a time from `head` bytes before each pixel's
+ * run, so it has a zeroed margin of 64 bytes on both sides. */
+static void run_spread(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d, const tl_node *in,
+                       const tl_node *out)
+{
+    _Alignas(64) uint8_t buf[64 + TILE_BYTES + 64], mask[64];
+    uint8_t *t = buf + 64;
+    size_t k = (size_t)in->count, rd = k * cv->ed, h = (size_t)ps->head * cv->ed, n = (size_t)out->count;
+    size_t chunk = TILE_BYTES / rd;
+    memset(buf, 0, 64);
+    memset(mask, 0, sizeof mask);
+    memset(mask + h, 0xFF, rd);
+    for (size_t b = 0; b < n; b += chunk) {
+        size_t m = n - b < chunk ? n - b : chunk;
+        tile_row(ps, cv, s + b * k * cv->es, t, m * k);
+        memset(t + m * rd, 0, 64);
+        spread_px(ps->px_bytes, t - h, rd, d + (ptrdiff_t)b * out->ds, out->ds, m, mask);
+    }
+}
+
+/* Source pixels at stride out->ss -> a dense destination: runs gathered
+ * into the tile px_bytes at a time (within the pixel's stride), the last
+ * pixel exactly (its stride may end past the buffer), then one row step. */
+static void run_gather(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d, const tl_node *in,
+                       const tl_node *out)
+{
+    _Alignas(64) uint8_t t[TILE_BYTES + 64];
+    size_t k = (size_t)in->count, rs = k * cv->es, n = (size_t)out->count;
+    size_t chunk = TILE_BYTES / rs;
+    for (size_t b = 0; b < n; b += chunk) {
+        size_t m = n - b < chunk ? n - b : chunk;
+        const uint8_t *sb = s + (ptrdiff_t)b * out->ss;
+        size_t fast = b + m == n ? m - 1 : m;
+        gather_px(ps->px_bytes, sb, out->ss, t, rs, fast);
+        if (fast < m) memcpy(t + fast * rs, sb + (ptrdiff_t)fast * out->ss, rs);
+        tile_row(ps, cv, t, d + b * k * cv->ed, m * k);
+    }
+}
+
 static void run_inner(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,
                       const tl_node *nodes, int n)
 {
@@ -347,6 +455,10 @@ static void run_inner(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uin
     case TL_EX_T2D: run_t2d(ps, cv, s, d, in, out); break;
     case TL_EX_ILV: run_ilv(ps, cv, s, d, in, out); break;
     case TL_EX_REPACK: run_repack(ps, cv, s, d, in, out); break;
+    case TL_EX_SPREAD:
+        if (ps->px_gather) run_gather(ps, cv, s, d, in, out);
+        else run_spread(ps, cv, s, d, in, out);
+        break;
     case TL_EX_FILL:
         ((const tl_fill_kernel *)ps->kernel)->fn(d, (size_t)(in->count * cv->ed), cv->stream);
         break;
@@ -362,7 +474,8 @@ static int kernel_nodes(const tl_pass *ps)
     switch ((tl_exec)ps->exec) {
     case TL_EX_T2D:
     case TL_EX_ILV:
-    case TL_EX_REPACK: return 2;
+    case TL_EX_REPACK:
+    case TL_EX_SPREAD: return 2;
     default: return 1;
     }
 }

@@ -110,6 +110,20 @@ TL_TEST(plan_shapes)
     CHECK_STR_CONTAINS(tl_plan_describe(p), "fill");
     tl_plan_destroy(p);
 
+    /* RGB pixels into 16-byte NC1HWC2 pixels and back: whole pixels from an L1 tile */
+    p = plan_of("NHWC:u8:1x4x5x3", "rknn.nc1hwc2:i8:1x1x4x5x16:c=3:zp=-128:scale=1", 0);
+    REQUIRE(p != NULL);
+    CHECK_EQ_I64(p->passes[0].exec, TL_EX_SPREAD);
+    CHECK_EQ_I64(p->passes[0].px_bytes, 16);
+    CHECK_STR_CONTAINS(tl_plan_describe(p), "pixels");
+    tl_plan_destroy(p);
+    p = plan_of("trt.dla_hwc4:f16:1x3x4x5", "NHWC:u8:1x4x5x3", 0);
+    REQUIRE(p != NULL);
+    CHECK_EQ_I64(p->passes[0].exec, TL_EX_SPREAD);
+    CHECK_EQ_I64(p->passes[0].px_gather, 1);
+    CHECK_EQ_I64(p->passes[0].px_bytes, 8);
+    tl_plan_destroy(p);
+
     /* a plain copy is one contiguous row */
     p = plan_of("NCHW:i8:2x3x4x5", "NCHW:i8:2x3x4x5", 0);
     REQUIRE(p != NULL);
@@ -264,6 +278,17 @@ static const char *const k_specs[][2] = {
     {"larod.nhwc:u8:1x5x6x3:align=0,0,32,4", "NCHW:f32:1x3x5x6"},
     {"NCHW:f32:1x3x4x4", "dml:f32:1x3x4x4"},
     {"dml:f32:1x3x4x4:strides=1,0,0,0", "NCHW:f32:1x3x4x4"},
+    /* short pixel runs (TL_EX_SPREAD), more pixels than one L1 tile holds */
+    {"NHWC:u8:1x80x80x3", "rknn.nc1hwc2:i8:1x1x80x80x16:c=3:zp=-128:scale=1"},
+    {"rknn.nc1hwc2:i8:1x1x80x80x16:c=3:zp=-128:scale=1", "NHWC:u8:1x80x80x3"},
+    {"NHWC:u8:1x70x90x3", "trt.chw32:i8:1x3x70x90:scale=2"},
+    {"trt.chw32:i8:1x3x70x90:scale=2", "NHWC:u8:1x70x90x3"},
+    {"NHWC:i8:1x9x11x3", "trt.chw32:i8:1x3x9x11"},
+    {"trt.chw32:i8:1x3x9x11", "NHWC:i8:1x9x11x3"},
+    {"NHWC:u8:1x80x81x3", "trt.dla_hwc4:f16:1x3x80x81"},
+    {"trt.dla_hwc4:f16:1x3x80x81", "NHWC:u8:1x80x81x3"},
+    {"NHWC:u8:1x5x7x5", "NCHW64c:u8:1x5x5x7"},
+    {"NCHW64c:f32:1x5x5x7", "NHWC:i8:1x5x7x5"},
 };
 
 typedef struct pair_stats {
