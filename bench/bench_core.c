@@ -6,6 +6,7 @@
  * Shared by bench/tl_bench (bench_main.c) and `tlayout bench` (programs/
  * cmd_bench.c includes this file). Single thread. Public API only. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -415,14 +416,65 @@ static void print_json(const result *r, int n)
     printf("]\n");
 }
 
-static size_t parse_size(const char *s)
+/* ---- argument validation --------------------------------------------------------------- */
+#define BENCH_MAX_SIZES 8
+#define BENCH_MAX_SAMPLES 1000
+/* 1 KiB: below it most cases have no whole image; 64 GiB (or a quarter of the
+ * address space): the case allocates about four buffers of the size. */
+#define BENCH_MIN_SIZE 1024.0
+#define BENCH_MAX_SIZE ((double)(SIZE_MAX / 4) < 68719476736.0 ? (double)(SIZE_MAX / 4) : 68719476736.0)
+
+/* N[K|M|G] -> bytes; 0 (after a message) unless finite and in range. */
+static size_t parse_size(const char *prog, const char *s)
 {
     char *end;
-    double v = strtod(s, &end);
-    if (*end == 'K' || *end == 'k') v *= 1024;
-    else if (*end == 'M' || *end == 'm') v *= 1024 * 1024;
-    else if (*end == 'G' || *end == 'g') v *= 1024.0 * 1024 * 1024;
-    return v > 0 ? (size_t)v : 0;
+    double v = strtod(s, &end), unit = 1.0;
+    static const char units[] = "KkMmGg";
+    const char *u = end != s && *end ? strchr(units, *end) : NULL;
+    if (u) {
+        unit = ldexp(1.0, 10 * (1 + (int)(u - units) / 2)); /* 2^10, 2^20, 2^30 */
+        end++;
+    }
+    double bytes = v * unit;
+    if (end == s || *end || !isfinite(bytes) || bytes < BENCH_MIN_SIZE || bytes > BENCH_MAX_SIZE) {
+        fprintf(stderr, "%s: --size %s: a size must be a number with an optional K, M or G suffix, from 1K to %.0fG\n",
+                prog, s, BENCH_MAX_SIZE / 1073741824.0);
+        return 0;
+    }
+    return (size_t)bytes;
+}
+
+/* --size N[K|M|G],...: 0 if every item is valid, else 2 (after a message). */
+static int parse_sizes(const char *prog, char *list, size_t *sizes, int *nsizes)
+{
+    *nsizes = 0;
+    for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+        if (*nsizes == BENCH_MAX_SIZES) {
+            fprintf(stderr, "%s: --size: at most %d sizes\n", prog, BENCH_MAX_SIZES);
+            return 2;
+        }
+        if ((sizes[*nsizes] = parse_size(prog, t)) == 0) return 2;
+        (*nsizes)++;
+    }
+    if (*nsizes == 0) {
+        fprintf(stderr, "%s: --size '%s': a size must be a number with an optional K, M or G suffix\n", prog, list);
+        return 2;
+    }
+    return 0;
+}
+
+/* --samples N: 0 if N is a whole number from 1 to BENCH_MAX_SAMPLES, else 2 (after a message). */
+static int parse_samples(const char *prog, const char *s, int *samples)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno == ERANGE || v < 1 || v > BENCH_MAX_SAMPLES) {
+        fprintf(stderr, "%s: --samples %s: must be a whole number from 1 to %d\n", prog, s, BENCH_MAX_SAMPLES);
+        return 2;
+    }
+    *samples = (int)v;
+    return 0;
 }
 
 static const char bench_usage[] =
@@ -437,18 +489,16 @@ int tl_bench_main(int argc, char **argv, const char *prog);
 int tl_bench_main(int argc, char **argv, const char *prog)
 {
     int json = 0, samples = 9;
-    size_t sizes[8] = {(size_t)256 << 10, (size_t)256 << 20};
-    int nsizes = 2;
+    size_t sizes[BENCH_MAX_SIZES] = {(size_t)256 << 10, (size_t)256 << 20};
+    int nsizes = 2, bad = 0;
     const char *filter = NULL;
-    for (int i = 1; i < argc; i++) {
+    /* Every option is checked here, before anything is timed. */
+    for (int i = 1; i < argc && !bad; i++) {
         if (strcmp(argv[i], "--json") == 0) json = 1;
         else if (strcmp(argv[i], "--quick") == 0) nsizes = 1, samples = 5;
-        else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
-            nsizes = 0;
-            for (char *t = strtok(argv[++i], ","); t && nsizes < 8; t = strtok(NULL, ","))
-                if ((sizes[nsizes] = parse_size(t)) > 0) nsizes++;
-        } else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) filter = argv[++i];
-        else if (strcmp(argv[i], "--samples") == 0 && i + 1 < argc) samples = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) bad = parse_sizes(prog, argv[++i], sizes, &nsizes);
+        else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) filter = argv[++i];
+        else if (strcmp(argv[i], "--samples") == 0 && i + 1 < argc) bad = parse_samples(prog, argv[++i], &samples);
         else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             printf(bench_usage, prog);
             return 0;
@@ -458,7 +508,7 @@ int tl_bench_main(int argc, char **argv, const char *prog)
             return 2;
         }
     }
-    if (samples < 1) samples = 1;
+    if (bad) return bad;
 #ifdef TL_BENCH_HAVE_DNNL
     omp_set_num_threads(1); /* single thread, like tlayout */
 #endif

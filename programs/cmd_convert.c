@@ -13,8 +13,8 @@ static const char convert_usage[] =
     "position), and write exactly the destination's size in bytes.\n\n"
     "  --from SPEC      layout of the input\n"
     "  --to SPEC        layout of the output\n"
-    "  -i, --input IN   input file, '-' for stdin; it must hold at least the\n"
-    "                   source's size (extra trailing bytes are ignored)\n"
+    "  -i, --input IN   input file, '-' for stdin; it must hold exactly the\n"
+    "                   source's size in bytes\n"
     "  -o, --output OUT output file, '-' for stdout\n"
     "  --keep-padding   do not write the destination's padding: it keeps the bytes\n"
     "                   OUT already has (when OUT is an existing file that large),\n"
@@ -67,6 +67,56 @@ static tl_status make_dst(const convert_args *a, size_t n, unsigned char **dst)
     return TL_OK;
 }
 
+/* Read at most `max` bytes of IN: the source's size plus one, enough to tell an
+ * exact input from a longer one without reading an endless one (/dev/zero, a
+ * pipe) to its end. The buffer grows as data arrives, so a short file with a
+ * huge --from is reported as short, not as out of memory. */
+static tl_status read_input(const char *path, size_t max, unsigned char **data, size_t *len)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) return cli_io_error("cannot open", path);
+    size_t cap = max < ((size_t)1 << 16) ? max : (size_t)1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    tl_status s = buf ? TL_OK : tl_fail(TL_ERR_NOMEM, "reading '%s': out of memory", path);
+    while (s == TL_OK) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap || cap == max) break; /* end of input, or read enough */
+        size_t want = cap > max / 2 ? max : cap * 2;
+        unsigned char *bigger = realloc(buf, want);
+        if (!bigger) {
+            s = tl_fail(TL_ERR_NOMEM, "reading '%s': out of memory after %zu bytes", path, n);
+            break;
+        }
+        buf = bigger;
+        cap = want;
+    }
+    if (s == TL_OK && ferror(f)) s = cli_io_error("cannot read", path);
+    if (!is_stdin) fclose(f);
+    if (s != TL_OK) {
+        free(buf);
+        return s;
+    }
+    *data = buf;
+    *len = n;
+    return TL_OK;
+}
+
+/* IN must hold exactly the source's bytes: fewer cannot be converted, more
+ * usually means a wrong --from (dims or dtype). */
+static tl_status read_source(const convert_args *a, size_t src_size, unsigned char **in, size_t *in_len)
+{
+    size_t max = src_size < SIZE_MAX ? src_size + 1 : src_size;
+    TL_TRY(read_input(a->in, max ? max : 1, in, in_len));
+    if (*in_len < src_size)
+        return tl_fail(TL_ERR_BUFFER_SMALL, "input '%s' has %zu bytes; --from %s needs %zu", a->in, *in_len,
+                       a->from, src_size);
+    if (*in_len > src_size)
+        return tl_fail(TL_ERR_SIZE, "input '%s' has more than %zu bytes; --from %s needs exactly %zu "
+                       "(a longer input usually means wrong dims or dtype)", a->in, src_size, a->from, src_size);
+    return TL_OK;
+}
+
 static tl_status run(const convert_args *a)
 {
     tl_desc src_d, dst_d;
@@ -76,10 +126,7 @@ static tl_status run(const convert_args *a)
     TL_TRY(parse_spec(&dst_d, "--to", a->to));
     TL_TRY(desc_size_t(&src_d, &src_size));
     TL_TRY(desc_size_t(&dst_d, &dst_size));
-    tl_status s = read_file(a->in, &in, &in_len);
-    if (s == TL_OK && in_len < src_size)
-        s = tl_fail(TL_ERR_BUFFER_SMALL, "input '%s' has %zu bytes; --from %s needs %zu", a->in,
-                    in_len, a->from, src_size);
+    tl_status s = read_source(a, src_size, &in, &in_len);
     if (s == TL_OK) s = make_dst(a, dst_size, &dst);
     if (s == TL_OK)
         s = tl_convert_ex(&src_d, in, in_len, &dst_d, dst, dst_size,

@@ -2,6 +2,7 @@
  *
  * Everything here works on the generic model only (dims, pads, planes of
  * axes); no format is special-cased. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,8 @@ static tl_status check_quant(const tl_desc *d)
         return tl_fail(TL_ERR_QUANT, "quant.round=%u: must be even, away or zero", q->round);
     switch (q->kind) {
     case TL_Q_NONE:
-        if (q->zp != 0 || q->fl != 0 || q->scale != 0.0f)
+        /* signbit: a -0 scale would print as nothing and parse back as +0 */
+        if (q->zp != 0 || q->fl != 0 || q->scale != 0.0f || signbit(q->scale))
             return tl_fail(TL_ERR_QUANT, "zp/scale/fl set without a quantization kind (q=)");
         return TL_OK;
     case TL_Q_AFFINE:
@@ -79,7 +81,7 @@ static tl_status check_quant(const tl_desc *d)
         if (q->fl != 0) return tl_fail(TL_ERR_QUANT, "fl=%d: only DFP quantization has fl", q->fl);
         break;
     case TL_Q_DFP:
-        if (q->zp != 0 || q->scale != 0.0f)
+        if (q->zp != 0 || q->scale != 0.0f || signbit(q->scale))
             return tl_fail(TL_ERR_QUANT, "DFP quantization (real = q*2^-fl) has no zp or scale");
         break;
     default:

@@ -221,7 +221,11 @@ static tl_status apply_quant(tl_desc *d, tl_spec *sp)
         if (t < -128 || t > 127) return tl_fail(TL_ERR_QUANT, "fl=%s: must fit int8 (-128..127)", fl->value);
         Q->fl = (int8_t)t;
     }
-    if (sc) TL_TRY(tl_parse_f32("scale", sc->value, &Q->scale));
+    if (sc) {
+        TL_TRY(tl_parse_f32("scale", sc->value, &Q->scale));
+        /* "scale=-0" means zero; a -0 would print as nothing and parse back as +0 */
+        if (Q->scale == 0.0f) Q->scale = 0.0f;
+    }
     return TL_OK;
 }
 

@@ -100,6 +100,14 @@ void tl_cvt_init_dt(tl_cvt *cv, tl_dtype s, const tl_quant *sq, tl_dtype d, cons
      * integer path (u8 <-> i8 is one saturating byte operation) */
     else if (cv->fast && ints && quant_identity(&op->sq) && quant_identity(&op->dq))
         cv->path = TL_EP_INT;
+    /* any other 8-bit -> 8-bit rule is a table of 256 codes, taken from the
+     * element rule itself: a lookup is exact by construction, and it is
+     * one byte shuffle where the f32 pipeline is a dozen operations */
+    bool bytes = (s == TL_U8 || s == TL_I8) && (d == TL_U8 || d == TL_I8);
+    if (bytes && cv->fast && cv->path != TL_EP_COPY && cv->path != TL_EP_INT) {
+        for (unsigned c = 0; c < 256; c++) cv->lut[c] = (uint8_t)tl_elem_convert_raw(op, c);
+        cv->lut8 = 1;
+    }
 }
 
 void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst)

@@ -86,9 +86,22 @@ static const tl_repack_kernel k_repack[] = {
 static const tl_fill_kernel k_fill[] = {
     TL_FILL_X86(FILL_ENTRY) TL_FILL_NEON(FILL_ENTRY) TL_FILL_SCALAR(FILL_ENTRY)};
 
+/* 8-bit table lookups (cv->lut8): where a byte shuffle of 256 entries is
+ * cheap. NEON rows use the same table inside their own kernels. */
+void tl_x8_lut_ukernel__scalar(const void *, void *, size_t, const tl_cvt *);
+#if defined(__x86_64__) || defined(_M_X64)
+void tl_x8_lut_ukernel__avx512vbmi(const void *, void *, size_t, const tl_cvt *);
+#endif
+static const tl_row_kernel k_lut[] = {
+#if defined(__x86_64__) || defined(_M_X64)
+    {"tl_x8_lut_ukernel__avx512vbmi", TL_ISA_AVX512, TL_U8, TL_U8, tl_x8_lut_ukernel__avx512vbmi},
+#endif
+    {"tl_x8_lut_ukernel__scalar", TL_ISA_SCALAR, TL_U8, TL_U8, tl_x8_lut_ukernel__scalar}};
+
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 void tl_registry_rows(const tl_row_kernel **k, size_t *n) { *k = k_rows; *n = COUNT(k_rows); }
+void tl_registry_luts(const tl_row_kernel **k, size_t *n) { *k = k_lut; *n = COUNT(k_lut); }
 void tl_registry_t2d(const tl_t2d_kernel **k, size_t *n) { *k = k_t2d; *n = COUNT(k_t2d); }
 void tl_registry_ilv(const tl_ilv_kernel **k, size_t *n) { *k = k_ilv; *n = COUNT(k_ilv); }
 void tl_registry_repack(const tl_repack_kernel **k, size_t *n) { *k = k_repack; *n = COUNT(k_repack); }
@@ -101,6 +114,25 @@ const tl_row_kernel *tl_find_row(int isa, tl_dtype s, tl_dtype d)
         if (tl_isa_includes(isa, k_rows[i].isa) && k_rows[i].sdt == s && k_rows[i].ddt == d)
             return &k_rows[i];
     return NULL;
+}
+
+/* The scalar path looks up bytes (one load each, against the scalar f32
+ * pipeline's dozen operations); vector paths only with a table shuffle. */
+const tl_row_kernel *tl_find_lut(int isa)
+{
+    for (size_t i = 0; i < COUNT(k_lut); i++) {
+        const tl_row_kernel *k = &k_lut[i];
+        if (k->isa == TL_ISA_SCALAR) return isa == TL_ISA_SCALAR ? k : NULL;
+        if (k->isa == isa && (k->isa != TL_ISA_AVX512 || tl_cpu_avx512vbmi())) return k;
+    }
+    return NULL;
+}
+
+/* The row kernel of a plan's conversion: the table when it has one. */
+static const tl_row_kernel *plan_row(const tl_plan *p)
+{
+    const tl_row_kernel *k = p->cv.lut8 ? tl_find_lut(p->isa) : NULL;
+    return k ? k : tl_find_row(p->isa, (tl_dtype)p->cv.sdt, (tl_dtype)p->cv.ddt);
 }
 
 static bool t2d_fits(const tl_t2d_kernel *k, unsigned esize, size_t n0, size_t n1)
@@ -201,7 +233,7 @@ static void choose_t2d(const tl_plan *p, tl_pass *ps)
     bool copy = cv->path == TL_EP_COPY;
     unsigned esz = ps->t2d_esize ? ps->t2d_esize : (unsigned)(copy ? cv->es : (cv->es < cv->ed ? cv->es : cv->ed));
     ps->convert_first = (uint8_t)(!copy && cv->ed <= cv->es);
-    if (!copy) ps->row = tl_find_row(p->isa, (tl_dtype)cv->sdt, (tl_dtype)cv->ddt);
+    if (!copy) ps->row = plan_row(p);
     int64_t lanes = ps->head + in->count + ps->tail;
     if ((ps->head || ps->tail) && lanes <= 4 && (copy || ps->convert_first)) {
         const tl_ilv_kernel *k = tl_find_ilv(p->isa, esz, (unsigned)lanes);
@@ -289,7 +321,7 @@ static void choose_convert(const tl_plan *p, tl_pass *ps)
         ps->exec = TL_EX_STRIDED;
         return;
     }
-    if (!copy) ps->row = tl_find_row(p->isa, (tl_dtype)cv->sdt, (tl_dtype)cv->ddt);
+    if (!copy) ps->row = plan_row(p);
     if (in->ss == es && in->ds == ed) {
         if ((ps->head || ps->tail) && ps->nnodes >= 2 && (copy || ps->row)) {
             const tl_node *out = &ps->nodes[ps->nnodes - 2];

@@ -67,6 +67,10 @@ typedef struct tl_cvt {
                            must become +0 before the add, see x86_body.h) */
     float lo, hi;       /* integer destination range (clamp before rounding) */
     int32_t nan_code;   /* NaN -> this code (saturated zp, or 0) */
+    /* 8-bit code -> 8-bit code through a quantization (TIDL, RKNN, TensorRT
+     * int8 images): the rule has 256 answers, computed once by elem.c */
+    uint8_t lut8;       /* lut[] is valid (both dtypes 8-bit, not a raw copy) */
+    uint8_t lut[256];   /* lut[source byte] = destination byte */
 } tl_cvt;
 
 void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst);
@@ -134,6 +138,11 @@ typedef struct tl_fill_kernel {
 /* Registry lookups (src/engine/registry.c): the best kernel whose ISA the
  * plan's ISA includes, or NULL. */
 const tl_row_kernel *tl_find_row(int isa, tl_dtype s, tl_dtype d);
+/* The byte table-lookup row kernel for cv->lut8 conversions on this path,
+ * or NULL where the f32 pipeline is faster (SSE2, AVX2, AVX-512 without
+ * VBMI, Armv7). */
+const tl_row_kernel *tl_find_lut(int isa);
+void tl_registry_luts(const tl_row_kernel **k, size_t *n);
 const tl_t2d_kernel *tl_find_t2d(int isa, unsigned esize, size_t n0, size_t n1);
 const tl_ilv_kernel *tl_find_ilv(int isa, unsigned esize, unsigned c);
 const tl_repack_kernel *tl_find_repack(int isa, unsigned esize, unsigned cs, unsigned h, unsigned t);

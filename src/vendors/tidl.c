@@ -4,6 +4,7 @@
  *
  * Everything goes through one path: a tl_tidl_buf (from an image, from a
  * spec, or from a caller) -> tidl_geo (checked, 64-bit) -> tl_desc. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -514,6 +515,22 @@ static tl_status spec_dims(const tl_spec *sp, tl_tidl_buf *b)
     return TL_OK;
 }
 
+/* The core applies scale= after parse(), but with inverse-scale quantization it
+ * becomes TensorScale, which must be normal (geo_from_buf): check it here, or a
+ * spec would parse to a descriptor that format() refuses. The core still
+ * applies the option (taking it twice is harmless). */
+static tl_status check_spec_scale(tl_spec *sp)
+{
+    tl_spec_opt *sc = tl_spec_take(sp, "scale");
+    float s = 0.0f;
+    if (!sc || tl_dtype_is_float(sp->dtype)) return TL_OK; /* float: the core rejects scale= */
+    TL_TRY(tl_parse_f32("scale", sc->value, &s));
+    if (!(isnormal(s) && s > 0.0f))
+        return tl_fail(TL_ERR_QUANT, "scale=%s: an integer TIDL buffer needs a finite, normal scale > 0 "
+                       "(TensorScale, q = real * scale; smallest %g) (TIDL)", sc->value, (double)FLT_MIN);
+    return TL_OK;
+}
+
 static tl_status parse(tl_desc *out, tl_spec *sp)
 {
     tl_tidl_buf b;
@@ -538,6 +555,8 @@ static tl_status parse(tl_desc *out, tl_spec *sp)
     if (q && strcmp(q->value, "inv") != 0) {
         out->quant.scale = 0.0f;
         out->quant.zp = 0;
+    } else {
+        TL_TRY(check_spec_scale(sp));
     }
     return TL_OK;
 }

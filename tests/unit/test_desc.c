@@ -1,6 +1,7 @@
 /* The descriptor model, layout words and spec strings: vectors, round trips,
  * brute-force offset properties and a table of bad inputs. */
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -113,6 +114,52 @@ TL_TEST(roundtrip_fixed)
         "NCHW4c:u32:1x5x1x1", "NCHW2c:f16:3x3x3x3:pad=0,1,0,0,0,2,0,0",
     };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) check_roundtrip(specs[i]);
+}
+
+/* Every layout family, vendors included, with extreme quantization options:
+ * whatever parses must format, and the string must parse to the same bytes.
+ * (tidl with a subnormal scale and a -0 scale under q=none once broke this.) */
+TL_TEST(roundtrip_extreme_quant_every_vendor)
+{
+    static const char *const bases[] = {
+        "NCHW:u8:1x3x4x5", "NCHW:f32:1x3x4x5", "tidl:u8:1x3x1x40", "tidl:i16:1x3x2x4", "tidl:f32:1x3x1x4",
+        "larod.nhwc:u8:1x2x3x4", "larod.420sp:u8:3x4x4", "dml:u8:1x3x2x2", "dml.nchw:i8:1x3x2x2",
+        "rknn.nc1hwc2:i8:1x84x8x8", "rknn.nchw:u8:1x84x84", "rknn.undefined:f16:1x1000", "trt.chw32:i8:1x3x4x5",
+        "trt.linear:i8:1x3x4x5", "trt.linear:i4:1x3x4x4", "trt.chw4:f16:1x3x2x2",
+    };
+    static const char *const opts[] = {
+        "", ":scale=1e-45", ":scale=1e-40", ":scale=1e-38", ":scale=1.17549435e-38", ":scale=3.39e38",
+        ":scale=-0", ":scale=0", ":scale=-1e-45", ":scale=0.5:zp=-2147483648", ":scale=1e-45:zp=2147483647",
+        ":zp=-1", ":fl=-128", ":fl=127", ":q=none", ":q=affine", ":q=inv", ":q=dfp", ":q=dfp:fl=-128",
+        ":q=none:scale=-0", ":q=none:scale=0", ":q=dfp:scale=-0", ":q=inv:scale=1e-45", ":q=inv:scale=-0",
+        ":q=affine:scale=1e-45", ":q=affine:scale=1e-45:zp=-7", ":round=away", ":round=zero", ":round=even",
+        ":q=none:round=away", ":q=inv:scale=2e-38:round=even",
+    };
+    int parsed = 0;
+    for (size_t b = 0; b < sizeof bases / sizeof bases[0]; b++)
+        for (size_t o = 0; o < sizeof opts / sizeof opts[0]; o++) {
+            char spec[256];
+            tl_desc d;
+            snprintf(spec, sizeof spec, "%s%s", bases[b], opts[o]);
+            if (tl_desc_parse(&d, spec) != TL_OK) continue; /* a rejection is fine: an unformattable descriptor is not */
+            parsed++;
+            check_roundtrip(spec);
+        }
+    CHECK(parsed > 100); /* the sweep tests something */
+}
+
+/* A -0 scale cannot be printed (it reads back as +0): not a valid descriptor. */
+TL_TEST(negative_zero_scale)
+{
+    tl_desc d;
+    REQUIRE_STATUS(tl_desc_parse(&d, "NCHW:u8:1x1x1x1:q=none:scale=-0"), TL_OK);
+    CHECK(!signbit(d.quant.scale));
+    d.quant.scale = -0.0f;
+    CHECK_STATUS(tl_desc_validate(&d), TL_ERR_QUANT);
+    CHECK_STR_CONTAINS(tl_last_error(), "without a quantization kind");
+    d.quant.kind = TL_Q_DFP;
+    CHECK_STATUS(tl_desc_validate(&d), TL_ERR_QUANT);
+    CHECK_STR_CONTAINS(tl_last_error(), "has no zp or scale");
 }
 
 /* A random TVM-style word: a permutation of some letters, up to two blocked. */
@@ -306,6 +353,8 @@ static const bad_spec bad_specs[] = {
     {"NCHW:f32:1x1x1x2:pad=0,0,0,0,0,0,0,9223372036854775807", TL_ERR_OVERFLOW, "overflows"},
     {"NCHW:i8:1x1x1x1:scale=0", TL_ERR_QUANT, "scale=0"},
     {"NCHW:i8:1x1x1x1:scale=-0.5", TL_ERR_QUANT, "scale > 0"},
+    {"NCHW:i8:1x1x1x1:scale=-0", TL_ERR_QUANT, "scale=0: affine quantization needs a finite scale > 0"},
+    {"tidl:u8:1x3x1x40:scale=1e-45", TL_ERR_QUANT, "scale=1e-45: an integer TIDL buffer needs a finite, normal scale > 0"},
     {"NCHW:i8:1x1x1x1:scale=abc", TL_ERR_SPEC_VALUE, "scale=abc"},
     {"NCHW:i8:1x1x1x1:zp=3", TL_ERR_QUANT, "scale=0"},
     {"NCHW:i8:1x1x1x1:zp=99999999999", TL_ERR_QUANT, "int32"},
@@ -450,6 +499,8 @@ int main(int argc, char **argv)
     TL_RUN(align_and_strides_options);
     TL_RUN(yuv420_planes);
     TL_RUN(roundtrip_fixed);
+    TL_RUN(roundtrip_extreme_quant_every_vendor);
+    TL_RUN(negative_zero_scale);
     TL_RUN(property_random_layouts);
     TL_RUN(fill_padding_touches_only_padding);
     TL_RUN(builders);

@@ -306,6 +306,9 @@ TL_TEST(spec_roundtrip)
         "tidl:f32:1x2x3x4:round=zero",
         "tidl:u8:1x3x4x2000000000", /* default cp 8e9: beyond the int32 field */
         "tidl:u8:2x1x4x2000000000:pad=0,0,100000000,0:padch=1",
+        "tidl:u8:1x3x1x40:scale=1.17549435e-38", /* FLT_MIN, the smallest normal TensorScale */
+        "tidl:u8:1x3x1x40:scale=3.39e38",
+        "tidl:i16:1x3x1x40:q=affine:scale=1e-45", /* not a TensorScale: TIDL exports scale 1 */
     };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         tl_desc a, b;
@@ -484,6 +487,12 @@ TL_TEST(spec_errors)
     SPEC_ERR("tidl:u8:1x3x4x4:layout=nhwc:pad=0,1,0,0", TL_ERR_VENDOR, "PadT=1 with layout NHWC");
     SPEC_ERR("tidl:u8:1x3x4x3000000000", TL_ERR_DIM, "dims[3]=3000000000");
     SPEC_ERR("tidl:u8:1x3x4x4:scale=0", TL_ERR_QUANT, "scale");
+    /* subnormal: parsed once, then format() refused its TensorScale */
+    SPEC_ERR("tidl:u8:1x3x1x40:scale=1e-45", TL_ERR_QUANT,
+             "scale=1e-45: an integer TIDL buffer needs a finite, normal scale > 0 (TensorScale");
+    SPEC_ERR("tidl:i16:1x3x1x40:q=inv:scale=1e-38", TL_ERR_QUANT, "scale=1e-38: an integer TIDL buffer");
+    SPEC_ERR("tidl:u8:1x3x1x40:zp=3:scale=-2", TL_ERR_QUANT, "scale=-2: an integer TIDL buffer");
+    SPEC_ERR("tidl:u8:1x3x1x40:scale=abc", TL_ERR_SPEC_VALUE, "scale=abc");
     SPEC_ERR("tidl:f32:1x3x4x4:scale=2", TL_ERR_QUANT, "cannot be quantized");
     SPEC_ERR("tidl:u8:1x3x4x4:c2=16", TL_ERR_SPEC_OPTION, "c2");
 }

@@ -309,6 +309,12 @@ TL_NI void row(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, uint8_t *dp
     const size_t es = tl_p_size(S), ed = tl_p_size(D);
     nk k;
     if (cv->path == TL_EP_INT && int_row(S, D, sp, dp, n, cv)) return;
+#if TL_NEON_A64
+    if (cv->lut8) { /* the plan's table (engine/cvt.c): four tbl steps per 16 bytes */
+        lut_apply(cv->lut, sp, dp, n);
+        return;
+    }
+#endif
     if (!nk_init(&k, cv)) {
         scalar_elems(S, D, sp, dp, n, cv);
         return;

@@ -17,3 +17,13 @@
     }
 
 TL_CONVERT_SCALAR(TL_SCALAR_ROW)
+
+/* 8-bit -> 8-bit through the plan's table (cv->lut8, engine/cvt.c). In
+ * place is fine: each byte is read before it is written. */
+void tl_x8_lut_ukernel__scalar(const void *src, void *dst, size_t n, const tl_cvt *cv);
+void tl_x8_lut_ukernel__scalar(const void *src, void *dst, size_t n, const tl_cvt *cv)
+{
+    const uint8_t *s = (const uint8_t *)src;
+    uint8_t *d = (uint8_t *)dst;
+    for (size_t i = 0; i < n; i++) d[i] = cv->lut[s[i]];
+}
