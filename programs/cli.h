@@ -65,7 +65,8 @@ tl_status parse_spec(tl_desc *d, const char *what, const char *spec);
 
 /* ---- files ----------------------------------------------------------------- */
 /* Read a whole file ("-" = stdin) into a malloc'd buffer (free it). */
-tl_status read_file(const char *path, unsigned char **data, size_t *len);
+/* At most max bytes of a file or "-" (stdin); never reads an endless input to its end. */
+tl_status read_file(const char *path, size_t max, unsigned char **data, size_t *len);
 /* Write len bytes to a file ("-" = stdout), replacing it. */
 tl_status write_file(const char *path, const void *data, size_t len);
 

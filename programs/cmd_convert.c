@@ -67,47 +67,12 @@ static tl_status make_dst(const convert_args *a, size_t n, unsigned char **dst)
     return TL_OK;
 }
 
-/* Read at most `max` bytes of IN: the source's size plus one, enough to tell an
- * exact input from a longer one without reading an endless one (/dev/zero, a
- * pipe) to its end. The buffer grows as data arrives, so a short file with a
- * huge --from is reported as short, not as out of memory. */
-static tl_status read_input(const char *path, size_t max, unsigned char **data, size_t *len)
-{
-    int is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) return cli_io_error("cannot open", path);
-    size_t cap = max < ((size_t)1 << 16) ? max : (size_t)1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    tl_status s = buf ? TL_OK : tl_fail(TL_ERR_NOMEM, "reading '%s': out of memory", path);
-    while (s == TL_OK) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap || cap == max) break; /* end of input, or read enough */
-        size_t want = cap > max / 2 ? max : cap * 2;
-        unsigned char *bigger = realloc(buf, want);
-        if (!bigger) {
-            s = tl_fail(TL_ERR_NOMEM, "reading '%s': out of memory after %zu bytes", path, n);
-            break;
-        }
-        buf = bigger;
-        cap = want;
-    }
-    if (s == TL_OK && ferror(f)) s = cli_io_error("cannot read", path);
-    if (!is_stdin) fclose(f);
-    if (s != TL_OK) {
-        free(buf);
-        return s;
-    }
-    *data = buf;
-    *len = n;
-    return TL_OK;
-}
-
 /* IN must hold exactly the source's bytes: fewer cannot be converted, more
  * usually means a wrong --from (dims or dtype). */
 static tl_status read_source(const convert_args *a, size_t src_size, unsigned char **in, size_t *in_len)
 {
     size_t max = src_size < SIZE_MAX ? src_size + 1 : src_size;
-    TL_TRY(read_input(a->in, max ? max : 1, in, in_len));
+    TL_TRY(read_file(a->in, max ? max : 1, in, in_len));
     if (*in_len < src_size)
         return tl_fail(TL_ERR_BUFFER_SMALL, "input '%s' has %zu bytes; --from %s needs %zu", a->in, *in_len,
                        a->from, src_size);

@@ -257,7 +257,10 @@ static int info(const char *path, int json)
     size_t len = 0;
     tl_tidl_io io;
     int broken = 0;
-    tl_status s = read_file(path, &img, &len);
+    tl_status s = read_file(path, (size_t)TL_TIDL_IO_MAX_BYTES + 1, &img, &len); /* longer: not an io_1.bin */
+    if (s == TL_OK && len > TL_TIDL_IO_MAX_BYTES)
+        s = tl_fail(TL_ERR_VENDOR_FILE, "'%s' has more than %u bytes, larger than any known io_1.bin (TIDL)", path,
+                    (unsigned)TL_TIDL_IO_MAX_BYTES);
     if (s == TL_OK) s = tl_tidl_io_parse(img, len, &io);
     if (s == TL_OK && json) {
         header_arg h = {path, &io};

@@ -145,39 +145,39 @@ tl_status parse_spec(tl_desc *d, const char *what, const char *spec)
     return s;
 }
 
-static tl_status read_stream(FILE *f, const char *path, unsigned char **data, size_t *len)
+/* Read at most `max` bytes of PATH ("-": standard input): a caller asks for one
+ * byte more than it accepts, enough to tell an exact input from a longer one without reading an endless one (/dev/zero, a
+ * pipe) to its end. The buffer grows as data arrives: a short file with a huge
+ * limit costs its own size, not the limit's. */
+tl_status read_file(const char *path, size_t max, unsigned char **data, size_t *len)
 {
-    size_t cap = 1 << 16, n = 0;
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) return cli_io_error("cannot open", path);
+    size_t cap = max < ((size_t)1 << 16) ? max : (size_t)1 << 16, n = 0;
     unsigned char *buf = malloc(cap);
-    if (!buf) return tl_fail(TL_ERR_NOMEM, "reading '%s': out of memory", path);
-    for (;;) {
+    tl_status s = buf ? TL_OK : tl_fail(TL_ERR_NOMEM, "reading '%s': out of memory", path);
+    while (s == TL_OK) {
         n += fread(buf + n, 1, cap - n, f);
-        if (n < cap) break;
-        unsigned char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+        if (n < cap || cap == max) break; /* end of input, or read enough */
+        size_t want = cap > max / 2 ? max : cap * 2;
+        unsigned char *bigger = realloc(buf, want);
         if (!bigger) {
-            free(buf);
-            return tl_fail(TL_ERR_NOMEM, "reading '%s': out of memory after %zu bytes", path, n);
+            s = tl_fail(TL_ERR_NOMEM, "reading '%s': out of memory after %zu bytes", path, n);
+            break;
         }
         buf = bigger;
-        cap *= 2;
+        cap = want;
     }
-    if (ferror(f)) {
+    if (s == TL_OK && ferror(f)) s = cli_io_error("cannot read", path);
+    if (!is_stdin) fclose(f);
+    if (s != TL_OK) {
         free(buf);
-        return cli_io_error("cannot read", path);
+        return s;
     }
     *data = buf;
     *len = n;
     return TL_OK;
-}
-
-tl_status read_file(const char *path, unsigned char **data, size_t *len)
-{
-    if (strcmp(path, "-") == 0) return read_stream(stdin, "-", data, len);
-    FILE *f = fopen(path, "rb");
-    if (!f) return cli_io_error("cannot open", path);
-    tl_status s = read_stream(f, path, data, len);
-    fclose(f);
-    return s;
 }
 
 tl_status write_file(const char *path, const void *data, size_t len)

@@ -49,6 +49,7 @@ typedef enum tl_exec {
     TL_EX_ILV,        /* interleave with zero lanes (fused padding) */
     TL_EX_REPACK,     /* channel re-pack with fused padding */
     TL_EX_STRIDED,    /* byte strides, one element at a time (typed) */
+    TL_EX_COPY2D,     /* raw 1/2/4/8-byte elements at byte strides, 2 nodes (no kernel) */
     TL_EX_SPREAD,     /* short runs at a pixel stride <= 64 bytes, through an L1 tile:
                          dense source pixels to whole destination pixels with their
                          zero lanes (RGB -> NC1HWC2, kCHW32, HWC4), or pixel runs

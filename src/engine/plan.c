@@ -16,6 +16,7 @@ static const char *exec_name(int e)
     case TL_EX_REPACK: return "repack";
     case TL_EX_STRIDED: return "strided";
     case TL_EX_SPREAD: return "pixels";
+    case TL_EX_COPY2D: return "strided copy";
     case TL_EX_FILL: return "fill";
     default: return "fill-strided";
     }

@@ -350,6 +350,10 @@ static void choose_convert(const tl_plan *p, tl_pass *ps)
     }
     ps->exec = TL_EX_STRIDED;
     ps->kernel = NULL;
+    /* raw elements at any byte strides, two loop levels per call (chroma
+     * planes: every other byte, each sample twice) */
+    if (copy && (es == 1 || es == 2 || es == 4 || es == 8) && ps->nnodes >= 2 && !ps->head && !ps->tail)
+        ps->exec = TL_EX_COPY2D;
 }
 
 void tl_plan_choose_kernels(tl_plan *p)

@@ -181,6 +181,58 @@ static void run_strided(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, u
     zero(ps, cv, d0 + in->count * cv->ed, ps->tail);
 }
 
+/* Raw elements at byte strides, two nodes per call: a fixed-size move per
+ * element (a memcpy of a variable size is a libc call per byte). */
+#define TL_COPY2D(E)                                                                            \
+    static void copy2d_##E(const uint8_t *s, uint8_t *d, const tl_node *o, const tl_node *in)  \
+    {                                                                                           \
+        for (int64_t j = 0; j < o->count; j++, s += o->ss, d += o->ds) {                        \
+            const uint8_t *sp = s;                                                              \
+            uint8_t *dp = d;                                                                    \
+            for (int64_t k = 0; k < in->count; k++, sp += in->ss, dp += in->ds) memcpy(dp, sp, E); \
+        }                                                                                       \
+    }
+TL_COPY2D(1)
+TL_COPY2D(2)
+TL_COPY2D(4)
+TL_COPY2D(8)
+
+/* Each source element twice, side by side (4:2:0 chroma to full
+ * resolution): one load, two stores, no inner loop. */
+#define TL_DUP2D(E)                                                                            \
+    static void dup2d_##E(const uint8_t *s, uint8_t *d, const tl_node *o)                      \
+    {                                                                                          \
+        for (int64_t j = 0; j < o->count; j++, s += o->ss, d += o->ds) {                       \
+            uint8_t v[E];                                                                      \
+            memcpy(v, s, E);                                                                   \
+            memcpy(d, v, E);                                                                   \
+            memcpy(d + E, v, E);                                                               \
+        }                                                                                      \
+    }
+TL_DUP2D(1)
+TL_DUP2D(2)
+TL_DUP2D(4)
+TL_DUP2D(8)
+
+static void run_copy2d(const tl_cvt *cv, const uint8_t *s, uint8_t *d, const tl_node *in, const tl_node *out)
+{
+    if (in->count == 2 && in->ss == 0 && in->ds == cv->es) {
+        switch (cv->es) {
+        case 1: dup2d_1(s, d, out); break;
+        case 2: dup2d_2(s, d, out); break;
+        case 4: dup2d_4(s, d, out); break;
+        default: dup2d_8(s, d, out); break;
+        }
+        return;
+    }
+    switch (cv->es) {
+    case 1: copy2d_1(s, d, out, in); break;
+    case 2: copy2d_2(s, d, out, in); break;
+    case 4: copy2d_4(s, d, out, in); break;
+    default: copy2d_8(s, d, out, in); break;
+    }
+}
+
 /* A 2-D tile through an L1 buffer when the dtypes differ: narrowing converts
  * source rows first and moves the narrow elements; widening moves the narrow
  * source elements first and converts destination rows. One pass over memory. */
@@ -455,6 +507,7 @@ static void run_inner(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uin
     case TL_EX_T2D: run_t2d(ps, cv, s, d, in, out); break;
     case TL_EX_ILV: run_ilv(ps, cv, s, d, in, out); break;
     case TL_EX_REPACK: run_repack(ps, cv, s, d, in, out); break;
+    case TL_EX_COPY2D: run_copy2d(cv, s, d, in, out); break;
     case TL_EX_SPREAD:
         if (ps->px_gather) run_gather(ps, cv, s, d, in, out);
         else run_spread(ps, cv, s, d, in, out);
@@ -475,6 +528,7 @@ static int kernel_nodes(const tl_pass *ps)
     case TL_EX_T2D:
     case TL_EX_ILV:
     case TL_EX_REPACK:
+    case TL_EX_COPY2D:
     case TL_EX_SPREAD: return 2;
     default: return 1;
     }

@@ -278,6 +278,10 @@ static const char *const k_specs[][2] = {
     {"larod.nhwc:u8:1x5x6x3:align=0,0,32,4", "NCHW:f32:1x3x5x6"},
     {"NCHW:f32:1x3x4x4", "dml:f32:1x3x4x4"},
     {"dml:f32:1x3x4x4:strides=1,0,0,0", "NCHW:f32:1x3x4x4"},
+    /* raw copies at byte strides (TL_EX_COPY2D): chroma upsampling, broadcasts */
+    {"yuv.nv12:u8:3x40x64", "CHW:u8:3x40x64"},
+    {"yuv.nv21:u8:3x9x13", "HWC:u8:9x13x3"},
+    {"dml:i16:1x3x4x4:strides=0,1,0,3", "NCHW:i16:1x3x4x4"},
     /* short pixel runs (TL_EX_SPREAD), more pixels than one L1 tile holds */
     {"NHWC:u8:1x80x80x3", "rknn.nc1hwc2:i8:1x1x80x80x16:c=3:zp=-128:scale=1"},
     {"rknn.nc1hwc2:i8:1x1x80x80x16:c=3:zp=-128:scale=1", "NHWC:u8:1x80x80x3"},
