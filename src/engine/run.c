@@ -11,6 +11,29 @@
 
 #define TILE_BYTES 16384
 
+/* n bytes from an L1 buffer to a destination larger than the cache: the
+ * whole 64-byte lines inside with non-temporal stores (no read for
+ * ownership: two memory transfers per byte instead of three), the partial
+ * lines at the ends with plain stores. The caller fences (tl_pass_run). */
+static void stream_out(uint8_t *d, const uint8_t *s, size_t n)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    size_t head = (size_t)(-(uintptr_t)d & 63);
+    if (head >= n) {
+        memcpy(d, s, n);
+        return;
+    }
+    memcpy(d, s, head);
+    size_t i = head;
+    for (; i + 64 <= n; i += 64)
+        for (int k = 0; k < 64; k += 16)
+            _mm_stream_si128((__m128i *)(d + i + k), _mm_loadu_si128((const __m128i *)(s + i + k)));
+    memcpy(d + i, s + i, n - i);
+#else
+    memcpy(d, s, n); /* Arm: no non-temporal store worth the name (stnp is a hint) */
+#endif
+}
+
 /* Slice [b, e) of the outermost node for part `part` of `nparts`. */
 static void part_range(int64_t count, unsigned part, unsigned nparts, int64_t *b, int64_t *e)
 {
@@ -120,6 +143,20 @@ static void elements_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *sr
 static void copy_or_convert_row(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d,
                                 size_t n)
 {
+    if (cv->stream && n * cv->ed >= 256) { /* whole lines to stream */
+        if (cv->path == TL_EP_COPY) {
+            stream_out(d, s, n * cv->es);
+            return;
+        }
+        _Alignas(64) uint8_t buf[TILE_BYTES];
+        size_t chunk = TILE_BYTES / cv->ed;
+        for (size_t b = 0; b < n; b += chunk) {
+            size_t m = n - b < chunk ? n - b : chunk;
+            ps->row->fn(s + b * cv->es, buf, m, cv);
+            stream_out(d + b * cv->ed, buf, m * cv->ed);
+        }
+        return;
+    }
     if (cv->path == TL_EP_COPY) memcpy(d, s, n * cv->es);
     else ps->row->fn(s, d, n, cv);
 }
@@ -240,7 +277,7 @@ static void t2d_tiles(const tl_pass *ps, const tl_cvt *cv, const uint8_t *src, u
                       const tl_node *in, const tl_node *out)
 {
     const tl_t2d_kernel *k = (const tl_t2d_kernel *)ps->kernel;
-    _Alignas(64) uint8_t tmp[TILE_BYTES];
+    _Alignas(64) uint8_t tmp[TILE_BYTES], out_tile[TILE_BYTES]; /* out_tile: streaming plans */
     size_t n0 = (size_t)in->count, n1 = (size_t)out->count;
     /* the tile holds narrow elements only (the wide side is read or written
      * in place); long rows keep the row kernels' start-up small, and a
@@ -271,14 +308,22 @@ static void t2d_tiles(const tl_pass *ps, const tl_cvt *cv, const uint8_t *src, u
                 else
                     for (size_t r = 0; r < m0; r++)
                         ps->row->fn(s + (ptrdiff_t)r * in->ss, tmp + r * m1 * cv->ed, m1, cv);
-                k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), d, out->ds, m0, m1);
+                if (cv->stream) { /* move into L1, then stream each row out */
+                    size_t rb = m0 * cv->ed;
+                    k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), out_tile, (ptrdiff_t)rb, m0, m1);
+                    if (out->ds == (ptrdiff_t)rb) stream_out(d, out_tile, m1 * rb);
+                    else
+                        for (size_t r = 0; r < m1; r++) stream_out(d + (ptrdiff_t)r * out->ds, out_tile + r * rb, rb);
+                } else {
+                    k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), d, out->ds, m0, m1);
+                }
             } else {
                 k->fn(s, in->ss, tmp, (ptrdiff_t)(m0 * cv->es), m0, m1);
                 if (out->ds == (ptrdiff_t)(m0 * cv->ed))
-                    ps->row->fn(tmp, d, m0 * m1, cv);
+                    copy_or_convert_row(ps, cv, tmp, d, m0 * m1);
                 else
                     for (size_t r = 0; r < m1; r++)
-                        ps->row->fn(tmp + r * m0 * cv->es, d + (ptrdiff_t)r * out->ds, m0, cv);
+                        copy_or_convert_row(ps, cv, tmp + r * m0 * cv->es, d + (ptrdiff_t)r * out->ds, m0);
             }
         }
     }
@@ -298,7 +343,7 @@ static bool fixed_n1(const tl_t2d_kernel *k)
 static void run_t2d_lanes(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d, const tl_node *in,
                           const tl_node *out)
 {
-    _Alignas(64) uint8_t tmp[TILE_BYTES];
+    _Alignas(64) uint8_t tmp[TILE_BYTES], out_tile[TILE_BYTES]; /* the tile holds lanes x t1 elements */
     size_t es = cv->es, lanes = (size_t)(ps->head + in->count + ps->tail), n1 = (size_t)out->count;
     size_t t1 = TILE_BYTES / (lanes * es) / 64 * 64, rs = t1 * es;
     memset(tmp, 0, (size_t)ps->head * rs);
@@ -307,7 +352,13 @@ static void run_t2d_lanes(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s,
         size_t m1 = n1 - b1 < t1 ? n1 - b1 : t1;
         for (int64_t r = 0; r < in->count; r++)
             memcpy(tmp + (size_t)(ps->head + r) * rs, s + r * in->ss + b1 * es, m1 * es);
-        ps->lanes_kernel->fn(tmp, (ptrdiff_t)rs, d + (ptrdiff_t)b1 * out->ds, out->ds, lanes, m1);
+        uint8_t *db = d + (ptrdiff_t)b1 * out->ds;
+        if (cv->stream && out->ds == (ptrdiff_t)(lanes * es)) { /* whole pixels: one range */
+            ps->lanes_kernel->fn(tmp, (ptrdiff_t)rs, out_tile, (ptrdiff_t)(lanes * es), lanes, m1);
+            stream_out(db, out_tile, m1 * lanes * es);
+        } else {
+            ps->lanes_kernel->fn(tmp, (ptrdiff_t)rs, db, out->ds, lanes, m1);
+        }
     }
 }
 
@@ -354,7 +405,7 @@ static void run_ilv(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8
         k->fn(planes, d, n);
         return;
     }
-    _Alignas(64) uint8_t tmp[TILE_BYTES];
+    _Alignas(64) uint8_t tmp[TILE_BYTES], out_tile[TILE_BYTES]; /* out_tile: streaming plans */
     size_t chunk = TILE_BYTES / (4 * cv->ed);
     for (size_t b = 0; b < n; b += chunk) {
         size_t m = n - b < chunk ? n - b : chunk;
@@ -363,7 +414,9 @@ static void run_ilv(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8
             ps->row->fn(s + c * in->ss + b * cv->es, t, m, cv);
             planes[ps->head + c] = t;
         }
-        k->fn(planes, d + (ptrdiff_t)b * out->ds, m);
+        uint8_t *db = d + (ptrdiff_t)b * out->ds;
+        k->fn(planes, cv->stream ? out_tile : db, m); /* out->ds is the pixel: one range */
+        if (cv->stream) stream_out(db, out_tile, m * (size_t)out->ds);
     }
 }
 
@@ -384,16 +437,27 @@ static void run_repack(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, ui
      * loads of bytes just stored by the conversion cannot be forwarded from
      * the store buffer and wait for it to drain (measured: 0.30x memcpy). */
     if (cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1) {
-        k->fn(s, d, n);
-        ps->row->fn(d, d, n * (size_t)(ps->head + in->count + ps->tail), cv);
+        /* in chunks that stay in L1 between the two steps (an image at once
+         * would take the destination through DRAM three times) */
+        size_t lanes = (size_t)(ps->head + in->count + ps->tail), chunk = TILE_BYTES / lanes;
+        _Alignas(64) uint8_t tmp[TILE_BYTES];
+        for (size_t b = 0; b < n; b += chunk) {
+            size_t m = n - b < chunk ? n - b : chunk;
+            uint8_t *db = d + (ptrdiff_t)b * out->ds, *t = cv->stream ? tmp : db;
+            k->fn(s + b * (size_t)in->count, t, m);
+            ps->row->fn(t, t, m * lanes, cv);
+            if (cv->stream) stream_out(db, t, m * lanes);
+        }
         return;
     }
-    _Alignas(64) uint8_t tmp[TILE_BYTES];
-    size_t px = (size_t)in->count * cv->ed, chunk = TILE_BYTES / px;
+    _Alignas(64) uint8_t tmp[TILE_BYTES], out_tile[TILE_BYTES]; /* out_tile: streaming plans */
+    size_t chunk = TILE_BYTES / (size_t)out->ds; /* whole output pixels fit a tile */
     for (size_t b = 0; b < n; b += chunk) {
         size_t m = n - b < chunk ? n - b : chunk;
+        uint8_t *db = d + (ptrdiff_t)b * out->ds;
         ps->row->fn(s + b * (size_t)in->count * cv->es, tmp, m * (size_t)in->count, cv);
-        k->fn(tmp, d + (ptrdiff_t)b * out->ds, m);
+        k->fn(tmp, cv->stream ? out_tile : db, m);
+        if (cv->stream) stream_out(db, out_tile, m * (size_t)out->ds);
     }
 }
 
@@ -465,16 +529,19 @@ static void run_spread(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, ui
 {
     _Alignas(64) uint8_t buf[64 + TILE_BYTES + 64], mask[64];
     uint8_t *t = buf + 64;
+    _Alignas(64) uint8_t out_tile[TILE_BYTES]; /* streaming plans */
     size_t k = (size_t)in->count, rd = k * cv->ed, h = (size_t)ps->head * cv->ed, n = (size_t)out->count;
-    size_t chunk = TILE_BYTES / rd;
+    size_t chunk = TILE_BYTES / (cv->stream ? (size_t)out->ds : rd);
     memset(buf, 0, 64);
     memset(mask, 0, sizeof mask);
     memset(mask + h, 0xFF, rd);
     for (size_t b = 0; b < n; b += chunk) {
         size_t m = n - b < chunk ? n - b : chunk;
+        uint8_t *db = d + (ptrdiff_t)b * out->ds;
         tile_row(ps, cv, s + b * k * cv->es, t, m * k);
         memset(t + m * rd, 0, 64);
-        spread_px(ps->px_bytes, t - h, rd, d + (ptrdiff_t)b * out->ds, out->ds, m, mask);
+        spread_px(ps->px_bytes, t - h, rd, cv->stream ? out_tile : db, out->ds, m, mask);
+        if (cv->stream) stream_out(db, out_tile, m * (size_t)out->ds);
     }
 }
 
@@ -486,14 +553,14 @@ static void run_gather(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, ui
 {
     _Alignas(64) uint8_t t[TILE_BYTES + 64];
     size_t k = (size_t)in->count, rs = k * cv->es, n = (size_t)out->count;
-    size_t chunk = TILE_BYTES / rs;
+    size_t chunk = TILE_BYTES / (rs > k * cv->ed ? rs : k * cv->ed); /* (tile_row may stream) */
     for (size_t b = 0; b < n; b += chunk) {
         size_t m = n - b < chunk ? n - b : chunk;
         const uint8_t *sb = s + (ptrdiff_t)b * out->ss;
         size_t fast = b + m == n ? m - 1 : m;
         gather_px(ps->px_bytes, sb, out->ss, t, rs, fast);
         if (fast < m) memcpy(t + fast * rs, sb + (ptrdiff_t)fast * out->ss, rs);
-        tile_row(ps, cv, t, d + b * k * cv->ed, m * k);
+        copy_or_convert_row(ps, cv, t, d + b * k * cv->ed, m * k);
     }
 }
 

@@ -491,6 +491,18 @@ TL_TEST(differential_streaming)
         {"NCHW:u8:1x64x256x272", "NHWC:u8:1x256x272x64"}, /* lines staged in L1 */
         {"NHWC:f32:1x641x599x3", "NCHW:f32:1x3x641x599"},  /* planes off 64-byte lines */
         {"NHWC:f32:1x121x144x64", "NCHW:f32:1x64x121x144"}, /* 8 lines per plane at a time, and a rest */
+        /* destinations over 8 MiB: every executor stages its output in L1 and streams it */
+        {"NCHW:f32:1x3x1200x1210", "NCHW:f16:1x3x1200x1210"},                          /* row */
+        {"NCHW:u8:1x8x1200x1210", "NCHW:u8:1x8x1200x1210:pad=0,0,0,1,0,0,0,3"},          /* padded rows */
+        {"NCHW:f32:1x8x1200x1210", "NHWC:i8:1x1200x1210x8:scale=0.1"},                   /* 2d, narrowing */
+        {"NCHW16c:i8:1x64x200x210:scale=0.05", "NCHW:f32:1x64x200x210"},                 /* 2d, widening */
+        {"NCHW:f32:1x24x300x310", "NCHW16c:f32:1x24x300x310"},                           /* zero lanes */
+        {"NCHW:f32:1x3x1800x1810", "NHWC:u8:1x1800x1810x3"},                             /* interleave */
+        {"NCHW:f32:1x3x1100x1100", "trt.dla_hwc4:f16:1x3x1100x1100"},                    /* zero lane */
+        {"NHWC:u8:1x1600x1600x3", "trt.dla_hwc4:i8:1x3x1600x1600"},                      /* repack, saturate */
+        {"NHWC:u8:1x1600x1600x3", "trt.dla_hwc4:i8:1x3x1600x1600:scale=2"},              /* repack, table */
+        {"NHWC:u8:1x800x800x3", "rknn.nc1hwc2:i8:1x1x800x800x16:c=3:zp=-128:scale=1"},   /* pixels */
+        {"trt.dla_hwc4:f16:1x3x1100x1100", "NHWC:f32:1x1100x1100x3"},                    /* pixels, gather */
     };
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
         tl_desc s, d;
