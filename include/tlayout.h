@@ -197,6 +197,21 @@ TL_API tl_status tl_desc_parse(tl_desc *out, const char *spec);
 /* Format a descriptor as a spec string that parses back to an identical one.
  * TL_ERR_BUFFER_SMALL if len is too short (the message gives the length). */
 TL_API tl_status tl_desc_format(const tl_desc *d, char *buf, size_t len);
+/* The descriptor as one line of JSON, the object `tlayout describe --json`
+ * prints (members in docs/cli.md): spec, dtype, dims, labels, quant, padding,
+ * size, planes and axes, then the vendor's own members.
+ * Nothing is written unless the whole text fits: TL_ERR_BUFFER_SMALL if len is
+ * too short (the message gives the length). *needed (may be NULL) receives the
+ * bytes the text takes including its NUL, on success and on TL_ERR_BUFFER_SMALL,
+ * so buf NULL with len 0 asks for the size. TL_ERR_NULL for a NULL d, or a
+ * NULL buf with len > 0; the status of tl_desc_validate for an invalid d. */
+TL_API tl_status tl_desc_to_json(const tl_desc *d, char *buf, size_t len, size_t *needed);
+/* The vendor's own account of a vendor descriptor, in sentences, paragraphs
+ * ending in '\n' (larod pitches, TIDL line and channel pitch, DirectML sizes
+ * and strides, RKNN native dims, TensorRT strides and DLA rules): what
+ * `tlayout explain` prints under "As <vendor> describes it". "" for a
+ * descriptor without a vendor. Buffer rules and statuses as tl_desc_to_json. */
+TL_API tl_status tl_desc_explain_vendor(const tl_desc *d, char *buf, size_t len, size_t *needed);
 
 /* Check every rule of the model; computes nothing. */
 TL_API tl_status tl_desc_validate(const tl_desc *d);

@@ -37,7 +37,30 @@ int cmd_tidl_info(int argc, char **argv);
 int cmd_threshold(int argc, char **argv);
 
 /* ---- errors -------------------------------------------------------------- */
-/* Print "tlayout: <tl_status_str(s)>: <tl_last_error()>" to stderr and return
+/* The CLI keeps its own error detail instead of writing the library's
+ * (tl_last_error() belongs to the library; programs/ links the public API
+ * only). A status travels up to die_status, which prints the CLI's detail when
+ * a CLI check failed last, else the library's. */
+
+/* Record the CLI's detail for status s and return s. printf format. */
+tl_status cli_fail(tl_status s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Forget the CLI's detail: a caller that handles a failed status instead of
+ * returning it calls this, so a later library error is not shadowed. */
+void cli_clear_error(void);
+/* The detail die_status would print: the CLI's if set, else tl_last_error(). */
+const char *cli_last_error(void);
+/* Return the status of expr from the calling function unless it is TL_OK. */
+#define CLI_TRY(expr)                             \
+    do {                                          \
+        tl_status cli_try_s_ = (expr);            \
+        if (cli_try_s_ != TL_OK) return cli_try_s_; \
+    } while (0)
+
+/* Print "tlayout: <tl_status_str(s)>: <cli_last_error()>" to stderr and return
  * the exit code for it (callers `return die_status(s);`). */
 int die_status(tl_status s);
 /* Print "tlayout: <cmd>: <message>" and "Try 'tlayout <cmd> --help'." to
@@ -47,7 +70,7 @@ int die_usage(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Record an I/O error for tl_last_error() and return TL_ERR_IO. */
+/* Record an I/O error (cli_fail: "WHAT 'PATH': strerror") and return TL_ERR_IO. */
 tl_status cli_io_error(const char *what, const char *path);
 
 /* ---- arguments ----------------------------------------------------------- */
@@ -75,5 +98,25 @@ tl_status write_file(const char *path, const void *data, size_t len);
 const char *format_bits_as_bytes(int64_t bits, char *buf, size_t len);
 /* size_bytes of a validated descriptor as size_t, TL_ERR_OVERFLOW if it does not fit. */
 tl_status desc_size_t(const tl_desc *d, size_t *out);
+
+/* ---- text built in a caller's buffer ------------------------------------------ */
+/* Appending never fails: text beyond cap is dropped, but len still counts it,
+ * so len >= cap tells the caller to retry with a buffer of len + 1 bytes. */
+typedef struct cli_sb {
+    char *buf;
+    size_t cap, len;
+} cli_sb;
+void cli_sb_printf(cli_sb *sb, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The shortest decimal that reads back as the same float (as the library
+ * prints scales in specs and JSON, so the CLI's text agrees with them). */
+void cli_sb_float(cli_sb *sb, float f);
+
+/* ---- overflow-checked 64-bit arithmetic: false on overflow (*r unspecified) -- */
+static inline int cli_add_ok(int64_t a, int64_t b, int64_t *r) { return !__builtin_add_overflow(a, b, r); }
+static inline int cli_mul_ok(int64_t a, int64_t b, int64_t *r) { return !__builtin_mul_overflow(a, b, r); }
 
 #endif /* TLAYOUT_CLI_H */

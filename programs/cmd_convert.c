@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/internal.h"
 
 static const char convert_usage[] =
     "usage: tlayout convert --from SPEC --to SPEC -i IN -o OUT [--keep-padding]\n\n"
@@ -57,7 +56,7 @@ static int parse_args(int argc, char **argv, convert_args *a)
 static tl_status make_dst(const convert_args *a, size_t n, unsigned char **dst)
 {
     *dst = calloc(n ? n : 1, 1);
-    if (!*dst) return tl_fail(TL_ERR_NOMEM, "destination of %zu bytes: out of memory", n);
+    if (!*dst) return cli_fail(TL_ERR_NOMEM, "destination of %zu bytes: out of memory", n);
     if (!a->keep_padding || strcmp(a->out, "-") == 0) return TL_OK;
     FILE *f = fopen(a->out, "rb");
     if (!f) return TL_OK; /* no file yet: padding stays zero */
@@ -72,13 +71,13 @@ static tl_status make_dst(const convert_args *a, size_t n, unsigned char **dst)
 static tl_status read_source(const convert_args *a, size_t src_size, unsigned char **in, size_t *in_len)
 {
     size_t max = src_size < SIZE_MAX ? src_size + 1 : src_size;
-    TL_TRY(read_file(a->in, max ? max : 1, in, in_len));
+    CLI_TRY(read_file(a->in, max ? max : 1, in, in_len));
     if (*in_len < src_size)
-        return tl_fail(TL_ERR_BUFFER_SMALL, "input '%s' has %zu bytes; --from %s needs %zu", a->in, *in_len,
-                       a->from, src_size);
+        return cli_fail(TL_ERR_BUFFER_SMALL, "input '%s' has %zu bytes; --from %s needs %zu", a->in, *in_len,
+                        a->from, src_size);
     if (*in_len > src_size)
-        return tl_fail(TL_ERR_SIZE, "input '%s' has more than %zu bytes; --from %s needs exactly %zu "
-                       "(a longer input usually means wrong dims or dtype)", a->in, src_size, a->from, src_size);
+        return cli_fail(TL_ERR_SIZE, "input '%s' has more than %zu bytes; --from %s needs exactly %zu "
+                        "(a longer input usually means wrong dims or dtype)", a->in, src_size, a->from, src_size);
     return TL_OK;
 }
 
@@ -87,10 +86,10 @@ static tl_status run(const convert_args *a)
     tl_desc src_d, dst_d;
     size_t src_size, dst_size, in_len = 0;
     unsigned char *in = NULL, *dst = NULL;
-    TL_TRY(parse_spec(&src_d, "--from", a->from));
-    TL_TRY(parse_spec(&dst_d, "--to", a->to));
-    TL_TRY(desc_size_t(&src_d, &src_size));
-    TL_TRY(desc_size_t(&dst_d, &dst_size));
+    CLI_TRY(parse_spec(&src_d, "--from", a->from));
+    CLI_TRY(parse_spec(&dst_d, "--to", a->to));
+    CLI_TRY(desc_size_t(&src_d, &src_size));
+    CLI_TRY(desc_size_t(&dst_d, &dst_size));
     tl_status s = read_source(a, src_size, &in, &in_len);
     if (s == TL_OK) s = make_dst(a, dst_size, &dst);
     if (s == TL_OK)

@@ -20,7 +20,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "core/internal.h"
 #include "svg_map.h"
 
 #define IMG_W 640
@@ -75,7 +74,7 @@ static void list_i64(char *buf, size_t len, const int64_t *v, int n)
 static tl_status larod_view(const tl_desc *d, vview *v)
 {
     tl_larod_tensor_pitches p;
-    TL_TRY(tl_larod_pitches_from_desc(d, &p));
+    CLI_TRY(tl_larod_pitches_from_desc(d, &p));
     for (size_t i = 0; i < p.len && i < 8; i++) v->k[i] = (int64_t)p.pitches[i];
     snprintf(v->report, sizeof v->report, "larod pitches {");
     list_i64(v->report, sizeof v->report, v->k, (int)p.len);
@@ -99,7 +98,7 @@ static int64_t larod_420sp_addr(const vview *v, int c, int h, int w)
 static tl_status tidl_view(const tl_desc *d, vview *v)
 {
     tl_tidl_buf b;
-    TL_TRY(tl_tidl_from_desc(d, &b));
+    CLI_TRY(tl_tidl_from_desc(d, &b));
     int64_t lp = (int64_t)b.width + b.pad_l + b.pad_r;
     int64_t cp = b.channel_pitch ? b.channel_pitch : lp * ((int64_t)b.height + b.pad_t + b.pad_b);
     v->k[0] = lp;
@@ -120,7 +119,7 @@ static tl_status dml_view(const tl_desc *d, vview *v)
 {
     tl_dml_buffer_tensor_desc m;
     uint32_t sizes[8], strides[8];
-    TL_TRY(tl_dml_export(d, &m, sizes, strides));
+    CLI_TRY(tl_dml_export(d, &m, sizes, strides));
     for (int i = 0; i < 4; i++) v->k[i] = strides[i];
     snprintf(v->report, sizeof v->report, "DML Sizes {%u, %u, %u, %u} Strides {%u, %u, %u, %u}", sizes[0], sizes[1],
              sizes[2], sizes[3], strides[0], strides[1], strides[2], strides[3]);
@@ -137,8 +136,8 @@ static tl_status rknn_view(const tl_desc *d, vview *v)
 {
     tl_rknn_view rv;
     int64_t off[3];
-    TL_TRY(tl_rknn_view_init(&rv, d));
-    TL_TRY(tl_rknn_channel_offsets(d, 0, 3, off));
+    CLI_TRY(tl_rknn_view_init(&rv, d));
+    CLI_TRY(tl_rknn_channel_offsets(d, 0, 3, off));
     v->k[0] = off[0], v->k[1] = off[1], v->k[2] = off[2];
     v->k[3] = rv.row_stride, v->k[4] = rv.pixel_stride;
     snprintf(v->report, sizeof v->report, "RKNN native dims [%lld, %lld, %lld, %lld, %lld], pixel stride %lld, "
@@ -157,7 +156,7 @@ static int64_t rknn_addr(const vview *v, int c, int h, int w)
 static tl_status trt_view(const tl_desc *d, vview *v)
 {
     tl_trt_runtime rt;
-    TL_TRY(tl_trt_runtime_info(d, &rt));
+    CLI_TRY(tl_trt_runtime_info(d, &rt));
     for (int i = 0; i < 4; i++) v->k[i] = rt.strides.d[i];
     v->k[4] = rt.vectorized_dim;
     v->k[5] = rt.vectorized_dim < 0 ? 1 : rt.components_per_element;
@@ -389,15 +388,15 @@ static tl_status time_runs(run *r, const unsigned char *src, int runs)
 
 static tl_status alloc_run(run *r)
 {
-    TL_TRY(desc_size_t(&r->d, &r->size));
-    TL_TRY(desc_size_t(&r->src_d, &r->src_size));
+    CLI_TRY(desc_size_t(&r->d, &r->size));
+    CLI_TRY(desc_size_t(&r->src_d, &r->src_size));
     r->buf = malloc(r->size);
     r->expect = malloc(r->size);
     r->mask = calloc(r->size, 1);
     r->scratch = malloc(r->size);
     r->back = malloc(r->src_size);
     if (!r->buf || !r->expect || !r->mask || !r->scratch || !r->back)
-        return tl_fail(TL_ERR_NOMEM, "demo: buffers of %zu bytes: out of memory", r->size);
+        return cli_fail(TL_ERR_NOMEM, "demo: buffers of %zu bytes: out of memory", r->size);
     memset(r->buf, SENTINEL, r->size);
     return TL_OK;
 }
@@ -414,12 +413,12 @@ static void free_run(run *r)
 static tl_status do_format(const demo_fmt *f, run *r, const unsigned char *rgb, const unsigned char *yuv, int runs)
 {
     const unsigned char *src = f->yuv ? yuv : rgb;
-    TL_TRY(parse_spec(&r->d, "demo format", f->spec));
-    TL_TRY(parse_spec(&r->src_d, "demo source", f->yuv ? "CHW:u8:3x480x640" : "NHWC:u8:1x480x640x3"));
+    CLI_TRY(parse_spec(&r->d, "demo format", f->spec));
+    CLI_TRY(parse_spec(&r->src_d, "demo source", f->yuv ? "CHW:u8:3x480x640" : "NHWC:u8:1x480x640x3"));
     r->v.es = tl_dtype_bits((tl_dtype)r->d.dtype) / 8;
-    TL_TRY(f->view(&r->d, &r->v));
-    TL_TRY(alloc_run(r));
-    TL_TRY(time_runs(r, src, runs));
+    CLI_TRY(f->view(&r->d, &r->v));
+    CLI_TRY(alloc_run(r));
+    CLI_TRY(time_runs(r, src, runs));
     check_elements(f, r, src);
     if (!r->bad) check_rest(r);
     if (!r->bad) check_back(f, r, src);
@@ -479,13 +478,13 @@ static tl_status make_dir(const char *dir)
 
 static tl_status write_pictures(const run *rs, const char *dir)
 {
-    TL_TRY(make_dir(dir));
+    CLI_TRY(make_dir(dir));
     for (int k = 0; k < NFORMATS; k++) {
         char path[4096], title[128];
         snprintf(path, sizeof path, "%s/%s.svg", dir, formats[k].file);
         snprintf(title, sizeof title, "tlayout demo %d: %s", k + 1, formats[k].name);
         svg_opts o = {0, 0, title};
-        TL_TRY(svg_write(&rs[k].d, &o, path));
+        CLI_TRY(svg_write(&rs[k].d, &o, path));
     }
     return TL_OK;
 }
@@ -496,7 +495,7 @@ static int demo_main(const char *dir, int runs)
     unsigned char *rgb = malloc(n), *yuv = malloc(n);
     run rs[NFORMATS];
     memset(rs, 0, sizeof rs);
-    tl_status s = rgb && yuv ? TL_OK : tl_fail(TL_ERR_NOMEM, "demo: out of memory");
+    tl_status s = rgb && yuv ? TL_OK : cli_fail(TL_ERR_NOMEM, "demo: out of memory");
     if (s == TL_OK) {
         make_rgb(rgb);
         make_yuv(rgb, yuv);

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/internal.h"
 
 static const char describe_usage[] =
     "usage: tlayout describe SPEC [--json]\n\n"
@@ -55,8 +54,8 @@ static void print_quant(const tl_desc *d)
 {
     const tl_quant *q = &d->quant;
     char sc[64];
-    tl_strbuf sb = {sc, sizeof sc, 0};
-    tl_sb_float(&sb, q->scale);
+    cli_sb sb = {sc, sizeof sc, 0};
+    cli_sb_float(&sb, q->scale);
     const char *rnd = name_of(round_names, 3, q->round);
     switch (q->kind) {
     case TL_Q_AFFINE:
@@ -106,20 +105,15 @@ static void print_human(const tl_desc *d)
 
 static int print_json(const tl_desc *d)
 {
-    tl_strbuf sb = {NULL, 0, 0};
-    for (size_t cap = 16384;; cap = sb.len + 1) {
-        free(sb.buf);
-        sb.buf = malloc(cap);
-        if (!sb.buf) return die_status(tl_fail(TL_ERR_NOMEM, "describe --json: out of memory"));
-        sb.cap = cap;
-        sb.len = 0;
-        sb.buf[0] = '\0';
-        tl_desc_json(d, &sb);
-        if (sb.len < sb.cap) break;
-    }
-    printf("%s\n", sb.buf);
-    free(sb.buf);
-    return CLI_EXIT_OK;
+    size_t need = 0;
+    tl_status s = tl_desc_to_json(d, NULL, 0, &need); /* len 0: only asks for the size */
+    if (s != TL_ERR_BUFFER_SMALL) return die_status(s);
+    char *text = malloc(need);
+    if (!text) return die_status(cli_fail(TL_ERR_NOMEM, "describe --json: out of memory"));
+    s = tl_desc_to_json(d, text, need, NULL);
+    if (s == TL_OK) printf("%s\n", text);
+    free(text);
+    return s == TL_OK ? CLI_EXIT_OK : die_status(s);
 }
 
 int cmd_describe(int argc, char **argv)

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/internal.h"
 
 static const char offset_usage[] =
     "usage: tlayout offset SPEC COORD [COORD...]\n\n"
@@ -20,20 +19,20 @@ static tl_status print_offset(const tl_desc *d, const char *text)
     int64_t x[TL_MAX_DIMS];
     int n = 0;
     char spec[512];
-    TL_TRY(parse_coord(text, x, TL_MAX_DIMS, &n));
+    CLI_TRY(parse_coord(text, x, TL_MAX_DIMS, &n));
     if (n != d->rank) {
         if (tl_desc_format(d, spec, sizeof spec) != TL_OK) snprintf(spec, sizeof spec, "SPEC");
-        return tl_fail(TL_ERR_COORD, "coordinate '%s' has %d values; %s has %d dims", text, n,
-                       spec, (int)d->rank);
+        return cli_fail(TL_ERR_COORD, "coordinate '%s' has %d values; %s has %d dims", text, n,
+                        spec, (int)d->rank);
     }
     if (tl_dtype_bits((tl_dtype)d->dtype) % 8 != 0) {
         uint64_t bits;
         char buf[32];
-        TL_TRY(tl_desc_offset_bits(d, x, &bits));
+        CLI_TRY(tl_desc_offset_bits(d, x, &bits));
         printf("%s\n", format_bits_as_bytes((int64_t)bits, buf, sizeof buf));
     } else {
         uint64_t bytes;
-        TL_TRY(tl_desc_offset(d, x, &bytes));
+        CLI_TRY(tl_desc_offset(d, x, &bytes));
         printf("%" PRIu64 "\n", bytes);
     }
     return TL_OK;

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/internal.h"
 
 static const char tidl_info_usage[] =
     "usage: tlayout tidl-info IO_1_BIN [--json]\n"
@@ -28,19 +27,19 @@ static const char tidl_info_usage[] =
 
 /* ---- output helpers ------------------------------------------------------ */
 
-static void json_str(tl_strbuf *sb, const char *s)
+static void json_str(cli_sb *sb, const char *s)
 {
-    tl_sb_printf(sb, "\"");
+    cli_sb_printf(sb, "\"");
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
-            tl_sb_printf(sb, "\\%c", c);
+            cli_sb_printf(sb, "\\%c", c);
         else if (c < 0x20 || c == 0x7f)
-            tl_sb_printf(sb, "\\u%04x", c);
+            cli_sb_printf(sb, "\\u%04x", c);
         else
-            tl_sb_printf(sb, "%c", c);
+            cli_sb_printf(sb, "%c", c);
     }
-    tl_sb_printf(sb, "\"");
+    cli_sb_printf(sb, "\"");
 }
 
 /* What one buffer becomes: its descriptor (or the error) and warnings. */
@@ -77,64 +76,64 @@ static long long line_pitch(const tl_desc *d)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void json_buffer(tl_strbuf *sb, const buf_report *r)
+static void json_buffer(cli_sb *sb, const buf_report *r)
 {
     const tl_tidl_buf *b = &r->b;
-    tl_sb_printf(sb, "{\"index\": %d, \"name\": ", (int)b->index);
+    cli_sb_printf(sb, "{\"index\": %d, \"name\": ", (int)b->index);
     json_str(sb, b->name);
-    tl_sb_printf(sb, ", \"width\": %d, \"height\": %d, \"channels\": %d, \"pad\": [%d, %d, %d, %d], \"pad_ch\": %d, "
-                 "\"channel_pitch\": %d, \"batches\": %d, \"dim1\": %d, \"dim2\": %d, \"element_type\": %d, "
-                 "\"element_type_name\": \"%s\", \"layout\": \"%s\", \"data_id\": %d, \"scale\": ",
-                 (int)b->width, (int)b->height, (int)b->num_channels, (int)b->pad_l, (int)b->pad_t, (int)b->pad_r,
-                 (int)b->pad_b, (int)b->pad_ch, (int)b->channel_pitch, (int)b->num_batches, (int)b->dim1,
-                 (int)b->dim2, (int)b->element_type, tl_tidl_element_type_name(b->element_type),
-                 b->layout ? "NHWC" : "NCHW",
-                 (int)b->data_id);
+    cli_sb_printf(sb, ", \"width\": %d, \"height\": %d, \"channels\": %d, \"pad\": [%d, %d, %d, %d], \"pad_ch\": %d, "
+                  "\"channel_pitch\": %d, \"batches\": %d, \"dim1\": %d, \"dim2\": %d, \"element_type\": %d, "
+                  "\"element_type_name\": \"%s\", \"layout\": \"%s\", \"data_id\": %d, \"scale\": ",
+                  (int)b->width, (int)b->height, (int)b->num_channels, (int)b->pad_l, (int)b->pad_t, (int)b->pad_r,
+                  (int)b->pad_b, (int)b->pad_ch, (int)b->channel_pitch, (int)b->num_batches, (int)b->dim1,
+                  (int)b->dim2, (int)b->element_type, tl_tidl_element_type_name(b->element_type),
+                  b->layout ? "NHWC" : "NCHW",
+                  (int)b->data_id);
     if (b->tensor_scale == b->tensor_scale && b->tensor_scale - b->tensor_scale == 0.0f)
-        tl_sb_float(sb, b->tensor_scale);
+        cli_sb_float(sb, b->tensor_scale);
     else
-        tl_sb_printf(sb, "null");
-    tl_sb_printf(sb, ", \"zero_point\": %d, \"buf_size\": %d, ", (int)b->zero_point, (int)b->buf_size);
+        cli_sb_printf(sb, "null");
+    cli_sb_printf(sb, ", \"zero_point\": %d, \"buf_size\": %d, ", (int)b->zero_point, (int)b->buf_size);
     if (b->is_output)
-        tl_sb_printf(sb, "\"num_valid_tensor_dims\": %d, ", (int)b->num_valid_tensor_dims);
+        cli_sb_printf(sb, "\"num_valid_tensor_dims\": %d, ", (int)b->num_valid_tensor_dims);
     else
-        tl_sb_printf(sb, "\"data_format\": %d, \"resize_type\": %d, \"resize_width\": %d, \"resize_height\": %d, "
-                     "\"raw_element_type\": %d, ", (int)b->data_format, (int)b->resize_type, (int)b->resize_width,
-                     (int)b->resize_height, (int)b->raw_element_type);
+        cli_sb_printf(sb, "\"data_format\": %d, \"resize_type\": %d, \"resize_width\": %d, \"resize_height\": %d, "
+                      "\"raw_element_type\": %d, ", (int)b->data_format, (int)b->resize_type, (int)b->resize_width,
+                      (int)b->resize_height, (int)b->raw_element_type);
     if (r->status == TL_OK) {
-        tl_sb_printf(sb, "\"line_pitch\": %lld, \"size_bytes\": %lld, \"spec\": ", line_pitch(&r->d),
-                     (long long)r->d.size_bytes);
+        cli_sb_printf(sb, "\"line_pitch\": %lld, \"size_bytes\": %lld, \"spec\": ", line_pitch(&r->d),
+                      (long long)r->d.size_bytes);
         json_str(sb, r->spec);
-        tl_sb_printf(sb, ", \"error\": null");
+        cli_sb_printf(sb, ", \"error\": null");
     } else {
-        tl_sb_printf(sb, "\"line_pitch\": null, \"size_bytes\": null, \"spec\": null, \"error\": ");
+        cli_sb_printf(sb, "\"line_pitch\": null, \"size_bytes\": null, \"spec\": null, \"error\": ");
         json_str(sb, r->error);
     }
-    tl_sb_printf(sb, ", \"warnings\": [");
+    cli_sb_printf(sb, ", \"warnings\": [");
     char w[sizeof r->warnings];
     memcpy(w, r->warnings, sizeof w);
     int k = 0;
     for (char *line = w, *nl; r->nwarnings && line; line = nl ? nl + 1 : NULL, k++) {
         nl = strchr(line, '\n');
         if (nl) *nl = '\0';
-        tl_sb_printf(sb, "%s", k ? ", " : "");
+        cli_sb_printf(sb, "%s", k ? ", " : "");
         json_str(sb, line);
     }
-    tl_sb_printf(sb, "]}");
+    cli_sb_printf(sb, "]}");
 }
 
-static void json_header(tl_strbuf *sb, const char *path, const tl_tidl_io *io)
+static void json_header(cli_sb *sb, const char *path, const tl_tidl_io *io)
 {
-    tl_sb_printf(sb, "{\"file\": ");
+    cli_sb_printf(sb, "{\"file\": ");
     json_str(sb, path);
-    tl_sb_printf(sb, ", \"version\": %d, \"cores\": %d, \"size_bytes\": %lld, \"max_inputs\": %d, "
-                 "\"max_outputs\": %d, \"num_input_buf\": %d, \"num_output_buf\": %d",
-                 (int)io->version, (int)io->max_cores, (long long)io->size_bytes, (int)io->max_inputs,
-                 (int)io->max_outputs, (int)io->num_input_buf, (int)io->num_output_buf);
+    cli_sb_printf(sb, ", \"version\": %d, \"cores\": %d, \"size_bytes\": %lld, \"max_inputs\": %d, "
+                  "\"max_outputs\": %d, \"num_input_buf\": %d, \"num_output_buf\": %d",
+                  (int)io->version, (int)io->max_cores, (long long)io->size_bytes, (int)io->max_inputs,
+                  (int)io->max_outputs, (int)io->num_input_buf, (int)io->num_output_buf);
     if (io->version >= 3)
-        tl_sb_printf(sb, ", \"num_cores\": %d, \"num_virtual_cores\": %d, \"num_super_batches\": %d, "
-                     "\"inference_mode\": %d", (int)io->num_cores, (int)io->num_virtual_cores,
-                     (int)io->num_super_batches, (int)io->inference_mode);
+        cli_sb_printf(sb, ", \"num_cores\": %d, \"num_virtual_cores\": %d, \"num_super_batches\": %d, "
+                      "\"inference_mode\": %d", (int)io->num_cores, (int)io->num_virtual_cores,
+                      (int)io->num_super_batches, (int)io->inference_mode);
 }
 
 /* ---- human table ------------------------------------------------------------ */
@@ -143,8 +142,8 @@ static void print_buffer(const buf_report *r)
 {
     const tl_tidl_buf *b = &r->b;
     char sc[48];
-    tl_strbuf sb = {sc, sizeof sc, 0};
-    tl_sb_float(&sb, b->tensor_scale);
+    cli_sb sb = {sc, sizeof sc, 0};
+    cli_sb_float(&sb, b->tensor_scale);
     printf("  %s[%d] \"%s\"  %s (%d) %s\n", b->is_output ? "out" : "in", (int)b->index, b->name,
            tl_tidl_element_type_name(b->element_type), (int)b->element_type, b->layout ? "NHWC" : "NCHW");
     printf("      batches %d  dim1 %d  dim2 %d  channels %d  height %d  width %d\n", (int)b->num_batches, (int)b->dim1,
@@ -183,13 +182,13 @@ static void print_header(const char *path, const tl_tidl_io *io)
 /* ---- the listing -------------------------------------------------------------- */
 
 /* Print what fn appends, in a buffer grown until it fits. */
-static tl_status print_json(void (*fn)(tl_strbuf *, const void *), const void *arg)
+static tl_status print_json(void (*fn)(cli_sb *, const void *), const void *arg)
 {
-    tl_strbuf sb = {NULL, 0, 0};
+    cli_sb sb = {NULL, 0, 0};
     for (size_t cap = 8192;; cap = sb.len + 1) {
         free(sb.buf);
         sb.buf = malloc(cap);
-        if (!sb.buf) return tl_fail(TL_ERR_NOMEM, "tidl-info --json: out of memory");
+        if (!sb.buf) return cli_fail(TL_ERR_NOMEM, "tidl-info --json: out of memory");
         sb.cap = cap;
         sb.len = 0;
         fn(&sb, arg);
@@ -200,7 +199,7 @@ static tl_status print_json(void (*fn)(tl_strbuf *, const void *), const void *a
     return TL_OK;
 }
 
-static void json_buffer_fn(tl_strbuf *sb, const void *r)
+static void json_buffer_fn(cli_sb *sb, const void *r)
 {
     json_buffer(sb, r);
 }
@@ -212,7 +211,7 @@ static tl_status list_dir(const unsigned char *img, size_t len, const tl_tidl_io
     int n = out ? io->num_output_buf : io->num_input_buf;
     buf_report *r = malloc(sizeof *r);
     tl_status s = TL_OK;
-    if (!r) return tl_fail(TL_ERR_NOMEM, "tidl-info: out of memory");
+    if (!r) return cli_fail(TL_ERR_NOMEM, "tidl-info: out of memory");
     if (json) printf(", \"%s\": [", out ? "outputs" : "inputs");
     else printf("%s: %d\n", out ? "outputs" : "inputs", n);
     for (int k = 0; k < n && s == TL_OK; k++) {
@@ -245,7 +244,7 @@ typedef struct header_arg {
     const tl_tidl_io *io;
 } header_arg;
 
-static void json_header_fn(tl_strbuf *sb, const void *arg)
+static void json_header_fn(cli_sb *sb, const void *arg)
 {
     const header_arg *h = arg;
     json_header(sb, h->path, h->io);
@@ -259,8 +258,8 @@ static int info(const char *path, int json)
     int broken = 0;
     tl_status s = read_file(path, (size_t)TL_TIDL_IO_MAX_BYTES + 1, &img, &len); /* longer: not an io_1.bin */
     if (s == TL_OK && len > TL_TIDL_IO_MAX_BYTES)
-        s = tl_fail(TL_ERR_VENDOR_FILE, "'%s' has more than %u bytes, larger than any known io_1.bin (TIDL)", path,
-                    (unsigned)TL_TIDL_IO_MAX_BYTES);
+        s = cli_fail(TL_ERR_VENDOR_FILE, "'%s' has more than %u bytes, larger than any known io_1.bin (TIDL)", path,
+                     (unsigned)TL_TIDL_IO_MAX_BYTES);
     if (s == TL_OK) s = tl_tidl_io_parse(img, len, &io);
     if (s == TL_OK && json) {
         header_arg h = {path, &io};
@@ -320,7 +319,7 @@ static int write_sample(const char *vtext, const char *ctext, const char *path)
     sample_buf(&out[1], "scores", TL_TIDL_SINGLE_PREC_FLOAT, 1, 1, 10, 0, 10, 1.0f, (int)version);
     for (int k = 0; k < 2 && version >= 3; k++) out[k].num_valid_tensor_dims = 4;
     unsigned char *img = malloc((size_t)io.size_bytes);
-    if (!img) return die_status(tl_fail(TL_ERR_NOMEM, "tidl-info: out of memory"));
+    if (!img) return die_status(cli_fail(TL_ERR_NOMEM, "tidl-info: out of memory"));
     s = tl_tidl_io_write(&io, in, out, img, (size_t)io.size_bytes);
     if (s == TL_OK) s = write_file(path, img, (size_t)io.size_bytes);
     free(img);

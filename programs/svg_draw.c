@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/internal.h"
 #include "svg_map.h"
 
 #define MARGIN 12
@@ -725,7 +724,7 @@ static void plan_canvas(canvas *cv)
 tl_status svg_draw(const tl_desc *d, const svg_opts *o, svg_buf *out)
 {
     canvas *cv = calloc(1, sizeof *cv);
-    if (!cv) return tl_fail(TL_ERR_NOMEM, "draw: out of memory");
+    if (!cv) return cli_fail(TL_ERR_NOMEM, "draw: out of memory");
     tl_status s = mm_stats_of(d, &cv->st);
     if (s == TL_OK) s = mm_init(&cv->m, d);
     if (s != TL_OK) {

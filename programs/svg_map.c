@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/internal.h"
 #include "svg_map.h"
 
 /* Largest plane span (cells) and position count enumerated for a layout whose
@@ -98,7 +97,7 @@ static int64_t positions_of(const mm_plane *mp)
 {
     int64_t n = 1;
     for (int a = 0; a < mp->naxes; a++)
-        if (!tl_mul_ok(n, mp->axes[a].extent, &n)) return INT64_MAX;
+        if (!cli_mul_ok(n, mp->axes[a].extent, &n)) return INT64_MAX;
     return n;
 }
 
@@ -119,11 +118,11 @@ static tl_status enumerate_owners(const mm_map *m, mm_plane *mp)
 {
     int64_t cells = (mp->end_bits - mp->begin_bits) / m->unit_bits, n = positions_of(mp);
     if (cells > MM_ENUM_MAX || n > MM_ENUM_MAX)
-        return tl_fail(TL_ERR_UNSUPPORTED, "draw: the strides of this layout overlap (not nested) and it has "
-                       "%lld positions over %lld cells; at most %lld can be mapped", (long long)n,
-                       (long long)cells, (long long)MM_ENUM_MAX);
+        return cli_fail(TL_ERR_UNSUPPORTED, "draw: the strides of this layout overlap (not nested) and it has "
+                        "%lld positions over %lld cells; at most %lld can be mapped", (long long)n,
+                        (long long)cells, (long long)MM_ENUM_MAX);
     mp->owner = calloc((size_t)cells, sizeof *mp->owner);
-    if (!mp->owner) return tl_fail(TL_ERR_NOMEM, "draw: %lld cells: out of memory", (long long)cells);
+    if (!mp->owner) return cli_fail(TL_ERR_NOMEM, "draw: %lld cells: out of memory", (long long)cells);
     for (int64_t i = 0; i < n; i++) {
         int64_t c[TL_MAX_AXES];
         int64_t first = position_coords(mp, i, c) / m->unit_bits;
@@ -136,12 +135,12 @@ static tl_status enumerate_owners(const mm_map *m, mm_plane *mp)
 tl_status mm_init(mm_map *m, const tl_desc *d)
 {
     memset(m, 0, sizeof *m);
-    TL_TRY(tl_desc_validate(d));
+    CLI_TRY(tl_desc_validate(d));
     m->d = d;
     m->ebits = tl_dtype_bits((tl_dtype)d->dtype);
     if (d->size_bytes > INT64_MAX / 8) /* the map counts bits */
-        return tl_fail(TL_ERR_OVERFLOW, "size=%lld bytes: too large to map (more than 2^60 bytes)",
-                       (long long)d->size_bytes);
+        return cli_fail(TL_ERR_OVERFLOW, "size=%lld bytes: too large to map (more than 2^60 bytes)",
+                        (long long)d->size_bytes);
     m->unit_bits = unit_of(d, m->ebits);
     m->cells = d->size_bytes * 8 / m->unit_bits;
     m->nplanes = d->nplanes;
@@ -297,7 +296,7 @@ static void dim_counts(const tl_desc *d, int k, int i, int64_t *stored, int64_t 
 
 tl_status mm_stats_of(const tl_desc *d, mm_stats *st)
 {
-    TL_TRY(tl_desc_validate(d));
+    CLI_TRY(tl_desc_validate(d));
     memset(st, 0, sizeof *st);
     int64_t ebits = tl_dtype_bits((tl_dtype)d->dtype), stored_all = 0;
     for (int k = 0; k < d->nplanes; k++) {
@@ -305,19 +304,19 @@ tl_status mm_stats_of(const tl_desc *d, mm_stats *st)
         for (int i = 0; i < d->rank; i++) {
             int64_t s, v;
             dim_counts(d, k, i, &s, &v);
-            if (!tl_mul_ok(stored, s, &stored) || !tl_mul_ok(valid, v, &valid))
-                return tl_fail(TL_ERR_OVERFLOW, "element count of plane %d overflows 64 bits", k);
+            if (!cli_mul_ok(stored, s, &stored) || !cli_mul_ok(valid, v, &valid))
+                return cli_fail(TL_ERR_OVERFLOW, "element count of plane %d overflows 64 bits", k);
             if (has_broadcast(&d->planes[k], i)) st->aliased = 1;
         }
-        if (!tl_add_ok(st->values, valid, &st->values) || !tl_add_ok(st->pads, stored - valid, &st->pads) ||
-            !tl_add_ok(stored_all, stored, &stored_all))
-            return tl_fail(TL_ERR_OVERFLOW, "element count of the planes overflows 64 bits");
+        if (!cli_add_ok(st->values, valid, &st->values) || !cli_add_ok(st->pads, stored - valid, &st->pads) ||
+            !cli_add_ok(stored_all, stored, &stored_all))
+            return cli_fail(TL_ERR_OVERFLOW, "element count of the planes overflows 64 bits");
     }
     int64_t stored_bits;
-    if (d->size_bytes > INT64_MAX / 8 || !tl_mul_ok(st->values, ebits, &st->value_bits) ||
-        !tl_mul_ok(st->pads, ebits, &st->pad_bits) || !tl_mul_ok(stored_all, ebits, &stored_bits))
-        return tl_fail(TL_ERR_OVERFLOW, "size=%lld bytes: too large to map (bit counts overflow 64 bits)",
-                       (long long)d->size_bytes);
+    if (d->size_bytes > INT64_MAX / 8 || !cli_mul_ok(st->values, ebits, &st->value_bits) ||
+        !cli_mul_ok(st->pads, ebits, &st->pad_bits) || !cli_mul_ok(stored_all, ebits, &stored_bits))
+        return cli_fail(TL_ERR_OVERFLOW, "size=%lld bytes: too large to map (bit counts overflow 64 bits)",
+                        (long long)d->size_bytes);
     st->size_bits = d->size_bytes * 8;
     if ((d->flags & TL_DESC_READONLY) || stored_bits > st->size_bits) st->aliased = 1;
     st->slack_bits = st->aliased ? 0 : st->size_bits - stored_bits;
@@ -329,7 +328,7 @@ tl_status svg_write(const tl_desc *d, const svg_opts *o, const char *path)
 {
     svg_buf b = {0};
     tl_status s = svg_draw(d, o, &b);
-    if (s == TL_OK && b.oom) s = tl_fail(TL_ERR_NOMEM, "draw: out of memory building the SVG");
+    if (s == TL_OK && b.oom) s = cli_fail(TL_ERR_NOMEM, "draw: out of memory building the SVG");
     if (s == TL_OK) s = write_file(path, b.p, b.len);
     svg_buf_free(&b);
     return s;

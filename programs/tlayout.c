@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/internal.h"
 
 static const cli_command commands[] = {
     {"describe", cmd_describe, "print dims, dtype, quantization, padding, axes and size of a SPEC"},
@@ -66,7 +65,8 @@ int main(int argc, char **argv)
 
 int die_status(tl_status s)
 {
-    fprintf(stderr, "tlayout: %s: %s\n", tl_status_str(s), tl_last_error());
+    fprintf(stderr, "tlayout: %s: %s\n", tl_status_str(s), cli_last_error());
+    cli_clear_error();
     return CLI_EXIT_ERROR;
 }
 
@@ -83,7 +83,7 @@ int die_usage(const char *cmd, const char *fmt, ...)
 
 tl_status cli_io_error(const char *what, const char *path)
 {
-    return tl_fail(TL_ERR_IO, "%s '%s': %s", what, path, strerror(errno));
+    return cli_fail(TL_ERR_IO, "%s '%s': %s", what, path, strerror(errno));
 }
 
 int is_help(const char *arg)
@@ -109,7 +109,7 @@ int take_option(int argc, char **argv, int *i, const char *name, const char **va
 
 static tl_status coord_error(const char *text, const char *why)
 {
-    return tl_fail(TL_ERR_COORD, "coordinate '%s': %s", text, why);
+    return cli_fail(TL_ERR_COORD, "coordinate '%s': %s", text, why);
 }
 
 tl_status parse_coord(const char *text, int64_t *out, int max, int *n)
@@ -140,7 +140,7 @@ tl_status parse_spec(tl_desc *d, const char *what, const char *spec)
         char detail[512];
         snprintf(detail, sizeof detail, "%s", tl_last_error());
         int shown = strlen(spec) > 120 ? 100 : 120; /* keep the detail in the message */
-        tl_fail(s, "%s '%.*s%s': %s", what, shown, spec, strlen(spec) > 120 ? "..." : "", detail);
+        cli_fail(s, "%s '%.*s%s': %s", what, shown, spec, strlen(spec) > 120 ? "..." : "", detail);
     }
     return s;
 }
@@ -156,14 +156,14 @@ tl_status read_file(const char *path, size_t max, unsigned char **data, size_t *
     if (!f) return cli_io_error("cannot open", path);
     size_t cap = max < ((size_t)1 << 16) ? max : (size_t)1 << 16, n = 0;
     unsigned char *buf = malloc(cap);
-    tl_status s = buf ? TL_OK : tl_fail(TL_ERR_NOMEM, "reading '%s': out of memory", path);
+    tl_status s = buf ? TL_OK : cli_fail(TL_ERR_NOMEM, "reading '%s': out of memory", path);
     while (s == TL_OK) {
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap || cap == max) break; /* end of input, or read enough */
         size_t want = cap > max / 2 ? max : cap * 2;
         unsigned char *bigger = realloc(buf, want);
         if (!bigger) {
-            s = tl_fail(TL_ERR_NOMEM, "reading '%s': out of memory after %zu bytes", path, n);
+            s = cli_fail(TL_ERR_NOMEM, "reading '%s': out of memory after %zu bytes", path, n);
             break;
         }
         buf = bigger;
@@ -208,10 +208,10 @@ const char *format_bits_as_bytes(int64_t bits, char *buf, size_t len)
 tl_status desc_size_t(const tl_desc *d, size_t *out)
 {
     uint64_t bytes;
-    TL_TRY(tl_desc_size(d, &bytes));
+    CLI_TRY(tl_desc_size(d, &bytes));
     if (bytes > (uint64_t)SIZE_MAX)
-        return tl_fail(TL_ERR_OVERFLOW, "size %" PRIu64 " bytes does not fit this platform's size_t",
-                       bytes);
+        return cli_fail(TL_ERR_OVERFLOW, "size %" PRIu64 " bytes does not fit this platform's size_t",
+                        bytes);
     *out = (size_t)bytes;
     return TL_OK;
 }

@@ -1,5 +1,6 @@
 /* tl_desc_json: one JSON object describing a descriptor, for `tlayout describe
- * --json` and for tools that script around the CLI.
+ * --json` and for tools that script around the CLI; public as tl_desc_to_json,
+ * beside tl_desc_explain_vendor (the vendor's explain hook) at the end.
  *
  * Members (docs/cli.md): spec (canonical, null when the descriptor cannot be
  * written as a spec), dtype, bits, rank, dims, labels ('-' for an unlabelled
@@ -177,4 +178,44 @@ void tl_desc_json(const tl_desc *d, tl_strbuf *sb)
     json_axes(d, &d->planes[0], sb);
     if (ops && ops->json_extra) ops->json_extra(d, sb);
     tl_sb_printf(sb, "}");
+}
+
+/* ---- the public text functions: describe --json and the vendor's explain ---- */
+
+static void vendor_explain(const tl_desc *d, tl_strbuf *sb)
+{
+    const tl_vendor_ops *ops = d->vendor != TL_VENDOR_NONE ? tl_vendor_find((tl_vendor)d->vendor) : NULL;
+    if (ops && ops->explain) ops->explain(d, sb);
+}
+
+/* Render fn(d) into buf. A first pass into no buffer measures the text, so a
+ * short buffer is left untouched (as tl_desc_format does) and *needed tells
+ * the caller what to allocate; the text depends on d alone, so the second
+ * pass writes exactly that much. */
+static tl_status render(const tl_desc *d, void (*fn)(const tl_desc *, tl_strbuf *), const char *what,
+                        char *buf, size_t len, size_t *needed)
+{
+    if (!d) return tl_fail(TL_ERR_NULL, "descriptor is NULL");
+    if (!buf && len) return tl_fail(TL_ERR_NULL, "buffer is NULL with len=%zu", len);
+    TL_TRY(tl_desc_validate(d));
+    tl_strbuf probe = {NULL, 0, 0};
+    fn(d, &probe);
+    if (needed) *needed = probe.len + 1;
+    if (probe.len >= len)
+        return tl_fail(TL_ERR_BUFFER_SMALL, "len=%zu: the %s needs %zu bytes", len, what, probe.len + 1);
+    tl_strbuf sb = {buf, len, 0};
+    buf[0] = '\0'; /* an empty text (no vendor hook) writes nothing */
+    fn(d, &sb);
+    tl_clear_error(); /* a hook may have recorded a failure it turned into text */
+    return TL_OK;
+}
+
+tl_status tl_desc_to_json(const tl_desc *d, char *buf, size_t len, size_t *needed)
+{
+    return render(d, tl_desc_json, "JSON text", buf, len, needed);
+}
+
+tl_status tl_desc_explain_vendor(const tl_desc *d, char *buf, size_t len, size_t *needed)
+{
+    return render(d, vendor_explain, "vendor explanation", buf, len, needed);
 }

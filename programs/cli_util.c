@@ -1,0 +1,56 @@
+/* The CLI's own error detail and text builder (declared in cli.h).
+ *
+ * programs/ links the public API only (DESIGN.md), so it cannot write the
+ * library's thread-local error: it keeps its detail here, and die_status
+ * chooses between the two. The CLI runs on one thread, so plain statics do.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+/* Same length as the library's detail, so a message truncates the same way. */
+static char cli_error[512];
+static int cli_error_set;
+
+tl_status cli_fail(tl_status s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cli_error, sizeof cli_error, fmt, ap);
+    va_end(ap);
+    cli_error_set = 1;
+    return s;
+}
+
+void cli_clear_error(void)
+{
+    cli_error[0] = '\0';
+    cli_error_set = 0;
+}
+
+const char *cli_last_error(void)
+{
+    return cli_error_set ? cli_error : tl_last_error();
+}
+
+void cli_sb_printf(cli_sb *sb, const char *fmt, ...)
+{
+    size_t room = sb->len < sb->cap ? sb->cap - sb->len : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0) sb->len += (size_t)n;
+}
+
+void cli_sb_float(cli_sb *sb, float f)
+{
+    char tmp[48];
+    for (int prec = 1; prec <= 9; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, (double)f);
+        if (strtof(tmp, NULL) == f) break;
+    }
+    cli_sb_printf(sb, "%s", tmp);
+}
