@@ -255,9 +255,33 @@ TL_DUP2D(2)
 TL_DUP2D(4)
 TL_DUP2D(8)
 
+/* One chroma plane of an interleaved 4:2:0 pair (every other byte) to
+ * full resolution, 4 samples per 64-bit word: keep the even bytes and
+ * copy each into the odd byte above it. Little-endian only (the byte
+ * order of the lanes); the last group of a row goes byte by byte, so no
+ * read passes the row's last sample. */
+static void dup_every_other_byte(const uint8_t *s, uint8_t *d, int64_t n)
+{
+    int64_t j = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (; j + 4 < n; j += 4) {
+        uint64_t v;
+        memcpy(&v, s + 2 * j, 8);
+        v &= 0x00FF00FF00FF00FFull;
+        v |= v << 8;
+        memcpy(d + 2 * j, &v, 8);
+    }
+#endif
+    for (; j < n; j++) d[2 * j] = d[2 * j + 1] = s[2 * j];
+}
+
 static void run_copy2d(const tl_cvt *cv, const uint8_t *s, uint8_t *d, const tl_node *in, const tl_node *out)
 {
     if (in->count == 2 && in->ss == 0 && in->ds == cv->es) {
+        if (cv->es == 1 && out->ss == 2 && out->ds == 2) {
+            dup_every_other_byte(s, d, out->count);
+            return;
+        }
         switch (cv->es) {
         case 1: dup2d_1(s, d, out); break;
         case 2: dup2d_2(s, d, out); break;
