@@ -20,6 +20,16 @@
 
 #include "core/elem.h"
 
+/* Small loops over register arrays, fully unrolled so that the indices are
+ * constants and the arrays stay in registers. */
+#if defined(__clang__)
+#define TL_UNROLL _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__)
+#define TL_UNROLL _Pragma("GCC unroll 16")
+#else
+#define TL_UNROLL
+#endif
+
 /* ---- instruction sets -------------------------------------------------- */
 typedef enum tl_isa {
     TL_ISA_SCALAR = 0,

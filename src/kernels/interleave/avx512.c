@@ -17,20 +17,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/kernels.h" /* TL_UNROLL */
+
 #define TL_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
 #define TL_FN static inline TL_TARGET
 #define TL_KERNEL TL_TARGET
 #include "kernels/interleave/x86_tables.h"
 #include "kernels/interleave/x86_wrap.h"
 
-/* Small loops over registers, fully unrolled so the arrays stay in registers. */
-#if defined(__clang__)
-#define TL_UNROLL _Pragma("clang loop unroll(full)")
-#elif defined(__GNUC__)
-#define TL_UNROLL _Pragma("GCC unroll 16")
-#else
-#define TL_UNROLL
-#endif
 
 /* Lane L (1..3) of v straight to memory: the memory form of vextracti32x4
  * is a plain store (compilers emit a shuffle and a store). */

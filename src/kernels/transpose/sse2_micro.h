@@ -1,17 +1,7 @@
 /* SSE2 register transposes (also used by the AVX2 file, VEX-encoded there). */
 #include <emmintrin.h>
 
-/* Register blocks live in arrays indexed by loop counters: fully unrolled,
- * the indices are constants and the arrays stay in registers. */
-#ifndef TL_UNROLL
-#if defined(__clang__)
-#define TL_UNROLL _Pragma("clang loop unroll(full)")
-#elif defined(__GNUC__)
-#define TL_UNROLL _Pragma("GCC unroll 16")
-#else
-#define TL_UNROLL
-#endif
-#endif
+#include "kernels/kernels.h" /* TL_UNROLL */
 
 /* 4x4 of 32-bit elements */
 TL_FN void tl_micro_x32_4x4(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/kernels.h" /* TL_UNROLL */
+
 /* One 64-byte line from an L1 staging buffer to a destination row. Rows a
  * multiple of 512 bytes apart share L1 sets; writing each destination line
  * whole, once, keeps them from evicting each other between register blocks. */
@@ -26,15 +28,6 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
 /* A call that writes this much streams (the kernel sees its whole problem). */
 #define TL_NT_BYTES ((size_t)4 << 20)
 
-#ifndef TL_UNROLL
-#if defined(__clang__)
-#define TL_UNROLL _Pragma("clang loop unroll(full)")
-#elif defined(__GNUC__)
-#define TL_UNROLL _Pragma("GCC unroll 16")
-#else
-#define TL_UNROLL
-#endif
-#endif
 
 #define TL_X86_TRANSPOSE(isa, E, tname, MK, MK2)                                               \
     TL_FN void tname##_plain(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
