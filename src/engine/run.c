@@ -140,6 +140,25 @@ static void elements_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *sr
 }
 
 /* ---- byte-stride executors ------------------------------------------------------------- */
+/* A contiguous destination range written in one step: in a streaming plan
+ * the step writes an L1 tile instead (where_to), and flush streams the tile
+ * out; otherwise the step writes the destination and flush does nothing. */
+static uint8_t *where_to(const tl_cvt *cv, uint8_t *d, uint8_t *tile) { return cv->stream ? tile : d; }
+
+static void flush(const tl_cvt *cv, uint8_t *d, const uint8_t *tile, size_t n)
+{
+    if (cv->stream) stream_out(d, tile, n);
+}
+
+/* Copy or convert n contiguous elements with plain stores (into an L1 tile,
+ * or a destination that is not streamed). */
+static void row_plain(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d, size_t n)
+{
+    if (cv->path == TL_EP_COPY) memcpy(d, s, n * cv->es);
+    else ps->row->fn(s, d, n, cv);
+}
+
+/* The same into the destination, streamed when the plan streams. */
 static void copy_or_convert_row(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d,
                                 size_t n)
 {
@@ -156,13 +175,12 @@ static void copy_or_convert_row(const tl_pass *ps, const tl_cvt *cv, const uint8
         size_t chunk = TILE_BYTES / cv->ed;
         for (size_t b = 0; b < n; b += chunk) {
             size_t m = n - b < chunk ? n - b : chunk;
-            ps->row->fn(s + b * cv->es, buf, m, cv);
+            row_plain(ps, cv, s + b * cv->es, buf, m);
             stream_out(d + b * cv->ed, buf, m * cv->ed);
         }
         return;
     }
-    if (cv->path == TL_EP_COPY) memcpy(d, s, n * cv->es);
-    else ps->row->fn(s, d, n, cv);
+    row_plain(ps, cv, s, d, n);
 }
 
 /* Zero n bytes: the padding lanes of one row are short, so they get two to
@@ -443,8 +461,8 @@ static void run_ilv(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8
             planes[ps->head + c] = t;
         }
         uint8_t *db = d + (ptrdiff_t)b * out->ds;
-        k->fn(planes, cv->stream ? out_tile : db, m); /* out->ds is the pixel: one range */
-        if (cv->stream) stream_out(db, out_tile, m * (size_t)out->ds);
+        k->fn(planes, where_to(cv, db, out_tile), m); /* out->ds is the pixel: one range */
+        flush(cv, db, out_tile, m * (size_t)out->ds);
     }
 }
 
@@ -471,10 +489,10 @@ static void run_repack(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, ui
         _Alignas(64) uint8_t tmp[TILE_BYTES];
         for (size_t b = 0; b < n; b += chunk) {
             size_t m = n - b < chunk ? n - b : chunk;
-            uint8_t *db = d + (ptrdiff_t)b * out->ds, *t = cv->stream ? tmp : db;
+            uint8_t *db = d + (ptrdiff_t)b * out->ds, *t = where_to(cv, db, tmp);
             k->fn(s + b * (size_t)in->count, t, m);
             ps->row->fn(t, t, m * lanes, cv);
-            if (cv->stream) stream_out(db, t, m * lanes);
+            flush(cv, db, t, m * lanes);
         }
         return;
     }
@@ -484,8 +502,8 @@ static void run_repack(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, ui
         size_t m = n - b < chunk ? n - b : chunk;
         uint8_t *db = d + (ptrdiff_t)b * out->ds;
         ps->row->fn(s + b * (size_t)in->count * cv->es, tmp, m * (size_t)in->count, cv);
-        k->fn(tmp, cv->stream ? out_tile : db, m);
-        if (cv->stream) stream_out(db, out_tile, m * (size_t)out->ds);
+        k->fn(tmp, where_to(cv, db, out_tile), m);
+        flush(cv, db, out_tile, m * (size_t)out->ds);
     }
 }
 
@@ -541,13 +559,6 @@ static void gather_px(unsigned w, const uint8_t *s, ptrdiff_t ss, uint8_t *t, si
     }
 }
 
-/* The row step of a pixel tile: copy or convert n elements. */
-static void tile_row(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, uint8_t *d, size_t n)
-{
-    if (cv->path == TL_EP_COPY) memcpy(d, s, n * cv->es);
-    else ps->row->fn(s, d, n, cv);
-}
-
 /* Dense source pixels of k elements -> destination pixels of px_bytes at
  * stride out->ds: head zeros, the k converted elements, tail zeros. The
  * tile is read px_bytes at a time from `head` bytes before each pixel's
@@ -566,10 +577,10 @@ static void run_spread(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, ui
     for (size_t b = 0; b < n; b += chunk) {
         size_t m = n - b < chunk ? n - b : chunk;
         uint8_t *db = d + (ptrdiff_t)b * out->ds;
-        tile_row(ps, cv, s + b * k * cv->es, t, m * k);
+        row_plain(ps, cv, s + b * k * cv->es, t, m * k);
         memset(t + m * rd, 0, 64);
-        spread_px(ps->px_bytes, t - h, rd, cv->stream ? out_tile : db, out->ds, m, mask);
-        if (cv->stream) stream_out(db, out_tile, m * (size_t)out->ds);
+        spread_px(ps->px_bytes, t - h, rd, where_to(cv, db, out_tile), out->ds, m, mask);
+        flush(cv, db, out_tile, m * (size_t)out->ds);
     }
 }
 
@@ -581,7 +592,7 @@ static void run_gather(const tl_pass *ps, const tl_cvt *cv, const uint8_t *s, ui
 {
     _Alignas(64) uint8_t t[TILE_BYTES + 64];
     size_t k = (size_t)in->count, rs = k * cv->es, n = (size_t)out->count;
-    size_t chunk = TILE_BYTES / (rs > k * cv->ed ? rs : k * cv->ed); /* (tile_row may stream) */
+    size_t chunk = TILE_BYTES / (rs > k * cv->ed ? rs : k * cv->ed); /* (the last step may stream) */
     for (size_t b = 0; b < n; b += chunk) {
         size_t m = n - b < chunk ? n - b : chunk;
         const uint8_t *sb = s + (ptrdiff_t)b * out->ss;
