@@ -39,6 +39,19 @@
 
 #include "tlayout.h"
 
+/* A quantization literal (unused fields zero). */
+static inline tl_quant tl_test_quant(int kind, int32_t zp, float scale, int fl, int round)
+{
+    tl_quant q;
+    memset(&q, 0, sizeof q);
+    q.kind = (uint8_t)kind;
+    q.zp = zp;
+    q.scale = scale;
+    q.fl = (int8_t)fl;
+    q.round = (uint8_t)round;
+    return q;
+}
+
 #define TL_TEST_DEFAULT_SEED UINT64_C(0x7154c0de2024)
 #define TL_TEST_MAX_MESSAGES 20 /* failure lines printed per test */
 

@@ -15,16 +15,6 @@ static float f32_at(const uint8_t *b, int64_t i) { float f; memcpy(&f, b + 4 * i
 static uint16_t u16_at(const uint8_t *b, int64_t i) { uint16_t v; memcpy(&v, b + 2 * i, 2); return v; }
 static void put_f32(uint8_t *b, int64_t i, float f) { memcpy(b + 4 * i, &f, 4); }
 
-static tl_quant quant(tl_qkind k, int32_t zp, float scale, tl_round r)
-{
-    tl_quant q;
-    memset(&q, 0, sizeof q);
-    q.kind = (uint8_t)k;
-    q.zp = zp;
-    q.scale = scale;
-    q.round = (uint8_t)r;
-    return q;
-}
 
 /* Random finite floats with some exact small integers among them. */
 static void fill_f32(tl_rng *r, uint8_t *b, int64_t n)
@@ -196,7 +186,7 @@ TL_TEST(quantize_rounding_modes)
     REQUIRE_STATUS(tl_desc_init(&d, "W", TL_I8, dims, 1), TL_OK);
     for (int m = 0; m < 3; m++) {
         int8_t dst[N];
-        d.quant = quant(TL_Q_AFFINE, 3, 0.5f, (tl_round)m);
+        d.quant = tl_test_quant(TL_Q_AFFINE, 3, 0.5f, 0, (int)m);
         REQUIRE_STATUS(tl_convert(&s, x, sizeof x, &d, dst, sizeof dst), TL_OK);
         for (int i = 0; i < N; i++) {
             double t = (double)(x[i] / 0.5f + 3.0f);

@@ -12,17 +12,6 @@ static uint32_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static float f32_from(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static uint64_t f64_bits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
 
-static tl_quant quant(tl_qkind k, int32_t zp, float scale, int fl, tl_round r)
-{
-    tl_quant q;
-    memset(&q, 0, sizeof q);
-    q.kind = (uint8_t)k;
-    q.zp = zp;
-    q.scale = scale;
-    q.fl = (int8_t)fl;
-    q.round = (uint8_t)r;
-    return q;
-}
 
 /* ---- independent references ------------------------------------------------ */
 /* Value of a finite f16 by the textbook formula; 0x7C00 reads as 65536, the
@@ -273,7 +262,7 @@ TL_TEST(raw_unaligned)
 /* ---- quantization vectors ------------------------------------------------------ */
 TL_TEST(quant_tidl_t5_t6_t7)
 {
-    tl_quant q = quant(TL_Q_INV, 0, 25.0f, 0, TL_ROUND_ZERO);
+    tl_quant q = tl_test_quant(TL_Q_INV, 0, 25.0f, 0, TL_ROUND_ZERO);
     CHECK(tl_dequantize_value(&q, -50) == -2.0);                       /* T5 */
     CHECK_EQ_I64(tl_quantize_value(&q, TL_I8, 0.99f), 24);             /* T6, TIDL-RT */
     q.round = TL_ROUND_EVEN;
@@ -286,7 +275,7 @@ TL_TEST(quant_tidl_t5_t6_t7)
 
 TL_TEST(quant_rknn_r8_r9_r10)
 {
-    tl_quant q = quant(TL_Q_AFFINE, 5, 0.1f, 0, TL_ROUND_EVEN);
+    tl_quant q = tl_test_quant(TL_Q_AFFINE, 5, 0.1f, 0, TL_ROUND_EVEN);
     double r8 = tl_dequantize_value(&q, 11);                           /* R8 */
     CHECK(r8 == (double)(6.0f * 0.1f));
     CHECK_NEAR(r8, 0.6, 1e-6);
@@ -294,7 +283,7 @@ TL_TEST(quant_rknn_r8_r9_r10)
     CHECK_EQ_I64(tl_quantize_value(&q, TL_I8, 0.55f), 10);             /* R6's raw 10.5: even */
     q.round = TL_ROUND_AWAY;
     CHECK_EQ_I64(tl_quantize_value(&q, TL_I8, 0.55f), 11);             /* away */
-    tl_quant d = quant(TL_Q_DFP, 0, 0.0f, 5, TL_ROUND_EVEN);
+    tl_quant d = tl_test_quant(TL_Q_DFP, 0, 0.0f, 5, TL_ROUND_EVEN);
     CHECK(tl_dequantize_value(&d, 48) == 1.5);                         /* R10 */
     CHECK_EQ_I64(tl_quantize_value(&d, TL_I8, 1.5f), 48);
     d.fl = -2;
@@ -314,7 +303,7 @@ TL_TEST(quant_rounding_modes_half)
     static const int64_t away[] = {1, 2, 3, -1, -2, -3, 2, -4};
     static const int64_t zero[] = {0, 1, 2, 0, -1, -2, 2, -3};
     for (int i = 0; i < 8; i++) {
-        tl_quant q = quant(TL_Q_NONE, 0, 0, 0, TL_ROUND_EVEN);
+        tl_quant q = tl_test_quant(TL_Q_NONE, 0, 0, 0, TL_ROUND_EVEN);
         CHECK_EQ_I64(tl_quantize_value(&q, TL_I32, x[i]), even[i]);
         q.round = TL_ROUND_AWAY;
         CHECK_EQ_I64(tl_quantize_value(&q, TL_I32, x[i]), away[i]);
@@ -326,9 +315,9 @@ TL_TEST(quant_rounding_modes_half)
 
 TL_TEST(quant_saturation_nan_inf)
 {
-    tl_quant a = quant(TL_Q_AFFINE, 5, 0.5f, 0, TL_ROUND_EVEN);
-    tl_quant n = quant(TL_Q_NONE, 0, 0, 0, TL_ROUND_EVEN);
-    tl_quant f = quant(TL_Q_DFP, 0, 0, 3, TL_ROUND_EVEN);
+    tl_quant a = tl_test_quant(TL_Q_AFFINE, 5, 0.5f, 0, TL_ROUND_EVEN);
+    tl_quant n = tl_test_quant(TL_Q_NONE, 0, 0, 0, TL_ROUND_EVEN);
+    tl_quant f = tl_test_quant(TL_Q_DFP, 0, 0, 3, TL_ROUND_EVEN);
     CHECK_EQ_I64(tl_quantize_value(&a, TL_U8, 1000.0f), 255);
     CHECK_EQ_I64(tl_quantize_value(&a, TL_U8, -1000.0f), 0);
     CHECK_EQ_I64(tl_quantize_value(&a, TL_I16, 1e9f), 32767);
@@ -351,7 +340,7 @@ TL_TEST(quant_saturation_nan_inf)
     CHECK_EQ_I64(tl_quantize_value(&n, TL_U64, -5.0f), 0);
     CHECK_EQ_I64(tl_quantize_value(&n, TL_U32, 4294967296.0f), 4294967295);
     /* the zero point is added in f32: (float)zp rounds above 2^24 */
-    tl_quant big = quant(TL_Q_AFFINE, 16777217, 1.0f, 0, TL_ROUND_EVEN);
+    tl_quant big = tl_test_quant(TL_Q_AFFINE, 16777217, 1.0f, 0, TL_ROUND_EVEN);
     CHECK_EQ_I64(tl_quantize_value(&big, TL_I32, 0.0f), 16777216);
     CHECK(tl_dequantize_value(&n, -7) == -7.0);
     CHECK(tl_dequantize_value(NULL, 3) == 3.0);
@@ -362,7 +351,7 @@ TL_TEST(quant_saturation_nan_inf)
  * multiply-add would give 25465470 here (found by search). */
 TL_TEST(quant_inv_no_fma)
 {
-    tl_quant q = quant(TL_Q_INV, -27, 0x1.39ccccp+8f, 0, TL_ROUND_EVEN);
+    tl_quant q = tl_test_quant(TL_Q_INV, -27, 0x1.39ccccp+8f, 0, TL_ROUND_EVEN);
     float real = 0x1.3dp+16f;
     volatile float p = real * q.scale;
     float t = p + (float)q.zp;
@@ -382,7 +371,7 @@ TL_TEST(quant_random_vs_libm)
         float scale = (float)ldexp(1.0 + tl_rng_unit(&r), (int)tl_rng_range(&r, -10, 6));
         int32_t zp = (int32_t)tl_rng_range(&r, -20, 20);
         int fl = (int)tl_rng_range(&r, -4, 10);
-        tl_quant q = quant(k, k == TL_Q_AFFINE || k == TL_Q_INV ? zp : 0, scale, fl, rm);
+        tl_quant q = tl_test_quant(k, k == TL_Q_AFFINE || k == TL_Q_INV ? zp : 0, scale, fl, rm);
         float real = (float)((tl_rng_unit(&r) - 0.5) * ldexp(1.0, (int)tl_rng_range(&r, -4, 12)));
         /* AFFINE multiplies by the f32 reciprocal (conversion.md §5), not real / scale */
         float inv = 1.0f / scale;
@@ -425,9 +414,9 @@ static int64_t sign_extend_for_test(tl_dtype t, uint64_t raw)
 TL_TEST(rule_paths)
 {
     tl_elem_op op;
-    tl_quant a = quant(TL_Q_AFFINE, 5, 0.1f, 0, TL_ROUND_EVEN);
-    tl_quant a_away = quant(TL_Q_AFFINE, 5, 0.1f, 0, TL_ROUND_AWAY);
-    tl_quant b = quant(TL_Q_AFFINE, 5, 0.2f, 0, TL_ROUND_EVEN);
+    tl_quant a = tl_test_quant(TL_Q_AFFINE, 5, 0.1f, 0, TL_ROUND_EVEN);
+    tl_quant a_away = tl_test_quant(TL_Q_AFFINE, 5, 0.1f, 0, TL_ROUND_AWAY);
+    tl_quant b = tl_test_quant(TL_Q_AFFINE, 5, 0.2f, 0, TL_ROUND_EVEN);
     tl_elem_op_init_dt(&op, TL_F32, NULL, TL_F32, NULL);
     CHECK_EQ_I64(op.path, TL_EP_COPY);
     tl_elem_op_init_dt(&op, TL_I8, &a, TL_I8, &a_away); /* rounding ignored for copy */
@@ -448,7 +437,7 @@ TL_TEST(rule_paths)
     CHECK_EQ_I64(conv(TL_F32, NULL, TL_U8, &a, f32r(NAN)), 5);
     /* b) quantized source into a plain integer: the destination's rounding */
     CHECK_EQ_I64(conv(TL_I8, &a, TL_I32, NULL, 10), 0);              /* 0.5 -> even 0 */
-    tl_quant away = quant(TL_Q_NONE, 0, 0, 0, TL_ROUND_AWAY);
+    tl_quant away = tl_test_quant(TL_Q_NONE, 0, 0, 0, TL_ROUND_AWAY);
     CHECK_EQ_I64(conv(TL_I8, &a, TL_I32, &away, 10), 1);
     CHECK_EQ_I64(conv(TL_I8, &a, TL_BOOL, NULL, 5), 0);
     CHECK_EQ_I64(conv(TL_I8, &a, TL_BOOL, NULL, 6), 1);
@@ -457,7 +446,7 @@ TL_TEST(rule_paths)
     CHECK_EQ_I64(conv(TL_I32, NULL, TL_I8, &a, 1), 15);
     CHECK_EQ_I64(conv(TL_I32, NULL, TL_I8, &a, (uint32_t)-100), (uint8_t)-128);
     CHECK_EQ_I64(conv(TL_F64, NULL, TL_I8, &a, f64_bits(0.05)), 6);   /* 0.05 -> f32 first */
-    tl_quant u64q = quant(TL_Q_AFFINE, -5, 1.0f, 0, TL_ROUND_EVEN);
+    tl_quant u64q = tl_test_quant(TL_Q_AFFINE, -5, 1.0f, 0, TL_ROUND_EVEN);
     CHECK_EQ_I64(conv(TL_U64, &u64q, TL_F32, NULL, UINT64_MAX), f32r(0x1p64f));
     CHECK_EQ_I64(conv(TL_I64, &u64q, TL_F32, NULL, (uint64_t)INT64_MIN), f32r(-0x1p63f));
 }
@@ -511,8 +500,8 @@ TL_TEST(rule_int_extremes)
 
 TL_TEST(rule_float_to_int)
 {
-    tl_quant away = quant(TL_Q_NONE, 0, 0, 0, TL_ROUND_AWAY);
-    tl_quant zero = quant(TL_Q_NONE, 0, 0, 0, TL_ROUND_ZERO);
+    tl_quant away = tl_test_quant(TL_Q_NONE, 0, 0, 0, TL_ROUND_AWAY);
+    tl_quant zero = tl_test_quant(TL_Q_NONE, 0, 0, 0, TL_ROUND_ZERO);
     CHECK_EQ_I64(conv(TL_F32, NULL, TL_I8, NULL, f32r(2.5f)), 2);
     CHECK_EQ_I64(conv(TL_F32, NULL, TL_I8, &away, f32r(2.5f)), 3);
     CHECK_EQ_I64(conv(TL_F32, NULL, TL_I8, &zero, f32r(-2.5f)), (uint8_t)-2);
@@ -543,7 +532,7 @@ TL_TEST(rule_float_to_int_random)
     for (int i = 0; i < 200000 && TL_TEST_FAILURES() < 10; i++) {
         tl_dtype t = dts[tl_rng_pick(&r, 9)];
         tl_round rm = (tl_round)tl_rng_pick(&r, 3);
-        tl_quant q = quant(TL_Q_NONE, 0, 0, 0, rm);
+        tl_quant q = tl_test_quant(TL_Q_NONE, 0, 0, 0, rm);
         double d = (tl_rng_unit(&r) - 0.5) * ldexp(1.0, (int)tl_rng_range(&r, 0, 40));
         if (i % 4 == 0) d = floor(d) + 0.5; /* ties */
         double lo = -(double)tl_dtype_neg_limit(t), hi = (double)tl_dtype_max(t);

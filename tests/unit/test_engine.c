@@ -11,13 +11,8 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "tl_engine_test.h"
 #include "tl_test.h"
-
-static int quick(void)
-{
-    const char *q = getenv("TL_TEST_QUICK");
-    return q && *q && strcmp(q, "0") != 0;
-}
 
 /* ---- the normaliser's last steps, as a pure function ------------------------------ */
 typedef struct norm_case {
@@ -123,6 +118,43 @@ TL_TEST(plan_shapes)
     CHECK_EQ_I64(p->passes[0].px_gather, 1);
     CHECK_EQ_I64(p->passes[0].px_bytes, 8);
     tl_plan_destroy(p);
+
+    /* 4:2:0 chroma to full resolution: raw elements at byte strides, two nodes a call */
+    p = plan_of("yuv.nv12:u8:3x6x10", "CHW:u8:3x6x10", 0);
+    REQUIRE(p != NULL);
+    CHECK_EQ_I64(p->npasses, 3);
+    CHECK_EQ_I64(p->passes[1].exec, TL_EX_COPY2D);
+    CHECK_EQ_I64(p->passes[2].exec, TL_EX_COPY2D);
+    tl_plan_destroy(p);
+
+    /* a quantized 8-bit pair goes through the plan's table where a table is
+     * the fast way (scalar, AVX-512 with VBMI), through the f32 pipeline
+     * elsewhere; a plain saturation never does */
+    p = plan_of("NHWC:u8:1x4x5x3", "NHWC:i8:1x4x5x3:scale=0.5", 0);
+    REQUIRE(p != NULL);
+    CHECK(p->cv.lut8);
+    CHECK_STR_CONTAINS(tl_plan_describe(p), "tl_x8_lut_ukernel__scalar");
+    tl_plan_destroy(p);
+    {
+        tl_desc a, b;
+        REQUIRE_STATUS(tl_desc_parse(&a, "NHWC:u8:1x4x5x3"), TL_OK);
+        REQUIRE_STATUS(tl_desc_parse(&b, "NHWC:i8:1x4x5x3:scale=0.5"), TL_OK);
+        if (tl_cpu_has(TL_ISA_AVX512)) {
+            REQUIRE_STATUS(tl_plan_create_isa(&p, &a, &b, 0, TL_ISA_AVX512), TL_OK);
+            CHECK_STR_CONTAINS(tl_plan_describe(p), tl_cpu_avx512vbmi() ? "tl_x8_lut_ukernel__avx512vbmi"
+                                                                        : "tl_u8_i8_convert_ukernel__avx512");
+            tl_plan_destroy(p);
+        }
+        if (tl_cpu_has(TL_ISA_AVX2)) {
+            REQUIRE_STATUS(tl_plan_create_isa(&p, &a, &b, 0, TL_ISA_AVX2), TL_OK);
+            CHECK_STR_CONTAINS(tl_plan_describe(p), "tl_u8_i8_convert_ukernel__avx2");
+            tl_plan_destroy(p);
+        }
+        REQUIRE_STATUS(tl_desc_parse(&b, "NHWC:i8:1x4x5x3"), TL_OK);
+        REQUIRE_STATUS(tl_plan_create_isa(&p, &a, &b, 0, TL_ISA_SCALAR), TL_OK);
+        CHECK(!p->cv.lut8);
+        tl_plan_destroy(p);
+    }
 
     /* a plain copy is one contiguous row */
     p = plan_of("NCHW:i8:2x3x4x5", "NCHW:i8:2x3x4x5", 0);
@@ -475,6 +507,7 @@ TL_TEST(differential_kernel_sizes)
 
 /* Destinations past the streaming threshold (4 MiB per kernel call): the
  * non-temporal store paths, against the reference, on every path. */
+#define FIRST_STREAMED 11
 TL_TEST(differential_streaming)
 {
     if (quick()) return;
@@ -491,7 +524,8 @@ TL_TEST(differential_streaming)
         {"NCHW:u8:1x64x256x272", "NHWC:u8:1x256x272x64"}, /* lines staged in L1 */
         {"NHWC:f32:1x641x599x3", "NCHW:f32:1x3x641x599"},  /* planes off 64-byte lines */
         {"NHWC:f32:1x121x144x64", "NCHW:f32:1x64x121x144"}, /* 8 lines per plane at a time, and a rest */
-        /* destinations over 8 MiB: every executor stages its output in L1 and streams it */
+        /* from here (FIRST_STREAMED), destinations over 8 MiB: every executor stages
+         * its output in L1 and streams it */
         {"NCHW:f32:1x3x1200x1210", "NCHW:f16:1x3x1200x1210"},                          /* row */
         {"NCHW:u8:1x8x1200x1210", "NCHW:u8:1x8x1200x1210:pad=0,0,0,1,0,0,0,3"},          /* padded rows */
         {"NCHW:f32:1x8x1200x1210", "NHWC:i8:1x1200x1210x8:scale=0.1"},                   /* 2d, narrowing */
@@ -510,6 +544,12 @@ TL_TEST(differential_streaming)
         REQUIRE_STATUS(tl_desc_parse(&d, pairs[k][1]), TL_OK);
         char what[200];
         snprintf(what, sizeof what, "%s -> %s", pairs[k][0], pairs[k][1]);
+        if (k >= FIRST_STREAMED) { /* the plan itself streams: its tile executors stage and stream */
+            tl_plan *p = NULL;
+            REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
+            if (!p->cv.stream) FAILF("%s: the plan does not stream", what);
+            tl_plan_destroy(p);
+        }
         check_pair_at(&r, &s, &d, what, true);
         check_pair(&r, &s, &d, what);
     }

@@ -7,15 +7,9 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "tl_engine_test.h"
 #include "tl_test.h"
 
-static int quick(void)
-{
-    const char *q = getenv("TL_TEST_QUICK");
-    return q && *q && strcmp(q, "0") != 0;
-}
-
-static unsigned bytes_of(int t) { return tl_dtype_bits((tl_dtype)t) / 8; }
 
 /* The next float toward +infinity (finite f). */
 static float next_up(float f)
@@ -58,35 +52,22 @@ static size_t make_source(tl_rng *r, int t, uint8_t *buf, size_t cap_elems)
     return n;
 }
 
-static tl_quant q_of(int kind, int32_t zp, float scale, int fl, int round)
-{
-    tl_quant q;
-    memset(&q, 0, sizeof q);
-    q.kind = (uint8_t)kind;
-    q.zp = zp;
-    q.scale = scale;
-    q.fl = (int8_t)fl;
-    q.round = (uint8_t)round;
-    return q;
-}
-
 static const tl_quant *quant_set(int i, tl_quant *q)
 {
     switch (i) {
     case 0: return NULL;
-    case 1: *q = q_of(TL_Q_AFFINE, 0, 1.0f, 0, TL_ROUND_EVEN); return q;
-    case 2: *q = q_of(TL_Q_AFFINE, -128, 0.0039215689f, 0, TL_ROUND_AWAY); return q;
-    case 3: *q = q_of(TL_Q_AFFINE, 3, 0.5f, 0, TL_ROUND_ZERO); return q;
-    case 4: *q = q_of(TL_Q_INV, -7, 25.0f, 0, TL_ROUND_ZERO); return q;
-    case 5: *q = q_of(TL_Q_INV, 100, 0.3f, 0, TL_ROUND_EVEN); return q;
-    case 6: *q = q_of(TL_Q_DFP, 0, 0.0f, 5, TL_ROUND_AWAY); return q;
-    case 7: *q = q_of(TL_Q_DFP, 0, 0.0f, -3, TL_ROUND_EVEN); return q;
-    default: *q = q_of(TL_Q_DFP, 0, 0.0f, -128, TL_ROUND_ZERO); return q; /* ldexpf split */
+    case 1: *q = tl_test_quant(TL_Q_AFFINE, 0, 1.0f, 0, TL_ROUND_EVEN); return q;
+    case 2: *q = tl_test_quant(TL_Q_AFFINE, -128, 0.0039215689f, 0, TL_ROUND_AWAY); return q;
+    case 3: *q = tl_test_quant(TL_Q_AFFINE, 3, 0.5f, 0, TL_ROUND_ZERO); return q;
+    case 4: *q = tl_test_quant(TL_Q_INV, -7, 25.0f, 0, TL_ROUND_ZERO); return q;
+    case 5: *q = tl_test_quant(TL_Q_INV, 100, 0.3f, 0, TL_ROUND_EVEN); return q;
+    case 6: *q = tl_test_quant(TL_Q_DFP, 0, 0.0f, 5, TL_ROUND_AWAY); return q;
+    case 7: *q = tl_test_quant(TL_Q_DFP, 0, 0.0f, -3, TL_ROUND_EVEN); return q;
+    default: *q = tl_test_quant(TL_Q_DFP, 0, 0.0f, -128, TL_ROUND_ZERO); return q; /* ldexpf split */
     }
 }
 #define NQUANT 9
 
-static bool is_intt(int t) { return t == TL_U8 || t == TL_I8 || t == TL_I16; }
 
 TL_TEST(convert_rows_exhaustive)
 {

@@ -14,16 +14,9 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "tl_engine_test.h"
 #include "tl_test.h"
 
-static int quick(void)
-{
-    const char *q = getenv("TL_TEST_QUICK");
-    return q && *q && strcmp(q, "0") != 0;
-}
-
-static unsigned bytes_of(int t) { return tl_dtype_bits((tl_dtype)t) / 8; }
-static bool is_intt(int t) { return t == TL_U8 || t == TL_I8 || t == TL_I16; }
 
 static float f_of(uint32_t u)
 {
@@ -39,38 +32,26 @@ static uint32_t u_of(float f)
     return u;
 }
 
-static tl_quant q_of(int kind, int32_t zp, float scale, int fl, int round)
-{
-    tl_quant q;
-    memset(&q, 0, sizeof q);
-    q.kind = (uint8_t)kind;
-    q.zp = zp;
-    q.scale = scale;
-    q.fl = (int8_t)fl;
-    q.round = (uint8_t)round;
-    return q;
-}
-
 /* Quantizations at the edges of f32 (index 0: none). */
 static const tl_quant *edge_quant(int i, tl_quant *q)
 {
     switch (i) {
     case 0: return NULL;
-    case 1: *q = q_of(TL_Q_AFFINE, 0, 1e-38f, 0, TL_ROUND_EVEN); return q;       /* 1/scale 1e38 */
-    case 2: *q = q_of(TL_Q_AFFINE, 5, 1e-40f, 0, TL_ROUND_AWAY); return q;       /* denormal scale */
-    case 3: *q = q_of(TL_Q_AFFINE, -7, 3.0e38f, 0, TL_ROUND_ZERO); return q;     /* 1/scale denormal */
-    case 4: *q = q_of(TL_Q_INV, 0, 3.0e38f, 0, TL_ROUND_AWAY); return q;         /* denormal reals */
-    case 5: *q = q_of(TL_Q_INV, 3, 1e-39f, 0, TL_ROUND_EVEN); return q;          /* denormal multiplier */
-    case 6: *q = q_of(TL_Q_INV, 1073741823, 0.5f, 0, TL_ROUND_EVEN); return q;   /* zp near 2^30 */
-    case 7: *q = q_of(TL_Q_AFFINE, -1073741823, 2.0f, 0, TL_ROUND_AWAY); return q;
-    case 8: *q = q_of(TL_Q_AFFINE, 16777217, 1.0f, 0, TL_ROUND_EVEN); return q;  /* (float)zp rounds */
-    case 9: *q = q_of(TL_Q_DFP, 0, 0.0f, 127, TL_ROUND_AWAY); return q;          /* 2^-127, 2^127 */
-    case 10: *q = q_of(TL_Q_DFP, 0, 0.0f, 126, TL_ROUND_ZERO); return q;
-    case 11: *q = q_of(TL_Q_DFP, 0, 0.0f, -128, TL_ROUND_EVEN); return q;        /* ldexpf split */
-    case 12: *q = q_of(TL_Q_DFP, 0, 0.0f, 100, TL_ROUND_EVEN); return q;
-    case 13: *q = q_of(TL_Q_DFP, 0, 0.0f, -100, TL_ROUND_AWAY); return q;
-    case 14: *q = q_of(TL_Q_AFFINE, -128, 0.0039215689f, 0, TL_ROUND_ZERO); return q;
-    default: *q = q_of(TL_Q_INV, 100, 0.3f, 0, TL_ROUND_AWAY); return q;
+    case 1: *q = tl_test_quant(TL_Q_AFFINE, 0, 1e-38f, 0, TL_ROUND_EVEN); return q;       /* 1/scale 1e38 */
+    case 2: *q = tl_test_quant(TL_Q_AFFINE, 5, 1e-40f, 0, TL_ROUND_AWAY); return q;       /* denormal scale */
+    case 3: *q = tl_test_quant(TL_Q_AFFINE, -7, 3.0e38f, 0, TL_ROUND_ZERO); return q;     /* 1/scale denormal */
+    case 4: *q = tl_test_quant(TL_Q_INV, 0, 3.0e38f, 0, TL_ROUND_AWAY); return q;         /* denormal reals */
+    case 5: *q = tl_test_quant(TL_Q_INV, 3, 1e-39f, 0, TL_ROUND_EVEN); return q;          /* denormal multiplier */
+    case 6: *q = tl_test_quant(TL_Q_INV, 1073741823, 0.5f, 0, TL_ROUND_EVEN); return q;   /* zp near 2^30 */
+    case 7: *q = tl_test_quant(TL_Q_AFFINE, -1073741823, 2.0f, 0, TL_ROUND_AWAY); return q;
+    case 8: *q = tl_test_quant(TL_Q_AFFINE, 16777217, 1.0f, 0, TL_ROUND_EVEN); return q;  /* (float)zp rounds */
+    case 9: *q = tl_test_quant(TL_Q_DFP, 0, 0.0f, 127, TL_ROUND_AWAY); return q;          /* 2^-127, 2^127 */
+    case 10: *q = tl_test_quant(TL_Q_DFP, 0, 0.0f, 126, TL_ROUND_ZERO); return q;
+    case 11: *q = tl_test_quant(TL_Q_DFP, 0, 0.0f, -128, TL_ROUND_EVEN); return q;        /* ldexpf split */
+    case 12: *q = tl_test_quant(TL_Q_DFP, 0, 0.0f, 100, TL_ROUND_EVEN); return q;
+    case 13: *q = tl_test_quant(TL_Q_DFP, 0, 0.0f, -100, TL_ROUND_AWAY); return q;
+    case 14: *q = tl_test_quant(TL_Q_AFFINE, -128, 0.0039215689f, 0, TL_ROUND_ZERO); return q;
+    default: *q = tl_test_quant(TL_Q_INV, 100, 0.3f, 0, TL_ROUND_AWAY); return q;
     }
 }
 #define NEDGE 16
