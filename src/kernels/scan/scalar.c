@@ -1,0 +1,89 @@
+/* Candidate search, scalar (the reference of the vector kernels), and the
+ * choice of kernel. */
+#include <stdatomic.h>
+
+#include "kernels/scan/scan.h"
+
+#if defined(__aarch64__) || defined(__arm__)
+#if defined(__linux__)
+#include <sys/auxv.h>
+#endif
+#endif
+
+size_t tl_scan_next_scalar(const uint8_t *p, size_t start, size_t n, const uint8_t *mask, size_t mlen, uint8_t flip,
+                           uint8_t tu)
+{
+    return tl_scan_next_tail(p, start, n, mask, start % mlen, mlen, flip, tu);
+}
+
+/* The CPU's support, from the compiler's own cpuid reader (x86) or the auxv
+ * (32-bit ARM); AArch64 always has NEON. */
+static int cpu_has(int isa)
+{
+    switch (isa) {
+    case TL_SCAN_SCALAR: return 1;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    case TL_SCAN_SSE2: return 1;
+    case TL_SCAN_AVX2: __builtin_cpu_init(); return __builtin_cpu_supports("avx2");
+    case TL_SCAN_AVX512:
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+#endif
+#if defined(__aarch64__)
+    case TL_SCAN_NEON: return 1;
+#elif defined(__arm__) && defined(__linux__)
+    case TL_SCAN_NEON: return (getauxval(AT_HWCAP) & (1ul << 12)) != 0; /* HWCAP_ARM_NEON */
+#endif
+    default: return 0;
+    }
+}
+
+/* Compiled kernels: an ISA file defines its function only where its guard held,
+ * so the table references them under the same guards. */
+static tl_scan_next_fn compiled(int isa)
+{
+    switch (isa) {
+    case TL_SCAN_SCALAR: return tl_scan_next_scalar;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    case TL_SCAN_SSE2: return tl_scan_next_sse2;
+    case TL_SCAN_AVX2: return tl_scan_next_avx2;
+    case TL_SCAN_AVX512: return tl_scan_next_avx512;
+#endif
+#if defined(__aarch64__) || defined(__arm__) /* neon.c is built with NEON on both */
+    case TL_SCAN_NEON: return tl_scan_next_neon;
+#endif
+    default: return NULL;
+    }
+}
+
+tl_scan_next_fn tl_scan_kernel(int isa)
+{
+    if (isa < 0 || isa >= TL_SCAN_ISA_COUNT || !cpu_has(isa)) return NULL;
+    return compiled(isa);
+}
+
+static atomic_int g_forced = -1;
+
+int tl_scan_force_isa(int isa)
+{
+    if (isa >= 0 && !tl_scan_kernel(isa)) return 0;
+    atomic_store(&g_forced, isa);
+    return 1;
+}
+
+tl_scan_next_fn tl_scan_kernel_default(void)
+{
+    int f = atomic_load(&g_forced);
+    if (f >= 0) return tl_scan_kernel(f);
+    for (int isa = TL_SCAN_ISA_COUNT - 1; isa > TL_SCAN_SCALAR; isa--) {
+        tl_scan_next_fn fn = tl_scan_kernel(isa);
+        if (fn) return fn;
+    }
+    return tl_scan_next_scalar;
+}
+
+const char *tl_scan_isa_name(int isa)
+{
+    static const char *const names[TL_SCAN_ISA_COUNT] = {"scalar", "sse2", "avx2", "avx512", "neon"};
+    return isa >= 0 && isa < TL_SCAN_ISA_COUNT ? names[isa] : "?";
+}

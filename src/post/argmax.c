@@ -1,0 +1,238 @@
+/* tl_argmax: the best channel per position, optionally on an upsampled grid.
+ *
+ * Bilinear upsampling blends the real logits of 4 neighbours. On the
+ * half-pixel grid the source coordinate of output x is
+ *   sx = (x + 0.5) * W / out_w - 0.5 = ((2x + 1) * W - out_w) / (2 * out_w),
+ * so with num = max(0, (2x + 1) * W - out_w) the left neighbour is
+ * num / (2 out_w) and the weights are (2 out_w - a, a), a = num % (2 out_w):
+ * integers. When the dequantization is exactly linear in the code (value =
+ * step * (code - zp), step > 0) the argmax of the blended values equals the
+ * argmax of the blended codes, which int32 (or exact double) arithmetic gives
+ * exactly. Otherwise the blend runs in double on the dequantized values. The
+ * blend is separable: each source row is interpolated horizontally once, then
+ * output rows blend two such rows. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "post/post_internal.h"
+
+/* One horizontal tap pair per output column. */
+typedef struct tap {
+    int64_t i0, i1;  /* source columns */
+    int64_t w0, w1;  /* integer weights, sum 2 * out */
+} tap;
+
+static void make_taps(tap *t, int64_t in, int64_t out)
+{
+    for (int64_t x = 0; x < out; x++) {
+        int64_t num = (2 * x + 1) * in - out;
+        if (num < 0) num = 0;
+        int64_t i0 = num / (2 * out), a = num % (2 * out);
+        if (i0 >= in - 1) i0 = in - 1, a = 0; /* clamped at the far edge */
+        t[x] = (tap){i0, i0 + (a > 0), 2 * out - a, a};
+    }
+}
+
+/* Exactly linear dequantization: value(q) == step * (q - zp) for every code. */
+static bool linear_codes(const tl_pview *v, int64_t *zp)
+{
+    const tl_quant *q = &v->d->quant;
+    *zp = (q->kind == TL_Q_AFFINE || q->kind == TL_Q_INV) ? q->zp : 0;
+    double step = tl_dequantize_value(q, *zp + 1) - tl_dequantize_value(q, *zp);
+    if (!(step > 0.0)) return false;
+    for (int64_t c = v->lo; c <= v->hi; c++)
+        if (tl_dequantize_value(q, c) != step * (double)(c - *zp)) return false;
+    return true;
+}
+
+typedef struct blend {
+    const tl_pview *v;
+    const uint8_t *buf;
+    bool codes;          /* blend codes (exact), else values */
+    bool i32;            /* codes fit int32 after both blends */
+    int64_t out_h, out_w;
+    tap *tx, *ty;
+    void *rows[2];       /* horizontally blended rows: C x out_w each */
+    int64_t row_of[2];   /* source row held, -1 none */
+    void *best;          /* out_w accumulators */
+    int32_t *label;      /* out_w labels */
+} blend;
+
+static double elem_value(const blend *b, int64_t n, int64_t c, int64_t h, int64_t w)
+{
+    int64_t code = tl_pview_load(b->v, b->buf, tl_pview_bit(b->v, n, c, h, w));
+    return b->codes ? (double)code : tl_pview_value(b->v, code);
+}
+
+/* Horizontal pass of source row h of item n into slot k. */
+static void hrow(blend *b, int k, int64_t n, int64_t h)
+{
+    const tl_pview *v = b->v;
+    for (int64_t c = 0; c < v->C; c++)
+        for (int64_t x = 0; x < b->out_w; x++) {
+            const tap *t = &b->tx[x];
+            double s = (double)t->w0 * elem_value(b, n, c, h, t->i0) + (double)t->w1 * elem_value(b, n, c, h, t->i1);
+            if (b->i32) ((int32_t *)b->rows[k])[c * b->out_w + x] = (int32_t)s;
+            else ((double *)b->rows[k])[c * b->out_w + x] = s;
+        }
+    b->row_of[k] = h;
+}
+
+static void vrow_i32(blend *b, const int32_t *r0, const int32_t *r1, int32_t w0, int32_t w1)
+{
+    int32_t *best = b->best;
+    for (int64_t c = 0; c < b->v->C; c++) {
+        const int32_t *a = r0 + c * b->out_w, *z = r1 + c * b->out_w;
+        for (int64_t x = 0; x < b->out_w; x++) {
+            int32_t s = w0 * a[x] + w1 * z[x];
+            if (c == 0 || s > best[x]) best[x] = s, b->label[x] = (int32_t)c;
+        }
+    }
+}
+
+static void vrow_f64(blend *b, const double *r0, const double *r1, double w0, double w1)
+{
+    double *best = b->best;
+    for (int64_t c = 0; c < b->v->C; c++) {
+        const double *a = r0 + c * b->out_w, *z = r1 + c * b->out_w;
+        for (int64_t x = 0; x < b->out_w; x++) {
+            double s = w0 * a[x] + w1 * z[x];
+            if (c == 0 || s > best[x]) best[x] = s, b->label[x] = (int32_t)c;
+        }
+    }
+}
+
+static int slot_of(const blend *b, int64_t h) { return b->row_of[0] == h ? 0 : b->row_of[1] == h ? 1 : -1; }
+
+/* Labels of output row y of item n into b->label (rows i0 and i1 may be one). */
+static void out_row(blend *b, int64_t n, int64_t y)
+{
+    const tap *t = &b->ty[y];
+    int k0 = slot_of(b, t->i0);
+    if (k0 < 0) {
+        k0 = b->row_of[0] == t->i1 ? 1 : 0;
+        hrow(b, k0, n, t->i0);
+    }
+    int k1 = slot_of(b, t->i1);
+    if (k1 < 0) {
+        k1 = 1 - k0;
+        hrow(b, k1, n, t->i1);
+    }
+    if (b->i32) vrow_i32(b, b->rows[k0], b->rows[k1], (int32_t)t->w0, (int32_t)t->w1);
+    else vrow_f64(b, b->rows[k0], b->rows[k1], (double)t->w0, (double)t->w1);
+}
+
+static void store_labels(void *labels, tl_label_type type, int64_t at, const int32_t *src, int64_t n)
+{
+    if (type == TL_LABEL_I32) memcpy((int32_t *)labels + at, src, (size_t)n * sizeof *src);
+    else
+        for (int64_t i = 0; i < n; i++) ((uint8_t *)labels)[at + i] = (uint8_t)src[i];
+}
+
+/* Labels at the source grid, row h of item n. */
+static void src_row(const tl_pview *v, const uint8_t *buf, int64_t n, int64_t h, int32_t *label)
+{
+    for (int64_t w = 0; w < v->W; w++) {
+        double best = 0.0;
+        for (int64_t c = 0; c < v->C; c++) {
+            double x = tl_pview_value(v, tl_pview_load(v, buf, tl_pview_bit(v, n, c, h, w)));
+            if (c == 0 || x > best) best = x, label[w] = (int32_t)c;
+        }
+    }
+}
+
+static tl_status check_out(const tl_pview *v, tl_resize resize, int64_t *oh, int64_t *ow, tl_label_type type,
+                           size_t len_labels)
+{
+    if (resize != TL_RESIZE_NONE && resize != TL_RESIZE_NEAREST && resize != TL_RESIZE_BILINEAR)
+        return tl_fail(TL_ERR_UNSUPPORTED, "resize=%d: must be none (0), nearest (1) or bilinear (2)", (int)resize);
+    if (type != TL_LABEL_I32 && type != TL_LABEL_U8)
+        return tl_fail(TL_ERR_DTYPE, "label type=%d: must be TL_LABEL_I32 or TL_LABEL_U8", (int)type);
+    if (type == TL_LABEL_U8 && v->C > 256)
+        return tl_fail(TL_ERR_DTYPE, "C=%lld channels: u8 labels hold at most 256; use TL_LABEL_I32", (long long)v->C);
+    if (resize == TL_RESIZE_NONE) {
+        if ((*oh && *oh != v->H) || (*ow && *ow != v->W))
+            return tl_fail(TL_ERR_MISMATCH, "out %lldx%lld without resize: must be 0x0 or HxW=%lldx%lld",
+                           (long long)*oh, (long long)*ow, (long long)v->H, (long long)v->W);
+        *oh = v->H, *ow = v->W;
+    }
+    if (*oh < 1 || *ow < 1 || *oh > (1 << 24) || *ow > (1 << 24))
+        return tl_fail(TL_ERR_DIM, "out %lldx%lld: each side must be 1..16777216", (long long)*oh, (long long)*ow);
+    int64_t need = 0;
+    if (!tl_mul_ok(v->N, *oh, &need) || !tl_mul_ok(need, *ow, &need) ||
+        !tl_mul_ok(need, type == TL_LABEL_I32 ? 4 : 1, &need))
+        return tl_fail(TL_ERR_OVERFLOW, "label map N x %lld x %lld overflows 64 bits", (long long)*oh, (long long)*ow);
+    if ((uint64_t)len_labels < (uint64_t)need)
+        return tl_fail(TL_ERR_BUFFER_SMALL, "len_labels=%llu < %lld bytes of the %lldx%lldx%lld label map",
+                       (unsigned long long)len_labels, (long long)need, (long long)v->N, (long long)*oh,
+                       (long long)*ow);
+    return TL_OK;
+}
+
+static tl_status run_bilinear(const tl_pview *v, const uint8_t *buf, int64_t oh, int64_t ow, tl_label_type type,
+                              void *labels)
+{
+    blend b = {.v = v, .buf = buf, .out_h = oh, .out_w = ow, .row_of = {-1, -1}};
+    int64_t zp = 0, mag = v->hi > -v->lo ? v->hi : -v->lo;
+    b.codes = linear_codes(v, &zp);
+    double bound = 4.0 * (double)oh * (double)ow * (double)mag;
+    b.i32 = b.codes && bound < 2147483648.0;
+    if (b.codes && bound >= 9007199254740992.0) b.codes = false; /* not exact in double */
+    size_t es = b.i32 ? 4 : 8;
+    b.tx = malloc((size_t)ow * sizeof *b.tx);
+    b.ty = malloc((size_t)oh * sizeof *b.ty);
+    b.rows[0] = malloc((size_t)(v->C * ow) * es);
+    b.rows[1] = malloc((size_t)(v->C * ow) * es);
+    b.best = malloc((size_t)ow * es);
+    b.label = malloc((size_t)ow * sizeof *b.label);
+    tl_status s = TL_OK;
+    if (!b.tx || !b.ty || !b.rows[0] || !b.rows[1] || !b.best || !b.label)
+        s = tl_fail(TL_ERR_NOMEM, "bilinear argmax buffers for %lld x %lld", (long long)v->C, (long long)ow);
+    if (s == TL_OK) {
+        make_taps(b.tx, v->W, ow);
+        make_taps(b.ty, v->H, oh);
+        for (int64_t n = 0; n < v->N; n++) {
+            b.row_of[0] = b.row_of[1] = -1;
+            for (int64_t y = 0; y < oh; y++) {
+                out_row(&b, n, y);
+                store_labels(labels, type, (n * oh + y) * ow, b.label, ow);
+            }
+        }
+    }
+    free(b.tx), free(b.ty), free(b.rows[0]), free(b.rows[1]), free(b.best), free(b.label);
+    return s;
+}
+
+static tl_status run_source(const tl_pview *v, const uint8_t *buf, tl_resize resize, int64_t oh, int64_t ow,
+                            tl_label_type type, void *labels)
+{
+    int32_t *src = malloc((size_t)(v->H * v->W) * sizeof *src), *row = malloc((size_t)ow * sizeof *row);
+    if (!src || !row) {
+        free(src), free(row);
+        return tl_fail(TL_ERR_NOMEM, "argmax label rows");
+    }
+    for (int64_t n = 0; n < v->N; n++) {
+        for (int64_t h = 0; h < v->H; h++) src_row(v, buf, n, h, src + h * v->W);
+        for (int64_t y = 0; y < oh; y++) {
+            int64_t sy = resize == TL_RESIZE_NONE ? y : y * v->H / oh;
+            for (int64_t x = 0; x < ow; x++) row[x] = src[sy * v->W + (resize == TL_RESIZE_NONE ? x : x * v->W / ow)];
+            store_labels(labels, type, (n * oh + y) * ow, row, ow);
+        }
+    }
+    free(src), free(row);
+    return TL_OK;
+}
+
+tl_status tl_argmax(const tl_desc *d, const void *buf, size_t len, tl_resize resize, int64_t out_h, int64_t out_w,
+                    tl_label_type type, void *labels, size_t len_labels)
+{
+    tl_pview v;
+    if (!buf || !labels) return tl_fail(TL_ERR_NULL, "buf or labels is NULL");
+    TL_TRY(tl_pview_init(&v, d, len, true));
+    tl_status s = check_out(&v, resize, &out_h, &out_w, type, len_labels);
+    if (s == TL_OK)
+        s = resize == TL_RESIZE_BILINEAR ? run_bilinear(&v, buf, out_h, out_w, type, labels)
+                                         : run_source(&v, buf, resize, out_h, out_w, type, labels);
+    tl_pview_free(&v);
+    return s;
+}
