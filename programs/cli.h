@@ -35,6 +35,14 @@ int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tidl_info(int argc, char **argv);
 int cmd_threshold(int argc, char **argv);
+int cmd_scan(int argc, char **argv);   /* programs/cmd_post.c */
+int cmd_argmax(int argc, char **argv); /* programs/cmd_post.c */
+int cmd_topk(int argc, char **argv);   /* programs/cmd_post.c */
+int cmd_detect(int argc, char **argv);
+/* Post-processing helpers (cmd_post.c): parse SPEC and read exactly its bytes
+ * from path; parse a real number (1 when the whole text is one). */
+tl_status cli_read_tensor(const char *spec, const char *path, tl_desc *d, unsigned char **data, size_t *len);
+int cli_parse_real(const char *text, double *out);
 
 /* ---- errors -------------------------------------------------------------- */
 /* The CLI keeps its own error detail instead of writing the library's

@@ -24,6 +24,10 @@ static const cli_command commands[] = {
     {"bench", cmd_bench, "measure conversion throughput against memcpy"},
     {"tidl-info", cmd_tidl_info, "describe the buffers of a TIDL io_1.bin"},
     {"threshold", cmd_threshold, "the quantized code a real threshold maps to"},
+    {"scan", cmd_scan, "elements of a native output at or above a threshold (n c h w code value)"},
+    {"argmax", cmd_argmax, "label map of a native output: best channel per pixel, optionally upsampled"},
+    {"topk", cmd_topk, "the K largest values over C per position or per batch item"},
+    {"detect", cmd_detect, "YOLOv8/YOLOv5 detections from native output heads, after NMS"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
