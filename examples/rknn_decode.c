@@ -1,19 +1,22 @@
-/* rknn_decode — scan an RKNN NC1HWC2 detection output for class scores above a
- * confidence threshold, two ways, and check they find the same detections:
+/* rknn_decode: a YOLOv8n detection decode straight from RKNN native outputs.
  *
- *   A. threshold in the quantized domain: compare raw int8 codes in the native
- *      layout against tl_rknn_threshold() and dequantize only the codes that pass;
- *   B. dequantize everything (tl_convert to NCHW f32), then scan the floats.
+ * The model zoo's split-head export gives, per stride, a box head (4 x 16 DFL
+ * bins), a class head (80 scores) and a score-sum head, which an RK3588 hands
+ * back as NC1HWC2 int8 ([1, C1, H, W, 16]). Here they are synthetic, with the
+ * statistics of a busy scene (yolov8_heads.h). Two ways:
  *
- * The output is synthetic: a YOLOv8-style head of 84 channels (4 box + 80 class
- * scores) on an 80x80 grid, int8 affine (zp -128, scale 1/256), as an RK3588
- * reports it natively: dims [1, 6, 80, 80, 16] (C1 = 6 blocks of C2 = 16).
+ *   A. tl_detect_yolov8 on the native buffers: class scores are compared as
+ *      codes with the exact quantized threshold, only the cells that pass are
+ *      decoded (DFL softmax), then class-aware NMS;
+ *   B. what a runtime asked for float NCHW output does: dequantize every head
+ *      (tl_convert to NCHW f32), then decode the floats cell by cell.
  *
- *   usage: rknn_decode [THRESHOLD] [REPEATS]      (defaults 0.5 and 20)
+ *   usage: rknn_decode [THRESHOLD] [REPEATS]      (defaults 0.25 and 20)
  *
- * Exit status 0 when both ways agree (every detection, bit for bit), 1 if not.
- * Timings are printed for information only (docs/rknn.md discusses them).
+ * Exit status 0 when both ways give the same detections (class, score bit for
+ * bit, box within 1e-6 px), 1 if not. Timings are informational.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,17 +24,11 @@
 #include <time.h>
 
 #include "tlayout.h"
+#include "tlayout/detect.h"
+#include "yolov8_heads.h"
 
-#define NCHAN 84
-#define FIRST_CLASS 4 /* channels 0..3 are the box, 4..83 the 80 class scores */
-#define MAX_DET 100000
-
-typedef struct det {
-    int32_t h, w, cls;
-    float score;
-} det;
-
-static const char k_spec[] = "rknn.nc1hwc2:i8:1x6x80x80x16:c=84:zp=-128:scale=0.00390625";
+#define MAX_DET 4096
+#define IOU 0.45
 
 static double now_seconds(void)
 {
@@ -40,157 +37,136 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static uint32_t rng_next(uint32_t *s)
+/* ---- B: dequantize everything, then decode floats --------------------------------- */
+typedef struct fhead {
+    float *box, *cls, *sum; /* NCHW f32 */
+    int64_t H, W;
+} fhead;
+
+static tl_status to_f32(const tl_desc *d, const int8_t *buf, float **out)
 {
-    *s ^= *s << 13, *s ^= *s >> 17, *s ^= *s << 5; /* xorshift32 */
-    return *s;
+    char spec[96];
+    tl_desc f;
+    snprintf(spec, sizeof spec, "NCHW:f32:1x%lldx%lldx%lld", (long long)d->dims[1], (long long)d->dims[2],
+             (long long)d->dims[3]);
+    tl_status s = tl_desc_parse(&f, spec);
+    if (s == TL_OK && !*out) *out = malloc((size_t)f.size_bytes);
+    if (s == TL_OK) s = *out ? tl_convert(d, buf, (size_t)d->size_bytes, &f, *out, (size_t)f.size_bytes) : TL_ERR_NOMEM;
+    return s;
 }
 
-/* Background scores 0..0.1, a few hundred objects 0.3..1.0 and codes right at
- * the threshold; box and padding channels hold the same background codes. */
-static void synthesize(int8_t *buf, size_t len, const tl_rknn_view *v, const int64_t *off)
+static double iou(const tl_detection *a, const tl_detection *b)
 {
-    uint32_t s = 12345u;
-    for (size_t i = 0; i < len; i++) buf[i] = (int8_t)(-128 + (int)(rng_next(&s) % 26));
-    for (int k = 0; k < 600; k++) {
-        int64_t h = rng_next(&s) % v->h, w = rng_next(&s) % v->w, cls = rng_next(&s) % (NCHAN - FIRST_CLASS);
-        int code = k < 40 ? -1 + k % 2 : -51 + (int)(rng_next(&s) % 179); /* -1, 0 sit on 0.5 */
-        buf[off[FIRST_CLASS + cls] + h * v->row_stride + w * v->pixel_stride] = (int8_t)code;
-    }
+    double iw = fmin(a->x1, b->x1) - fmax(a->x0, b->x0), ih = fmin(a->y1, b->y1) - fmax(a->y0, b->y0);
+    double inter = iw > 0 && ih > 0 ? iw * ih : 0;
+    double u = (a->x1 - a->x0) * (a->y1 - a->y0) + (b->x1 - b->x0) * (b->y1 - b->y0) - inter;
+    return u > 0 ? inter / u : 0;
 }
 
-/* Largest code of one pixel's run of C2 channels. The fixed widths (C2 is 16
- * or 8 for int8, Table 4-6) let the compiler use SIMD. */
-static int8_t run_max(const int8_t *px, int64_t c2)
+static int decode_float(const fhead *fh, double t, tl_detection *out)
 {
-    int8_t m = INT8_MIN;
-    if (c2 == 16) {
-        for (int l = 0; l < 16; l++) m = px[l] > m ? px[l] : m;
-    } else if (c2 == 8) {
-        for (int l = 0; l < 8; l++) m = px[l] > m ? px[l] : m;
-    } else {
-        for (int64_t l = 0; l < c2; l++) m = px[l] > m ? px[l] : m;
-    }
-    return m;
-}
-
-/* A: in memory order. In NC1HWC2 the C2 channels of one block are adjacent at
- * each pixel (off[c0 + l] = off[c0] + l), so each pixel of a block is one run
- * of C2 codes: its maximum against T rejects the whole run with one compare.
- * The run may include box or padding channels (inside the buffer): they can
- * only cause a closer look, never a detection. */
-static int scan_quantized(const int8_t *buf, const tl_rknn_view *v, const int64_t *off, int64_t c2, int32_t T,
-                          det *out)
-{
+    static tl_detection cand[MAX_DET];
     int n = 0;
-    for (int64_t c0 = 0; c0 < NCHAN; c0 += c2) {
-        int64_t lo = c0 < FIRST_CLASS ? FIRST_CLASS - c0 : 0, hi = NCHAN - c0 < c2 ? NCHAN - c0 : c2;
-        const int8_t *block = buf + off[c0];
-        for (int64_t h = 0; h < v->h; h++)
-            for (int64_t w = 0; w < v->w; w++) {
-                const int8_t *px = block + h * v->row_stride + w * v->pixel_stride;
-                if (run_max(px, c2) < T) continue; /* almost every pixel stops here */
-                for (int64_t l = lo; l < hi && n < MAX_DET; l++)
-                    if (px[l] >= T)
-                        out[n++] = (det){(int32_t)h, (int32_t)w, (int32_t)(c0 + l - FIRST_CLASS),
-                                         tl_rknn_dequant(v, px[l])};
-            }
-    }
-    return n;
-}
-
-/* B: dequantize the whole tensor to NCHW f32, then compare floats (in memory
- * order of NCHW: one contiguous plane per class). */
-static tl_status scan_float(const int8_t *buf, const tl_desc *src, const tl_desc *dst, float *f, double t, det *out,
-                            int *count)
-{
-    tl_status s = tl_convert(src, buf, (size_t)src->size_bytes, dst, f, (size_t)dst->size_bytes);
-    if (s != TL_OK) return s;
-    int64_t H = dst->dims[2], W = dst->dims[3];
-    int n = 0;
-    for (int k = FIRST_CLASS; k < NCHAN; k++)
+    for (int b = 0; b < YH_BRANCHES; b++) {
+        int64_t H = fh[b].H, W = fh[b].W, plane = H * W;
+        double stride = (double)YH_INPUT / (double)H;
         for (int64_t h = 0; h < H; h++)
             for (int64_t w = 0; w < W; w++) {
-                float score = f[(k * H + h) * W + w];
-                if (score < t || n == MAX_DET) continue;
-                out[n++] = (det){(int32_t)h, (int32_t)w, k - FIRST_CLASS, score};
+                if (!(fh[b].sum[h * W + w] >= t)) continue; /* the score-sum reject */
+                int best = 0;
+                for (int c = 1; c < YH_CLASSES; c++)
+                    if (fh[b].cls[c * plane + h * W + w] > fh[b].cls[best * plane + h * W + w]) best = c;
+                float score = fh[b].cls[best * plane + h * W + w];
+                if (!(score >= t) || n == MAX_DET) continue;
+                double d[4];
+                for (int k = 0; k < 4; k++) { /* DFL: expectation of the softmax over 16 bins */
+                    double m = -INFINITY, se = 0, acc = 0;
+                    for (int i = 0; i < YH_BINS; i++) m = fmax(m, fh[b].box[(k * YH_BINS + i) * plane + h * W + w]);
+                    for (int i = 0; i < YH_BINS; i++) {
+                        double e = exp(fh[b].box[(k * YH_BINS + i) * plane + h * W + w] - m);
+                        se += e, acc += e * i;
+                    }
+                    d[k] = acc / se;
+                }
+                double cx = (double)w + 0.5, cy = (double)h + 0.5;
+                cand[n++] = (tl_detection){(cx - d[0]) * stride, (cy - d[1]) * stride, (cx + d[2]) * stride,
+                                           (cy + d[3]) * stride, score, best, b, 0, 0, h, w};
             }
-    *count = n;
-    return TL_OK;
+    }
+    for (int i = 1; i < n; i++) { /* stable sort by score, descending */
+        tl_detection x = cand[i];
+        int j = i;
+        while (j > 0 && cand[j - 1].score < x.score) cand[j] = cand[j - 1], j--;
+        cand[j] = x;
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int drop = 0;
+        for (int j = 0; j < k && !drop; j++) drop = out[j].cls == cand[i].cls && iou(&out[j], &cand[i]) > IOU;
+        if (!drop) out[k++] = cand[i];
+    }
+    return k;
 }
 
-static int det_order(const void *pa, const void *pb)
-{
-    const det *a = (const det *)pa, *b = (const det *)pb;
-    if (a->h != b->h) return a->h < b->h ? -1 : 1;
-    if (a->w != b->w) return a->w < b->w ? -1 : 1;
-    return a->cls < b->cls ? -1 : a->cls > b->cls;
-}
-
-/* Same detections, in any order, with bit-identical scores. */
-static int same_detections(det *a, int na, det *b, int nb)
+static int same(const tl_detection *a, size_t na, const tl_detection *b, size_t nb)
 {
     if (na != nb) return 0;
-    qsort(a, (size_t)na, sizeof *a, det_order);
-    qsort(b, (size_t)nb, sizeof *b, det_order);
-    for (int i = 0; i < na; i++)
-        if (det_order(&a[i], &b[i]) != 0 || memcmp(&a[i].score, &b[i].score, sizeof a[i].score) != 0) return 0;
+    for (size_t i = 0; i < na; i++)
+        if (a[i].cls != b[i].cls || a[i].score != b[i].score || fabs(a[i].x0 - b[i].x0) > 1e-6 ||
+            fabs(a[i].y0 - b[i].y0) > 1e-6 || fabs(a[i].x1 - b[i].x1) > 1e-6 || fabs(a[i].y1 - b[i].y1) > 1e-6)
+            return 0;
     return 1;
 }
-
-static int fail(const char *what, tl_status s)
-{
-    fprintf(stderr, "rknn_decode: %s: %s: %s\n", what, tl_status_str(s), tl_last_error());
-    return 1;
-}
-
-#define TRY(what, call)                         \
-    do {                                        \
-        tl_status s_ = (call);                  \
-        if (s_ != TL_OK) return fail(what, s_); \
-    } while (0)
 
 int main(int argc, char **argv)
 {
-    double t = argc > 1 ? atof(argv[1]) : 0.5;
+    double t = argc > 1 ? atof(argv[1]) : 0.25;
     int repeats = argc > 2 ? atoi(argv[2]) : 20;
     if (repeats < 1) repeats = 1;
-    tl_desc nat, nchw;
-    tl_rknn_view v;
-    int64_t off[NCHAN];
-    int32_t T;
-    TRY("parse", tl_desc_parse(&nat, k_spec));
-    TRY("parse NCHW", tl_desc_parse(&nchw, "NCHW:f32:1x84x80x80"));
-    TRY("view", tl_rknn_view_init(&v, &nat));
-    TRY("channel offsets", tl_rknn_channel_offsets(&nat, 0, NCHAN, off));
-    TRY("threshold", tl_rknn_threshold(&nat, t, &T));
-    int64_t c2 = nat.vendor_params[TL_RKNN_P_C2];
-
-    int8_t *buf = malloc((size_t)nat.size_bytes);
-    float *f = malloc((size_t)nchw.size_bytes);
-    det *a = malloc(MAX_DET * sizeof *a), *b = malloc(MAX_DET * sizeof *b);
-    if (!buf || !f || !a || !b) return fail("malloc", TL_ERR_NOMEM);
-    synthesize(buf, (size_t)nat.size_bytes, &v, off);
-
-    int na = 0, nb = 0;
+    yolo_heads y;
+    if (!yolo_heads_make(&y, 2024u, 20)) {
+        fprintf(stderr, "rknn_decode: heads: %s\n", tl_last_error());
+        return 1;
+    }
+    tl_yolov8_branch br[YH_BRANCHES];
+    fhead fh[YH_BRANCHES];
+    memset(fh, 0, sizeof fh);
+    for (int b = 0; b < YH_BRANCHES; b++) {
+        br[b].box = (tl_tensor){&y.box[b], y.box_buf[b], (size_t)y.box[b].size_bytes};
+        br[b].cls = (tl_tensor){&y.cls[b], y.cls_buf[b], (size_t)y.cls[b].size_bytes};
+        br[b].sum = (tl_tensor){&y.sum[b], y.sum_buf[b], (size_t)y.sum[b].size_bytes};
+        fh[b].H = y.cls[b].dims[2], fh[b].W = y.cls[b].dims[3];
+    }
+    tl_detect_params p = {t, IOU, 0, YH_INPUT, YH_INPUT, 0, NULL};
+    static tl_detection a[MAX_DET], bdet[MAX_DET];
+    size_t na = 0;
+    int nb = 0;
+    tl_status s = TL_OK;
     double t0 = now_seconds();
-    for (int r = 0; r < repeats; r++) na = scan_quantized(buf, &v, off, c2, T, a);
+    for (int r = 0; r < repeats && s == TL_OK; r++) s = tl_detect_yolov8(br, YH_BRANCHES, &p, a, MAX_DET, &na);
     double t1 = now_seconds();
-    for (int r = 0; r < repeats; r++) TRY("convert", scan_float(buf, &nat, &nchw, f, t, b, &nb));
+    for (int r = 0; r < repeats && s == TL_OK; r++) {
+        for (int b = 0; b < YH_BRANCHES && s == TL_OK; b++) {
+            s = to_f32(&y.box[b], y.box_buf[b], &fh[b].box);
+            if (s == TL_OK) s = to_f32(&y.cls[b], y.cls_buf[b], &fh[b].cls);
+            if (s == TL_OK) s = to_f32(&y.sum[b], y.sum_buf[b], &fh[b].sum);
+        }
+        if (s == TL_OK) nb = decode_float(fh, t, bdet);
+    }
     double t2 = now_seconds();
-
-    int same = same_detections(a, na, b, nb);
-    printf("spec       %s\n", k_spec);
-    printf("threshold  %g -> quantized threshold %d (codes >= %d pass)\n", t, (int)T, (int)T);
-    printf("A quantized scan, dequantize passing: %d detections, %.1f us/frame\n", na, (t1 - t0) * 1e6 / repeats);
-    printf("B dequantize all (tl_convert), scan:  %d detections, %.1f us/frame\n", nb, (t2 - t1) * 1e6 / repeats);
-    for (int i = 0; i < na && i < 3; i++)
-        printf("  e.g. class %2d at (h=%2d, w=%2d) score %.8g\n", (int)a[i].cls, (int)a[i].h, (int)a[i].w,
-               (double)a[i].score);
-    printf("%s\n", same ? "A and B agree on every detection" : "MISMATCH between A and B");
-    free(buf);
-    free(f);
-    free(a);
-    free(b);
-    return same && (argc > 1 || na > 0) ? 0 : 1; /* the default run must find something */
+    if (s != TL_OK) {
+        fprintf(stderr, "rknn_decode: %s: %s\n", tl_status_str(s), tl_last_error());
+        return 1;
+    }
+    int ok = same(a, na, bdet, (size_t)nb);
+    printf("YOLOv8n split heads, RKNN NC1HWC2 i8 (strides 8/16/32), threshold %g, NMS IoU %g\n", t, IOU);
+    printf("A native decode (tl_detect_yolov8): %zu detections, %.1f us/frame\n", na, (t1 - t0) * 1e6 / repeats);
+    printf("B dequantize all, decode floats:    %d detections, %.1f us/frame\n", nb, (t2 - t1) * 1e6 / repeats);
+    for (size_t i = 0; i < na && i < 3; i++)
+        printf("  class %2d score %.4f box (%.1f, %.1f)-(%.1f, %.1f) stride %d\n", (int)a[i].cls, a[i].score,
+               a[i].x0, a[i].y0, a[i].x1, a[i].y1, 8 << a[i].branch);
+    printf("%s\n", ok ? "A and B agree on every detection" : "MISMATCH between A and B");
+    for (int b = 0; b < YH_BRANCHES; b++) free(fh[b].box), free(fh[b].cls), free(fh[b].sum);
+    yolo_heads_free(&y);
+    return ok && na > 0 ? 0 : 1;
 }

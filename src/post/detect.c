@@ -140,15 +140,39 @@ static double value_at(const tl_pview *v, const uint8_t *buf, int64_t n, int64_t
 }
 
 /* ---- YOLOv8 split heads --------------------------------------------------------- */
+/* exp of each code's value relative to the largest code's: softmax weights
+ * without one exp per bin. Empty (NULL) when a weight would underflow to 0 or
+ * the codes are wider than 8 bits; then dfl() calls exp itself. */
+static double *exp_table(const tl_pview *v)
+{
+    if (!v->lut) return NULL;
+    int64_t n = v->hi - v->lo + 1;
+    double *t = malloc((size_t)n * sizeof *t), top = v->lut[n - 1];
+    for (int64_t i = 0; t && i < n; i++) {
+        t[i] = exp(v->lut[i] - top);
+        if (!(t[i] > 0.0)) {
+            free(t);
+            return NULL;
+        }
+    }
+    return t;
+}
+
 /* Expected bin of the softmax over R bins of side k. */
-static double dfl(const tl_pview *v, const uint8_t *buf, int64_t n, int64_t k, int64_t R, int64_t h, int64_t w)
+static double dfl(const tl_pview *v, const double *et, const uint8_t *buf, int64_t n, int64_t k, int64_t R,
+                  int64_t h, int64_t w)
 {
     double bins[64], m = -INFINITY, sum = 0.0, acc = 0.0;
     for (int64_t i = 0; i < R; i++) {
-        bins[i] = value_at(v, buf, n, k * R + i, h, w);
+        int64_t code = tl_pview_load(v, buf, tl_pview_bit(v, n, k * R + i, h, w));
+        if (et) {
+            sum += et[code - v->lo], acc += et[code - v->lo] * (double)i;
+            continue;
+        }
+        bins[i] = tl_pview_value(v, code);
         m = fmax(m, bins[i]);
     }
-    for (int64_t i = 0; i < R; i++) {
+    for (int64_t i = 0; !et && i < R; i++) {
         double e = exp(bins[i] - m);
         sum += e, acc += e * (double)i;
     }
@@ -195,6 +219,7 @@ static tl_status v8_branch(v8ctx *c, const tl_yolov8_branch *b, int i, const tl_
     int32_t Tsum = 0;
     if (c->has_sum) TL_TRY(tl_post_threshold(&c->sum, p->threshold, &Tsum));
     tl_status s = tl_scan_list(&c->cls, b->cls.buf, 0, c->cls.C, p->threshold, TL_SCAN_BEST, &hits);
+    double *et = hits.len ? exp_table(&c->box) : NULL;
     if (s == TL_OK && hits.nomem) s = tl_fail(TL_ERR_NOMEM, "scan hits");
     double sx = (double)p->input_w / (double)c->cls.W, sy = (double)p->input_h / (double)c->cls.H;
     const uint8_t *bb = b->box.buf, *sb = b->sum.buf;
@@ -203,12 +228,13 @@ static tl_status v8_branch(v8ctx *c, const tl_yolov8_branch *b, int i, const tl_
         if (h->n != p->batch) continue;
         if (c->has_sum && tl_pview_load(&c->sum, sb, tl_pview_bit(&c->sum, h->n, 0, h->h, h->w)) < Tsum) continue;
         double d[4], cx = (double)h->w + 0.5, cy = (double)h->h + 0.5;
-        for (int side = 0; side < 4; side++) d[side] = dfl(&c->box, bb, h->n, side, R, h->h, h->w);
+        for (int side = 0; side < 4; side++) d[side] = dfl(&c->box, et, bb, h->n, side, R, h->h, h->w);
         tl_detection det = {(cx - d[0]) * sx, (cy - d[1]) * sy, (cx + d[2]) * sx, (cy + d[3]) * sy,
                             h->value, h->c, i, 0, h->code, h->h, h->w};
         s = cand_push(out, &det);
     }
     free(hits.items);
+    free(et);
     return s;
 }
 

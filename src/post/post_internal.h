@@ -1,6 +1,7 @@
 /* The (n, c, h, w) reading of a descriptor shared by the post-processing
  * operations (docs/postprocess.md), built on the public API only: offsets come
- * from tl_desc_offset_bits, values from tl_dequantize_value, thresholds from
+ * from the descriptor's offset function (tl_desc_bit_offset_unchecked, after
+ * one tl_desc_validate), values from tl_dequantize_value, thresholds from
  * tl_rknn_quant_threshold. Not installed. */
 #ifndef TL_POST_INTERNAL_H
 #define TL_POST_INTERNAL_H
@@ -10,13 +11,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/internal.h" /* tl_fail, TL_TRY, overflow helpers */
+#include "core/internal.h" /* tl_fail, TL_TRY, overflow helpers, tl_desc_bit_offset_unchecked */
 #include "tlayout.h"
 
 /* A single-plane descriptor's offset is a sum of one term per dim (each
  * physical axis follows one dim), so four small tables give every element:
  *   bit(n, c, h, w) = base + tn[n] + tc[c] + th[h] + tw[w].
- * Multi-plane descriptors (YUV) go through tl_desc_offset_bits per element. */
+ * Multi-plane descriptors (YUV) go through the offset function per element. */
 typedef struct tl_pview {
     const tl_desc *d;
     int64_t N, C, H, W;
@@ -44,9 +45,7 @@ static inline int64_t tl_pview_bit(const tl_pview *v, int64_t n, int64_t c, int6
     const int64_t at[4] = {n, c, h, w};
     for (int k = 0; k < 4; k++)
         if (v->dim[k] >= 0) x[v->dim[k]] = at[k];
-    uint64_t bit = 0;
-    tl_desc_offset_bits(v->d, x, &bit); /* coordinates in range: cannot fail */
-    return (int64_t)bit;
+    return tl_desc_bit_offset_unchecked(v->d, x); /* validated once, coordinates in range */
 }
 
 /* The code at a bit offset (4-bit: low nibble first, as the library stores). */

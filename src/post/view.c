@@ -70,10 +70,8 @@ static tl_status dtype_info(tl_pview *v, bool need_code)
 static int64_t bit_of(const tl_desc *d, int dim, int64_t x)
 {
     int64_t c[TL_MAX_DIMS] = {0};
-    uint64_t bit = 0;
     if (dim >= 0) c[dim] = x;
-    tl_desc_offset_bits(d, c, &bit);
-    return (int64_t)bit;
+    return tl_desc_bit_offset_unchecked(d, c); /* d validated by tl_pview_init */
 }
 
 static tl_status build_tables(tl_pview *v)
