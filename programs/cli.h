@@ -43,6 +43,8 @@ int cmd_detect(int argc, char **argv);
  * from path; parse a real number (1 when the whole text is one). */
 tl_status cli_read_tensor(const char *spec, const char *path, tl_desc *d, unsigned char **data, size_t *len);
 int cli_parse_real(const char *text, double *out);
+/* The RKNN decode paragraph of `tlayout demo` (programs/demo_post.c). */
+tl_status demo_rknn_decode(int runs);
 
 /* ---- errors -------------------------------------------------------------- */
 /* The CLI keeps its own error detail instead of writing the library's

@@ -509,6 +509,7 @@ static int demo_main(const char *dir, int runs)
     }
     if (s == TL_OK && dir) s = write_pictures(rs, dir);
     if (s == TL_OK) print_footer(rs, runs, dir);
+    if (s == TL_OK) s = demo_rknn_decode(runs); /* post-processing on step 5's layout */
     for (int k = 0; k < NFORMATS; k++) free_run(&rs[k]);
     free(rgb);
     free(yuv);
