@@ -140,21 +140,15 @@ static double value_at(const tl_pview *v, const uint8_t *buf, int64_t n, int64_t
 }
 
 /* ---- YOLOv8 split heads --------------------------------------------------------- */
-/* exp of each code's value relative to the largest code's: softmax weights
- * without one exp per bin. Empty (NULL) when a weight would underflow to 0 or
- * the codes are wider than 8 bits; then dfl() calls exp itself. */
+/* exp of each code's value relative to the largest code's: the softmax
+ * weights of 8-bit codes without one exp per bin. NULL for wider codes or
+ * when the value range could underflow a weight to 0 (then dfl() calls exp). */
 static double *exp_table(const tl_pview *v)
 {
-    if (!v->lut) return NULL;
+    if (!v->lut || !(tl_pview_value(v, v->hi) - tl_pview_value(v, v->lo) < 700.0)) return NULL;
     int64_t n = v->hi - v->lo + 1;
-    double *t = malloc((size_t)n * sizeof *t), top = v->lut[n - 1];
-    for (int64_t i = 0; t && i < n; i++) {
-        t[i] = exp(v->lut[i] - top);
-        if (!(t[i] > 0.0)) {
-            free(t);
-            return NULL;
-        }
-    }
+    double *t = malloc((size_t)n * sizeof *t), top = tl_pview_value(v, v->hi);
+    for (int64_t i = 0; t && i < n; i++) t[i] = exp(tl_pview_value(v, v->lo + i) - top);
     return t;
 }
 
@@ -162,7 +156,18 @@ static double *exp_table(const tl_pview *v)
 static double dfl(const tl_pview *v, const double *et, const uint8_t *buf, int64_t n, int64_t k, int64_t R,
                   int64_t h, int64_t w)
 {
-    double bins[64], m = -INFINITY, sum = 0.0, acc = 0.0;
+    double sum = 0.0, acc = 0.0;
+    if (et && v->separable && v->bits == 8) { /* bytes: the pixel's base, then each channel's offset */
+        const uint8_t *px = buf + ((v->base + v->tn[n] + v->th[h] + v->tw[w]) >> 3);
+        const int64_t *tc = v->tc + k * R;
+        int64_t flip = v->is_signed ? 128 : 0;
+        for (int64_t i = 0; i < R; i++) {
+            double e = et[(px[tc[i] >> 3] ^ flip)];
+            sum += e, acc += e * (double)i;
+        }
+        return acc / sum;
+    }
+    double bins[64], m = -INFINITY;
     for (int64_t i = 0; i < R; i++) {
         int64_t code = tl_pview_load(v, buf, tl_pview_bit(v, n, k * R + i, h, w));
         if (et) {

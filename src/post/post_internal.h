@@ -30,7 +30,8 @@ typedef struct tl_pview {
     bool separable;
     int64_t base;           /* bits */
     int64_t *tn, *tc, *th, *tw; /* bits, relative to base (one allocation) */
-    double *lut;            /* value of code lo + i for 4- and 8-bit codes, else NULL */
+    double *lut;            /* value of code lo + i for 4- and 8-bit codes (NaN until
+                               first asked for: a code's value is never NaN), else NULL */
 } tl_pview;
 
 /* Read d as (n, c, h, w) and check len against its size. need_code: the
@@ -69,7 +70,10 @@ static inline int64_t tl_pview_load(const tl_pview *v, const uint8_t *buf, int64
 /* Real value of a code: the table for narrow codes, else the element rule. */
 static inline double tl_pview_value(const tl_pview *v, int64_t code)
 {
-    return v->lut ? v->lut[code - v->lo] : tl_dequantize_value(&v->d->quant, code);
+    if (!v->lut) return tl_dequantize_value(&v->d->quant, code);
+    double *x = &v->lut[code - v->lo];
+    if (*x != *x) *x = tl_dequantize_value(&v->d->quant, code);
+    return *x;
 }
 
 /* A growing array of hits (staged, so the caller's buffer is written only on

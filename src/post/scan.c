@@ -15,25 +15,35 @@
 #include "kernels/scan/scan.h"
 #include "post/post_internal.h"
 
-/* The exact rule at one position (n, h, w). */
-static void pixel_hits(const tl_pview *v, const uint8_t *buf, int64_t n, int64_t h, int64_t w, int64_t first,
-                       int64_t count, int32_t T, bool best, tl_hitlist *out)
+/* The running state of one position. */
+typedef struct pixel {
+    int64_t best_c, best_code;
+    double best_value;
+} pixel;
+
+/* The exact rule at one position (n, h, w) for channels [c0, c1). */
+static void channel_hits(const tl_pview *v, const uint8_t *buf, int64_t n, int64_t h, int64_t w, int64_t c0,
+                         int64_t c1, int32_t T, bool best, pixel *px, tl_hitlist *out)
 {
-    int64_t best_c = -1, best_code = 0;
-    double best_value = 0.0;
-    for (int64_t c = first; c < first + count; c++) {
+    for (int64_t c = c0; c < c1; c++) {
         int64_t code = tl_pview_load(v, buf, tl_pview_bit(v, n, c, h, w));
         if (code < T) continue;
         double value = tl_pview_value(v, code);
         if (!best) tl_hitlist_push(out, n, (int32_t)c, h, w, (int32_t)code, value);
-        else if (best_c < 0 || value > best_value) best_c = c, best_code = code, best_value = value;
+        else if (px->best_c < 0 || value > px->best_value) px->best_c = c, px->best_code = code, px->best_value = value;
     }
-    if (best && best_c >= 0) tl_hitlist_push(out, n, (int32_t)best_c, h, w, (int32_t)best_code, best_value);
+}
+
+static void pixel_done(const pixel *px, int64_t n, int64_t h, int64_t w, bool best, tl_hitlist *out)
+{
+    if (best && px->best_c >= 0)
+        tl_hitlist_push(out, n, (int32_t)px->best_c, h, w, (int32_t)px->best_code, px->best_value);
 }
 
 /* ---- the row search for 8-bit separable layouts ------------------------------ */
 typedef struct seg {
     int64_t key;     /* byte offset of the segment's pixel 0 from the row */
+    int64_t c0, c1;  /* its channels, when they are a run [c0, c1) (see `runs`) */
     uint8_t *mask;   /* mlen + 64 bytes */
 } seg;
 
@@ -41,8 +51,14 @@ typedef struct fast {
     int64_t P;       /* bytes between pixels */
     size_t mlen;     /* mask period: lcm(64, P) */
     int nseg;
+    bool runs;       /* every segment holds a run of channels, runs in channel
+                        order, <= 64 segments: a candidate pixel is checked only
+                        in the segments where the search found something */
     seg *segs;
-    uint8_t *cand;   /* W flags */
+    uint64_t *cand;  /* W flags: bit s = segment s found something (zero
+                        between rows: only the listed entries are set) */
+    int64_t *list;   /* the pixels of a row with a flag, ascending */
+    int64_t nlist;
 } fast;
 
 static void fast_free(fast *f)
@@ -50,6 +66,7 @@ static void fast_free(fast *f)
     for (int s = 0; s < f->nseg; s++) free(f->segs[s].mask);
     free(f->segs);
     free(f->cand);
+    free(f->list);
     memset(f, 0, sizeof *f);
 }
 
@@ -77,17 +94,22 @@ static bool fast_init(fast *f, const tl_pview *v, size_t len, int64_t first, int
     f->P = P;
     f->mlen = (size_t)(64 / gcd64(64, P) * P);
     f->segs = calloc((size_t)count, sizeof *f->segs);
-    f->cand = malloc((size_t)v->W);
-    if (!f->segs || !f->cand) return fast_free(f), false;
+    f->cand = calloc((size_t)v->W, sizeof *f->cand);
+    f->list = malloc((size_t)v->W * sizeof *f->list);
+    f->runs = true;
+    if (!f->segs || !f->cand || !f->list) return fast_free(f), false;
     int64_t row_max = (v->base + 0) / 8 + max_of(v->tn, v->N) / 8 + max_of(v->th, v->H) / 8;
     for (int64_t c = first; c < first + count; c++) {
         if (v->tc[c] % 8) return fast_free(f), false;
         int64_t off = v->tc[c] / 8, key = off - off % P, lane = off % P;
         int s = 0;
         while (s < f->nseg && f->segs[s].key != key) s++;
+        if (s < f->nseg && f->segs[s].c1 != c) f->runs = false; /* an earlier segment again */
+        f->segs[s].c1 = c + 1;
         if (s == f->nseg) {
             if (row_max + key + v->W * P > (int64_t)len) return fast_free(f), false;
             f->segs[s].key = key;
+            f->segs[s].c0 = c;
             f->segs[s].mask = calloc(f->mlen + 64, 1);
             f->nseg++;
             if (!f->segs[s].mask) return fast_free(f), false;
@@ -95,25 +117,48 @@ static bool fast_init(fast *f, const tl_pview *v, size_t len, int64_t first, int
         for (size_t i = (size_t)lane; i < f->mlen + 64; i += (size_t)P) f->segs[s].mask[i] = 0xFF;
     }
     if ((int64_t)f->nseg * P > 4 * count + 64) return fast_free(f), false;
+    if (f->nseg > 64) f->runs = false;
     return true;
 }
 
-/* Mark the pixels of row (n, h) where some channel of the range may pass. */
-static void row_candidates(const fast *f, tl_scan_next_fn next, const tl_pview *v, const uint8_t *row, uint8_t flip,
+/* Flag the pixels of row (n, h) where some channel of the range may pass and
+ * list them in ascending order (segments find them in their own order). */
+static void row_candidates(fast *f, tl_scan_next_fn next, const tl_pview *v, const uint8_t *row, uint8_t flip,
                            uint8_t tu)
 {
     size_t nbytes = (size_t)(v->W * f->P), P = (size_t)f->P;
-    memset(f->cand, 0, (size_t)v->W);
+    f->nlist = 0;
     for (int s = 0; s < f->nseg; s++) {
         const uint8_t *p = row + f->segs[s].key;
         for (size_t j = next(p, 0, nbytes, f->segs[s].mask, f->mlen, flip, tu); j < nbytes;
              j = next(p, j, nbytes, f->segs[s].mask, f->mlen, flip, tu)) {
             size_t w = j / P;
-            f->cand[w] = 1;
+            if (!f->cand[w]) f->list[f->nlist++] = (int64_t)w;
+            f->cand[w] |= (uint64_t)1 << (s & 63);
             j = (w + 1) * P;
             if (j >= nbytes) break;
         }
     }
+    for (int64_t i = 1; i < f->nlist; i++) { /* insertion sort: few, mostly sorted */
+        int64_t x = f->list[i], k = i;
+        while (k > 0 && f->list[k - 1] > x) f->list[k] = f->list[k - 1], k--;
+        f->list[k] = x;
+    }
+}
+
+/* The exact rule at one candidate pixel: in its flagged segments only when the
+ * segments are channel runs, else over the whole range. */
+static void candidate_hits(const fast *f, const tl_pview *v, const uint8_t *buf, int64_t n, int64_t h, int64_t w,
+                           int64_t first, int64_t count, int32_t T, bool best, tl_hitlist *out)
+{
+    pixel px = {-1, 0, 0.0};
+    if (!f->runs) channel_hits(v, buf, n, h, w, first, first + count, T, best, &px, out);
+    else
+        for (uint64_t m = f->cand[w]; m; m &= m - 1) {
+            const seg *sg = &f->segs[__builtin_ctzll(m)];
+            channel_hits(v, buf, n, h, w, sg->c0, sg->c1, T, best, &px, out);
+        }
+    pixel_done(&px, n, h, w, best, out);
 }
 
 tl_status tl_scan_list(const tl_pview *v, const uint8_t *buf, int64_t first, int64_t count, double t, unsigned flags,
@@ -130,9 +175,19 @@ tl_status tl_scan_list(const tl_pview *v, const uint8_t *buf, int64_t first, int
     uint8_t flip = v->is_signed ? 0x80 : 0, tu = (uint8_t)(T - v->lo); /* T > lo: tu >= 1 */
     for (int64_t n = 0; n < v->N; n++)
         for (int64_t h = 0; h < v->H; h++) {
-            if (use_fast) row_candidates(&f, next, v, buf + (v->base + v->tn[n] + v->th[h]) / 8, flip, tu);
-            for (int64_t w = 0; w < v->W; w++)
-                if (!use_fast || f.cand[w]) pixel_hits(v, buf, n, h, w, first, count, T, best, out);
+            if (!use_fast) {
+                for (int64_t w = 0; w < v->W; w++) {
+                    pixel px = {-1, 0, 0.0};
+                    channel_hits(v, buf, n, h, w, first, first + count, T, best, &px, out);
+                    pixel_done(&px, n, h, w, best, out);
+                }
+                continue;
+            }
+            row_candidates(&f, next, v, buf + (v->base + v->tn[n] + v->th[h]) / 8, flip, tu);
+            for (int64_t i = 0; i < f.nlist; i++) {
+                candidate_hits(&f, v, buf, n, h, f.list[i], first, count, T, best, out);
+                f.cand[f.list[i]] = 0;
+            }
         }
     if (use_fast) fast_free(&f);
     return TL_OK;

@@ -67,24 +67,37 @@ static tl_status dtype_info(tl_pview *v, bool need_code)
     return TL_OK;
 }
 
-static int64_t bit_of(const tl_desc *d, int dim, int64_t x)
+/* The term of dim `dim` in a single-plane descriptor's offset: the sum over
+ * its axes of ((x + pad_lo) / block % extent) * stride_bits (tlayout.h,
+ * tl_axis), relative to x = 0. */
+static int64_t dim_term(const tl_desc *d, int dim, int64_t x)
 {
-    int64_t c[TL_MAX_DIMS] = {0};
-    if (dim >= 0) c[dim] = x;
-    return tl_desc_bit_offset_unchecked(d, c); /* d validated by tl_pview_init */
+    const tl_plane *p = &d->planes[0];
+    int64_t t = 0;
+    if (dim < 0) return 0;
+    for (int a = 0; a < p->naxes; a++) {
+        const tl_axis *ax = &p->axes[a];
+        if (ax->dim != dim) continue;
+        int64_t pl = d->pad_lo[dim], at = x + pl, at0 = pl;
+        if (ax->block != 1) at /= ax->block, at0 /= ax->block;
+        if (at >= ax->extent) at %= ax->extent; /* the common case needs no division */
+        if (at0 >= ax->extent) at0 %= ax->extent;
+        t += (at - at0) * ax->stride_bits;
+    }
+    return t;
 }
 
 static tl_status build_tables(tl_pview *v)
 {
     const int64_t size[4] = {v->N, v->C, v->H, v->W};
-    int64_t total = v->N + v->C + v->H + v->W;
+    int64_t total = v->N + v->C + v->H + v->W, zero[TL_MAX_DIMS] = {0};
     v->tn = malloc((size_t)total * sizeof *v->tn);
     if (!v->tn) return tl_fail(TL_ERR_NOMEM, "post-processing offset tables: %lld entries", (long long)total);
     v->tc = v->tn + v->N, v->th = v->tc + v->C, v->tw = v->th + v->H;
     int64_t *tab[4] = {v->tn, v->tc, v->th, v->tw};
-    v->base = bit_of(v->d, -1, 0);
+    v->base = tl_desc_bit_offset_unchecked(v->d, zero); /* d validated by tl_pview_init */
     for (int k = 0; k < 4; k++)
-        for (int64_t x = 0; x < size[k]; x++) tab[k][x] = bit_of(v->d, v->dim[k], x) - v->base;
+        for (int64_t x = 0; x < size[k]; x++) tab[k][x] = dim_term(v->d, v->dim[k], x);
     return TL_OK;
 }
 
@@ -110,7 +123,7 @@ tl_status tl_pview_init(tl_pview *v, const tl_desc *d, size_t len, bool need_cod
             tl_pview_free(v);
             return tl_fail(TL_ERR_NOMEM, "value table");
         }
-        for (int64_t q = v->lo; q <= v->hi; q++) v->lut[q - v->lo] = tl_dequantize_value(&d->quant, q);
+        for (int64_t q = v->lo; q <= v->hi; q++) v->lut[q - v->lo] = NAN; /* filled on first use */
     }
     return TL_OK;
 }
