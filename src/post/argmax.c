@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "kernels/scan/scan.h"
 #include "post/post_internal.h"
 
 /* One horizontal tap pair per output column. */
@@ -56,6 +57,10 @@ typedef struct blend {
     int64_t row_of[2];   /* source row held, -1 none */
     void *best;          /* out_w accumulators */
     int32_t *label;      /* out_w labels */
+    bool bytes;          /* 8-bit codes, separable, int32: the direct row pass */
+    int64_t *xo;         /* bytes: out_w offsets of i0 then out_w of i1 */
+    int32_t *xw;         /* out_w weights w0 then out_w of w1 */
+    tl_argmax_row_fn row_fn;
 } blend;
 
 static double elem_value(const blend *b, int64_t n, int64_t c, int64_t h, int64_t w)
@@ -65,9 +70,30 @@ static double elem_value(const blend *b, int64_t n, int64_t c, int64_t h, int64_
 }
 
 /* Horizontal pass of source row h of item n into slot k. */
+/* hrow for 8-bit codes: straight byte loads at precomputed column offsets. */
+static void hrow_bytes(blend *b, int k, int64_t n, int64_t h)
+{
+    const tl_pview *v = b->v;
+    const int64_t ow = b->out_w, *xo0 = b->xo, *xo1 = b->xo + ow;
+    const int32_t *w0 = b->xw, *w1 = b->xw + ow;
+    for (int64_t c = 0; c < v->C; c++) {
+        const uint8_t *row = b->buf + ((v->base + v->tn[n] + v->tc[c] + v->th[h]) >> 3);
+        int32_t *out = (int32_t *)b->rows[k] + c * ow;
+        if (v->is_signed)
+            for (int64_t x = 0; x < ow; x++) out[x] = w0[x] * (int8_t)row[xo0[x]] + w1[x] * (int8_t)row[xo1[x]];
+        else
+            for (int64_t x = 0; x < ow; x++) out[x] = w0[x] * row[xo0[x]] + w1[x] * row[xo1[x]];
+    }
+    b->row_of[k] = h;
+}
+
 static void hrow(blend *b, int k, int64_t n, int64_t h)
 {
     const tl_pview *v = b->v;
+    if (b->bytes) {
+        hrow_bytes(b, k, n, h);
+        return;
+    }
     for (int64_t c = 0; c < v->C; c++)
         for (int64_t x = 0; x < b->out_w; x++) {
             const tap *t = &b->tx[x];
@@ -80,14 +106,10 @@ static void hrow(blend *b, int k, int64_t n, int64_t h)
 
 static void vrow_i32(blend *b, const int32_t *r0, const int32_t *r1, int32_t w0, int32_t w1)
 {
-    int32_t *best = b->best;
-    for (int64_t c = 0; c < b->v->C; c++) {
-        const int32_t *a = r0 + c * b->out_w, *z = r1 + c * b->out_w;
-        for (int64_t x = 0; x < b->out_w; x++) {
-            int32_t s = w0 * a[x] + w1 * z[x];
-            if (c == 0 || s > best[x]) best[x] = s, b->label[x] = (int32_t)c;
-        }
-    }
+    int32_t *best = b->best, *label = b->label;
+    for (int64_t x = 0; x < b->out_w; x++) best[x] = w0 * r0[x] + w1 * r1[x], label[x] = 0;
+    for (int64_t c = 1; c < b->v->C; c++)
+        b->row_fn(r0 + c * b->out_w, r1 + c * b->out_w, w0, w1, (int32_t)c, best, label, (size_t)b->out_w);
 }
 
 static void vrow_f64(blend *b, const double *r0, const double *r1, double w0, double w1)
@@ -172,7 +194,8 @@ static tl_status check_out(const tl_pview *v, tl_resize resize, int64_t *oh, int
 static tl_status run_bilinear(const tl_pview *v, const uint8_t *buf, int64_t oh, int64_t ow, tl_label_type type,
                               void *labels)
 {
-    blend b = {.v = v, .buf = buf, .out_h = oh, .out_w = ow, .row_of = {-1, -1}};
+    blend b = {.v = v, .buf = buf, .out_h = oh, .out_w = ow, .row_of = {-1, -1},
+               .row_fn = tl_argmax_row_kernel_default()};
     int64_t zp = 0, mag = v->hi > -v->lo ? v->hi : -v->lo;
     b.codes = linear_codes(v, &zp);
     double bound = 4.0 * (double)oh * (double)ow * (double)mag;
@@ -185,12 +208,19 @@ static tl_status run_bilinear(const tl_pview *v, const uint8_t *buf, int64_t oh,
     b.rows[1] = malloc((size_t)(v->C * ow) * es);
     b.best = malloc((size_t)ow * es);
     b.label = malloc((size_t)ow * sizeof *b.label);
+    b.bytes = b.i32 && v->separable && v->bits == 8;
+    b.xo = malloc((size_t)(2 * ow) * sizeof *b.xo);
+    b.xw = malloc((size_t)(2 * ow) * sizeof *b.xw);
     tl_status s = TL_OK;
-    if (!b.tx || !b.ty || !b.rows[0] || !b.rows[1] || !b.best || !b.label)
+    if (!b.tx || !b.ty || !b.rows[0] || !b.rows[1] || !b.best || !b.label || !b.xo || !b.xw)
         s = tl_fail(TL_ERR_NOMEM, "bilinear argmax buffers for %lld x %lld", (long long)v->C, (long long)ow);
     if (s == TL_OK) {
         make_taps(b.tx, v->W, ow);
         make_taps(b.ty, v->H, oh);
+        for (int64_t x = 0; b.bytes && x < ow; x++) {
+            b.xo[x] = v->tw[b.tx[x].i0] >> 3, b.xo[ow + x] = v->tw[b.tx[x].i1] >> 3;
+            b.xw[x] = (int32_t)b.tx[x].w0, b.xw[ow + x] = (int32_t)b.tx[x].w1;
+        }
         for (int64_t n = 0; n < v->N; n++) {
             b.row_of[0] = b.row_of[1] = -1;
             for (int64_t y = 0; y < oh; y++) {
@@ -199,7 +229,7 @@ static tl_status run_bilinear(const tl_pview *v, const uint8_t *buf, int64_t oh,
             }
         }
     }
-    free(b.tx), free(b.ty), free(b.rows[0]), free(b.rows[1]), free(b.best), free(b.label);
+    free(b.tx), free(b.ty), free(b.rows[0]), free(b.rows[1]), free(b.best), free(b.label), free(b.xo), free(b.xw);
     return s;
 }
 

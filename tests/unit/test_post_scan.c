@@ -202,6 +202,34 @@ TL_TEST(scan_kernels_agree)
     }
 }
 
+/* Every compiled argmax row kernel equals the scalar one (ties keep the label). */
+TL_TEST(argmax_kernels_agree)
+{
+    tl_rng r = tl_test_rng();
+    int32_t a[300], z[300], b0[300], l0[300], b1[300], l1[300];
+    for (int trial = 0; trial < 2000; trial++) {
+        size_t n = (size_t)tl_rng_range(&r, 0, 300);
+        int32_t w0 = (int32_t)tl_rng_range(&r, 0, 1026), w1 = (int32_t)tl_rng_range(&r, 0, 1026);
+        for (size_t i = 0; i < n; i++) {
+            a[i] = (int32_t)tl_rng_range(&r, -200000, 200000), z[i] = (int32_t)tl_rng_range(&r, -200000, 200000);
+            b0[i] = tl_rng_pick(&r, 3) ? w0 * a[i] + w1 * z[i] : (int32_t)tl_rng_range(&r, -(1 << 30), 1 << 30);
+            l0[i] = (int32_t)tl_rng_range(&r, 0, 20);
+        }
+        int32_t c = (int32_t)tl_rng_range(&r, 1, 40);
+        memcpy(b1, b0, sizeof b0), memcpy(l1, l0, sizeof l0);
+        tl_argmax_row_scalar(a, z, w0, w1, c, b0, l0, n);
+        for (int isa = 1; isa < TL_SCAN_ISA_COUNT; isa++) {
+            tl_argmax_row_fn fn = tl_argmax_row_kernel(isa);
+            if (!fn) continue;
+            int32_t b2[300], l2[300];
+            memcpy(b2, b1, sizeof b1), memcpy(l2, l1, sizeof l1);
+            fn(a, z, w0, w1, c, b2, l2, n);
+            if (memcmp(b2, b0, n * 4) || memcmp(l2, l0, n * 4))
+                FAILF("%s: n=%zu w0=%d w1=%d: differs from scalar", tl_scan_isa_name(isa), n, w0, w1);
+        }
+    }
+}
+
 /* ---- argmax ------------------------------------------------------------------- */
 static double ref_bilinear(const ref *r, const uint8_t *buf, int64_t n, int64_t c, int64_t y, int64_t x,
                            int64_t oh, int64_t ow)
@@ -242,8 +270,11 @@ TL_TEST(argmax_equals_reference)
             size_t cells = (size_t)(rf.N * oh * ow);
             int32_t *lab = malloc(cells * 4);
             uint8_t *lab8 = malloc(cells);
+            int isa = rs * 7 % TL_SCAN_ISA_COUNT; /* the kernels take turns */
+            while (!tl_scan_force_isa(isa)) isa = (isa + 1) % TL_SCAN_ISA_COUNT;
             REQUIRE_STATUS(tl_argmax(&d, buf, len, (tl_resize)rs, rs ? oh : 0, rs ? ow : 0, TL_LABEL_I32, lab,
                                      cells * 4), TL_OK);
+            tl_scan_force_isa(-1);
             if (rf.C <= 256)
                 CHECK_STATUS(tl_argmax(&d, buf, len, (tl_resize)rs, oh, ow, TL_LABEL_U8, lab8, cells), TL_OK);
             size_t bad = 0;
@@ -425,6 +456,7 @@ int main(int argc, char **argv)
     tl_test_init(argc, argv);
     TL_RUN(scan_equals_reference);
     TL_RUN(scan_kernels_agree);
+    TL_RUN(argmax_kernels_agree);
     TL_RUN(argmax_equals_reference);
     TL_RUN(argmax_segmentation_size);
     TL_RUN(topk_equals_reference);

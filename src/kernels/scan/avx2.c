@@ -19,4 +19,21 @@ size_t tl_scan_next_avx2(const uint8_t *p, size_t start, size_t n, const uint8_t
     }
     return tl_scan_next_tail(p, i, n, mask, m, mlen, flip, tu);
 }
+
+void tl_argmax_row_avx2(const int32_t *a, const int32_t *z, int32_t w0, int32_t w1, int32_t c, int32_t *best,
+                        int32_t *label, size_t n)
+{
+    const __m256i v0 = _mm256_set1_epi32(w0), v1 = _mm256_set1_epi32(w1), vc = _mm256_set1_epi32(c);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i s = _mm256_add_epi32(_mm256_mullo_epi32(v0, _mm256_loadu_si256((const __m256i *)(a + i))),
+                                     _mm256_mullo_epi32(v1, _mm256_loadu_si256((const __m256i *)(z + i))));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(best + i));
+        __m256i gt = _mm256_cmpgt_epi32(s, b);
+        _mm256_storeu_si256((__m256i *)(best + i), _mm256_max_epi32(s, b));
+        _mm256_storeu_si256((__m256i *)(label + i),
+                            _mm256_blendv_epi8(_mm256_loadu_si256((const __m256i *)(label + i)), vc, gt));
+    }
+    tl_argmax_row_tail(a, z, w0, w1, c, best, label, i, n);
+}
 #endif

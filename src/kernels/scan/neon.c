@@ -31,4 +31,19 @@ size_t tl_scan_next_neon(const uint8_t *p, size_t start, size_t n, const uint8_t
     }
     return tl_scan_next_tail(p, i, n, mask, m, mlen, flip, tu);
 }
+
+void tl_argmax_row_neon(const int32_t *a, const int32_t *z, int32_t w0, int32_t w1, int32_t c, int32_t *best,
+                        int32_t *label, size_t n)
+{
+    const int32x4_t vc = vdupq_n_s32(c);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        int32x4_t s = vmlaq_n_s32(vmulq_n_s32(vld1q_s32(a + i), w0), vld1q_s32(z + i), w1);
+        int32x4_t b = vld1q_s32(best + i);
+        uint32x4_t gt = vcgtq_s32(s, b);
+        vst1q_s32(best + i, vmaxq_s32(s, b));
+        vst1q_s32(label + i, vbslq_s32(gt, vc, vld1q_s32(label + i)));
+    }
+    tl_argmax_row_tail(a, z, w0, w1, c, best, label, i, n);
+}
 #endif

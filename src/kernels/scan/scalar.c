@@ -16,6 +16,12 @@ size_t tl_scan_next_scalar(const uint8_t *p, size_t start, size_t n, const uint8
     return tl_scan_next_tail(p, start, n, mask, start % mlen, mlen, flip, tu);
 }
 
+void tl_argmax_row_scalar(const int32_t *a, const int32_t *z, int32_t w0, int32_t w1, int32_t c, int32_t *best,
+                          int32_t *label, size_t n)
+{
+    tl_argmax_row_tail(a, z, w0, w1, c, best, label, 0, n);
+}
+
 /* The CPU's support, from the compiler's own cpuid reader (x86) or the auxv
  * (32-bit ARM); AArch64 always has NEON. */
 static int cpu_has(int isa)
@@ -38,29 +44,37 @@ static int cpu_has(int isa)
     }
 }
 
-/* Compiled kernels: an ISA file defines its function only where its guard held,
- * so the table references them under the same guards. */
-static tl_scan_next_fn compiled(int isa)
+/* Compiled kernels: an ISA file defines its functions only where its guard
+ * held, so the table references them under the same guards. */
+typedef struct kernels {
+    tl_scan_next_fn next;
+    tl_argmax_row_fn argmax_row;
+} kernels;
+
+static kernels compiled(int isa)
 {
     switch (isa) {
-    case TL_SCAN_SCALAR: return tl_scan_next_scalar;
+    case TL_SCAN_SCALAR: return (kernels){tl_scan_next_scalar, tl_argmax_row_scalar};
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    case TL_SCAN_SSE2: return tl_scan_next_sse2;
-    case TL_SCAN_AVX2: return tl_scan_next_avx2;
-    case TL_SCAN_AVX512: return tl_scan_next_avx512;
+    case TL_SCAN_SSE2: return (kernels){tl_scan_next_sse2, tl_argmax_row_sse2};
+    case TL_SCAN_AVX2: return (kernels){tl_scan_next_avx2, tl_argmax_row_avx2};
+    case TL_SCAN_AVX512: return (kernels){tl_scan_next_avx512, tl_argmax_row_avx512};
 #endif
 #if defined(__aarch64__) || defined(__arm__) /* neon.c is built with NEON on both */
-    case TL_SCAN_NEON: return tl_scan_next_neon;
+    case TL_SCAN_NEON: return (kernels){tl_scan_next_neon, tl_argmax_row_neon};
 #endif
-    default: return NULL;
+    default: return (kernels){NULL, NULL};
     }
 }
 
-tl_scan_next_fn tl_scan_kernel(int isa)
+static kernels available(int isa)
 {
-    if (isa < 0 || isa >= TL_SCAN_ISA_COUNT || !cpu_has(isa)) return NULL;
+    if (isa < 0 || isa >= TL_SCAN_ISA_COUNT || !cpu_has(isa)) return (kernels){NULL, NULL};
     return compiled(isa);
 }
+
+tl_scan_next_fn tl_scan_kernel(int isa) { return available(isa).next; }
+tl_argmax_row_fn tl_argmax_row_kernel(int isa) { return available(isa).argmax_row; }
 
 static atomic_int g_forced = -1;
 
@@ -71,16 +85,19 @@ int tl_scan_force_isa(int isa)
     return 1;
 }
 
-tl_scan_next_fn tl_scan_kernel_default(void)
+static kernels chosen(void)
 {
     int f = atomic_load(&g_forced);
-    if (f >= 0) return tl_scan_kernel(f);
+    if (f >= 0) return available(f);
     for (int isa = TL_SCAN_ISA_COUNT - 1; isa > TL_SCAN_SCALAR; isa--) {
-        tl_scan_next_fn fn = tl_scan_kernel(isa);
-        if (fn) return fn;
+        kernels k = available(isa);
+        if (k.next) return k;
     }
-    return tl_scan_next_scalar;
+    return compiled(TL_SCAN_SCALAR);
 }
+
+tl_scan_next_fn tl_scan_kernel_default(void) { return chosen().next; }
+tl_argmax_row_fn tl_argmax_row_kernel_default(void) { return chosen().argmax_row; }
 
 const char *tl_scan_isa_name(int isa)
 {

@@ -1,5 +1,6 @@
-/* Candidate search for the post-processing scans (src/post): the first byte of
- * a row whose masked code reaches a threshold.
+/* Kernels of the post-processing operations (src/post): the candidate search
+ * of the scans (the first byte of a row whose masked code reaches a
+ * threshold) and one channel step of the segmentation argmax.
  *
  * Codes are 8-bit, made unsigned by `flip` (0x80 for i8, 0 for u8), so one
  * unsigned compare serves both. The mask selects lanes (0xFF) or hides them
@@ -33,6 +34,31 @@ size_t tl_scan_next_avx512(const uint8_t *p, size_t start, size_t n, const uint8
 size_t tl_scan_next_neon(const uint8_t *p, size_t start, size_t n, const uint8_t *mask, size_t mlen, uint8_t flip,
                          uint8_t tu);
 
+/* One channel of a segmentation argmax (src/post/argmax.c), for i < n:
+ *   s = w0 * a[i] + w1 * z[i];  if (s > best[i]) best[i] = s, label[i] = c;
+ * in int32 (the caller guarantees no overflow). Ties keep the earlier label. */
+typedef void (*tl_argmax_row_fn)(const int32_t *a, const int32_t *z, int32_t w0, int32_t w1, int32_t c,
+                                 int32_t *best, int32_t *label, size_t n);
+void tl_argmax_row_scalar(const int32_t *a, const int32_t *z, int32_t w0, int32_t w1, int32_t c, int32_t *best,
+                          int32_t *label, size_t n);
+void tl_argmax_row_sse2(const int32_t *a, const int32_t *z, int32_t w0, int32_t w1, int32_t c, int32_t *best,
+                        int32_t *label, size_t n);
+void tl_argmax_row_avx2(const int32_t *a, const int32_t *z, int32_t w0, int32_t w1, int32_t c, int32_t *best,
+                        int32_t *label, size_t n);
+void tl_argmax_row_avx512(const int32_t *a, const int32_t *z, int32_t w0, int32_t w1, int32_t c, int32_t *best,
+                          int32_t *label, size_t n);
+void tl_argmax_row_neon(const int32_t *a, const int32_t *z, int32_t w0, int32_t w1, int32_t c, int32_t *best,
+                        int32_t *label, size_t n);
+
+static inline void tl_argmax_row_tail(const int32_t *a, const int32_t *z, int32_t w0, int32_t w1, int32_t c,
+                                      int32_t *best, int32_t *label, size_t i, size_t n)
+{
+    for (; i < n; i++) {
+        int32_t s = w0 * a[i] + w1 * z[i];
+        if (s > best[i]) best[i] = s, label[i] = c;
+    }
+}
+
 /* Scan ISAs, best last: names for tests and the benchmark. */
 typedef enum tl_scan_isa {
     TL_SCAN_SCALAR = 0,
@@ -45,9 +71,11 @@ typedef enum tl_scan_isa {
 
 /* The kernel of an ISA, or NULL when it was not compiled or the CPU lacks it. */
 tl_scan_next_fn tl_scan_kernel(int isa);
-/* The kernel tl_scan uses: the best available, or the one forced by
+tl_argmax_row_fn tl_argmax_row_kernel(int isa);
+/* The kernels the operations use: the best available, or the ones forced by
  * tl_scan_force_isa (tests, benchmark). */
 tl_scan_next_fn tl_scan_kernel_default(void);
+tl_argmax_row_fn tl_argmax_row_kernel_default(void);
 /* Force an ISA for this process (-1 = automatic again). Returns 0 when that ISA
  * is not available (nothing changes). */
 int tl_scan_force_isa(int isa);
