@@ -7,7 +7,8 @@
 #include "kernels/scan/scan.h"
 #include "tl_test.h"
 
-/* Layouts: N=3, odd C (7 or 37), H=5, W=6 where the vendor allows. */
+/* Layouts: N=3, odd C (7 or 37), H=5, W=6 where the vendor allows (NV12: one
+ * image of 3 planes). */
 static const char *const k_specs[] = {
     "NCHW:i8:3x7x5x6",
     "NHWC:u8:3x5x6x7",
@@ -35,6 +36,7 @@ static const char *const k_specs[] = {
     "NCHW:i4:3x7x5x6",
     "NCW:i8:3x37x41",
     "NHWC:i8:3x1x70x37",
+    "larod.420sp:u8:3x5x7", /* two planes: the per-element offset path */
 };
 #define NSPECS (sizeof k_specs / sizeof k_specs[0])
 
