@@ -224,25 +224,42 @@ static int bench_scan(int reps)
 }
 
 /* ==== 3. segmentation argmax ========================================================= */
+/* Source taps of the half-pixel grid (cv2 INTER_LINEAR), computed once per axis. */
+typedef struct ftap {
+    int i0, i1;
+    double f;
+} ftap;
+
+static void float_taps(ftap *t, int in, int out)
+{
+    for (int x = 0; x < out; x++) {
+        double sx = (x + 0.5) * in / out - 0.5;
+        sx = sx < 0 ? 0 : sx;
+        int i0 = (int)sx;
+        t[x] = i0 >= in - 1 ? (ftap){in - 1, in - 1, 0.0} : (ftap){i0, i0 + 1, sx - i0};
+    }
+}
+
+/* The usual way: upsample every dequantized channel (taps computed once), then
+ * an argmax over the channels of each output pixel. */
 static void float_upsample_argmax(const float *f, int C, int H, int W, int oh, int ow, float *up, int32_t *lab)
 {
-    for (int c = 0; c < C; c++) /* cv2-style bilinear, half-pixel centres, every channel */
+    ftap tx[1024], ty[1024];
+    float_taps(tx, W, ow);
+    float_taps(ty, H, oh);
+    for (int c = 0; c < C; c++) {
+        const float *p = f + (size_t)c * H * W;
         for (int y = 0; y < oh; y++) {
-            double sy = (y + 0.5) * H / oh - 0.5;
-            sy = sy < 0 ? 0 : sy;
-            int y0 = (int)sy, y1 = y0 + 1 < H ? y0 + 1 : H - 1;
-            double fy = y0 >= H - 1 ? 0 : sy - y0;
+            const float *r0 = p + ty[y].i0 * W, *r1 = p + ty[y].i1 * W;
+            double fy = ty[y].f;
+            float *o = up + ((size_t)c * oh + y) * ow;
             for (int x = 0; x < ow; x++) {
-                double sx = (x + 0.5) * W / ow - 0.5;
-                sx = sx < 0 ? 0 : sx;
-                int x0 = (int)sx, x1 = x0 + 1 < W ? x0 + 1 : W - 1;
-                double fx = x0 >= W - 1 ? 0 : sx - x0;
-                const float *p = f + (size_t)c * H * W;
-                up[((size_t)c * oh + y) * ow + x] =
-                    (float)((1 - fy) * ((1 - fx) * p[y0 * W + x0] + fx * p[y0 * W + x1]) +
-                            fy * ((1 - fx) * p[y1 * W + x0] + fx * p[y1 * W + x1]));
+                double fx = tx[x].f;
+                o[x] = (float)((1 - fy) * ((1 - fx) * r0[tx[x].i0] + fx * r0[tx[x].i1]) +
+                               fy * ((1 - fx) * r1[tx[x].i0] + fx * r1[tx[x].i1]));
             }
         }
+    }
     for (size_t i = 0; i < (size_t)oh * ow; i++) {
         int best = 0;
         for (int c = 1; c < C; c++)
