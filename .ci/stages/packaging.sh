@@ -28,7 +28,8 @@ step "install" cmake --install "$build"
 check_installed() {
     local f libdir
     for f in include/tlayout.h include/tlayout/larod.h include/tlayout/tidl.h include/tlayout/dml.h \
-        include/tlayout/rknn.h include/tlayout/trt.h include/tlayout/vendors.h bin/tlayout \
+        include/tlayout/rknn.h include/tlayout/trt.h include/tlayout/vendors.h include/tlayout/post.h \
+        include/tlayout/detect.h bin/tlayout \
         share/man/man1/tlayout.1; do
         [[ -s $prefix/$f ]] || { echo "missing: $prefix/$f" >&2; return 1; }
     done
