@@ -24,6 +24,7 @@ static const cli_command commands[] = {
     {"bench", cmd_bench, "measure conversion throughput against memcpy"},
     {"tidl-info", cmd_tidl_info, "describe the buffers of a TIDL io_1.bin"},
     {"threshold", cmd_threshold, "the quantized code a real threshold maps to"},
+    {"image", cmd_image, "a camera frame (NV12, I420, RGB) to a model input: crop, letterbox, normalise"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
