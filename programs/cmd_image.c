@@ -12,7 +12,8 @@ static const char image_usage[] =
     "usage: tlayout image --from SRC --to DST [--crop X,Y,W,H]\n"
     "                     [--resize bilinear|nearest|area] [--fit stretch|letterbox]\n"
     "                     [--pad V[,V,V]] [--color bt601|bt709|bt601-full|bt709-full]\n"
-    "                     [--order rgb|bgr] [--mean A,B,C] [--std A,B,C]\n"
+    "                     [--order rgb|bgr] [--from-order rgb|bgr]\n"
+    "                     [--mean A,B,C] [--std A,B,C]\n"
     "                     [--mode exact|fast] [--map] -i IN -o OUT\n\n"
     "Turn a camera frame (SRC: yuv.nv12/nv21/i420, larod.420sp, or an RGB u8\n"
     "image such as NHWC:u8:1xHxWx3) into a model input laid out as DST (any\n"
@@ -26,6 +27,7 @@ static const char image_usage[] =
     "  --pad V[,V,V]    letterbox border per channel, 0..255 (default 114)\n"
     "  --color C        YUV matrix and range (default bt601: limited range)\n"
     "  --order O        channel order of DST: rgb (default) or bgr\n"
+    "  --from-order O   channel order of an RGB SRC: rgb (default) or bgr\n"
     "  --mean A,B,C     subtracted per channel (default 0)\n"
     "  --std A,B,C      divisor per channel, non-zero (default 1)\n"
     "  --mode M         exact (default; OpenCV 4.6's bits) or fast\n"
@@ -36,7 +38,7 @@ static const char image_usage[] =
     "           --fit letterbox -i frame.nv12 -o input.bin\n";
 
 typedef struct image_args {
-    const char *from, *to, *in, *out, *crop, *resize, *fit, *pad, *color, *order, *mean, *std, *mode;
+    const char *from, *to, *in, *out, *crop, *resize, *fit, *pad, *color, *order, *from_order, *mean, *std, *mode;
     int map;
 } image_args;
 
@@ -46,6 +48,7 @@ static int parse_args(int argc, char **argv, image_args *a)
         {"--from", &a->from},     {"--to", &a->to},       {"-i", &a->in},         {"--input", &a->in},
         {"-o", &a->out},          {"--output", &a->out},  {"--crop", &a->crop},   {"--resize", &a->resize},
         {"--fit", &a->fit},       {"--pad", &a->pad},     {"--color", &a->color}, {"--order", &a->order},
+        {"--from-order", &a->from_order},
         {"--mean", &a->mean},     {"--std", &a->std},     {"--mode", &a->mode},
     };
     for (int i = 1; i < argc; i++) {
@@ -124,6 +127,7 @@ static int make_params(const image_args *a, tl_image_params *p)
     tl_image_params_init(p);
     if ((rc = pick("--resize", a->resize, resizes, &p->resize)) || (rc = pick("--fit", a->fit, fits, &p->fit)) ||
         (rc = pick("--color", a->color, colors, &p->color)) || (rc = pick("--order", a->order, orders, &p->order)) ||
+        (rc = pick("--from-order", a->from_order, orders, &p->src_order)) ||
         (rc = pick("--mode", a->mode, modes, &p->mode)))
         return rc;
     if ((rc = parse_channels("--mean", a->mean, p->mean)) || (rc = parse_channels("--std", a->std, p->std)))
