@@ -277,8 +277,9 @@ static inline void yuv_to_rgb(const tl_csc *m, int y, int u, int v, uint8_t *rgb
     rgb[2] = sat8((yy + half + m->cub * uu) >> 20);
 }
 
-/* cv::cvtColor RGB2GRAY on 8U: 14-bit weights 4899, 9617, 1868. */
-static inline uint8_t rgb_to_gray(int r, int g, int b) { return (uint8_t)((r * 4899 + g * 9617 + b * 1868 + 8192) >> 14); }
+/* cv::cvtColor RGB2GRAY on 8U: 15-bit weights 9798, 19235, 3735 (OpenCV's
+ * RY15, GY15, BY15; pinned by tests/image/live_compare.py). */
+static inline uint8_t rgb_to_gray(int r, int g, int b) { return (uint8_t)((r * 9798 + g * 19235 + b * 3735 + 16384) >> 15); }
 
 /* ---- source rows ------------------------------------------------------------------ */
 typedef struct src_ctx {

@@ -60,8 +60,9 @@ def chain(frame, kind, h, w, dst_h, dst_w, dst_c, dtype="u8", crop=None, resize=
         img = np.ascontiguousarray(img[y:y + ch, x:x + cw])
     interp = INTER[resize]
     alpha_box = (0, 0, dst_w, dst_h)
-    if fit == "letterbox":
-        img, alpha_box = letterbox(img, (dst_h, dst_w), pad[:3], interp)
+    if fit == "letterbox":  # pad[] is in the destination's channel order
+        border = pad[2::-1] if order == "bgr" and dst_c >= 3 else pad[:3]
+        img, alpha_box = letterbox(img, (dst_h, dst_w), border, interp)
     else:
         img = cv2.resize(img, (dst_w, dst_h), interpolation=interp)
     if img.ndim == 2:
