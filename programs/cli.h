@@ -36,6 +36,9 @@ int cmd_bench(int argc, char **argv);
 int cmd_tidl_info(int argc, char **argv);
 int cmd_threshold(int argc, char **argv);
 int cmd_image(int argc, char **argv);
+/* tlayout demo's first step (programs/demo_image.c): NV12 frame -> letterboxed input per
+ * vendor format; prints its table, returns the count of formats that failed. */
+int demo_image_step(int runs, tl_status *status);
 
 /* ---- errors -------------------------------------------------------------- */
 /* The CLI keeps its own error detail instead of writing the library's
