@@ -54,4 +54,37 @@ void tl_rz_work_init(tl_rz_work *w, const tl_rz *rz, void *mem);
 void tl_rz_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn src, const void *ctx,
                uint8_t *out);
 
+/* ---- writing destination rows (write.c) ----------------------------------- */
+typedef enum tl_dst_shape {
+    TL_DST_PIXELS = 0,   /* padded channels of a pixel side by side, pixels side by side */
+    TL_DST_PLANES = 1,   /* each channel's row contiguous */
+    TL_DST_ELEMENTS = 2  /* anything else: element by element */
+} tl_dst_shape;
+
+typedef struct tl_img_dst {
+    int shape;                    /* tl_dst_shape */
+    int cdim, hdim, wdim;
+    int eb;                       /* bytes per element */
+    int dc;                       /* logical channels */
+    int64_t plo_c, plo_h, plo_w;  /* padding before the image, per dim */
+    int64_t cp, hp, wp;           /* padded extents */
+    int64_t *row, *col;           /* row[c * hp + y], col[c * wp + x]: bytes, padded coordinates */
+    int64_t ps;                   /* PIXELS: bytes per padded pixel */
+    bool fill_rest;               /* other dims are padded: tl_fill_padding writes those */
+} tl_img_dst;
+
+/* The codes written for the image's pixels: lut[c][v] is the destination's
+ * raw element for channel c at u8 value v. */
+typedef struct tl_img_codes {
+    uint64_t lut[4][256];
+    int64_t width;                /* logical W */
+    bool identity;                /* lut[c][v] == v for every c (u8, no normalisation) */
+} tl_img_codes;
+
+tl_status tl_img_dst_init(tl_img_dst *w, const tl_desc *d, int cdim, int hdim, int wdim);
+void tl_img_dst_free(tl_img_dst *w);
+/* Padded row y: px holds the logical row's W x dc u8 values in destination
+ * channel order, or is NULL for a padding row. */
+void tl_img_dst_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, int64_t y, uint8_t *dst);
+
 #endif

@@ -52,13 +52,14 @@ struct tl_image_plan {
     int64_t src_size, dst_size;
     int eb;                    /* destination element bytes */
     int chroma_sx, chroma_sy;  /* chroma subsampling of a YUV source */
-    tl_addr src, dst;
+    tl_addr src;
+    tl_img_dst dst;
     tl_csc csc;
     tl_rz rz;                  /* exact: pc channels; fast: Y */
     tl_rz rz_uv;               /* fast: U and V at chroma resolution */
     bool fast;
     tl_desc dst_d;
-    uint64_t lut[4][256];      /* destination raw code per channel and u8 value */
+    tl_img_codes codes;        /* destination raw code per channel and u8 value */
     char text[256];
 };
 
@@ -171,6 +172,10 @@ static tl_status check_dst(tl_image_plan *pl, const tl_desc *d, img_dims *g)
                        tl_dtype_name((tl_dtype)d->dtype));
     pl->eb = (int)(bits / 8);
     pl->dc = (int)d->dims[g->c];
+    for (int64_t c = 0; c < pl->dc; c++)
+        if (subsampling(d, g, c, g->h) > 1 || subsampling(d, g, c, g->w) > 1)
+            return tl_fail(TL_ERR_UNSUPPORTED, "destination channel %lld is subsampled (4:2:0): a model input stores every pixel; use an RGB layout",
+                           (long long)c);
     pl->dw = d->dims[g->w], pl->dh = d->dims[g->h];
     pl->dst_size = d->size_bytes;
     pl->dst_d = *d;
@@ -350,12 +355,15 @@ static void lut_init(tl_image_plan *pl)
 {
     tl_elem_op op;
     tl_elem_op_init_dt(&op, TL_F32, NULL, (tl_dtype)pl->dst_d.dtype, &pl->dst_d.quant);
+    pl->codes.width = pl->dw;
+    pl->codes.identity = true;
     for (int c = 0; c < pl->dc; c++)
         for (int v = 0; v < 256; v++) {
             float x = ((float)v - pl->p.mean[c]) / pl->p.std[c];
             uint32_t bits;
             memcpy(&bits, &x, 4);
-            pl->lut[c][v] = tl_elem_convert_raw(&op, bits);
+            pl->codes.lut[c][v] = tl_elem_convert_raw(&op, bits);
+            pl->codes.identity &= pl->codes.lut[c][v] == (uint64_t)v && pl->eb == 1;
         }
 }
 
@@ -386,7 +394,7 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
     pl->fast = pl->p.mode == TL_IMAGE_FAST && pl->kind == SRC_YUV && pl->pc == 3;
     csc_init(&pl->csc, pl->p.color);
     TL_TRY(addr_init(&pl->src, src_d, &sg, pl->sc));
-    TL_TRY(addr_init(&pl->dst, dst_d, &dg, pl->dc));
+    TL_TRY(tl_img_dst_init(&pl->dst, dst_d, dg.c, dg.h, dg.w));
     if (pl->fast) TL_TRY(fast_init(pl));
     else TL_TRY(tl_rz_init(&pl->rz, pl->p.resize, pl->pc, (int32_t)pl->cw, (int32_t)pl->ch, (int32_t)pl->nw, (int32_t)pl->nh));
     lut_init(pl);
@@ -418,7 +426,7 @@ void tl_image_plan_destroy(tl_image_plan *pl)
 {
     if (!pl) return;
     addr_free(&pl->src);
-    addr_free(&pl->dst);
+    tl_img_dst_free(&pl->dst);
     tl_rz_free(&pl->rz);
     tl_rz_free(&pl->rz_uv);
     free(pl);
@@ -495,26 +503,6 @@ static void pixel_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, 
     }
 }
 
-static void write_row(const tl_image_plan *pl, const uint8_t *px, int64_t y, uint8_t *dst)
-{
-    const int dc = pl->dc, eb = pl->eb;
-    for (int c = 0; c < dc; c++) {
-        uint8_t *row = dst + pl->dst.row[c][y];
-        const int64_t *col = pl->dst.col[c];
-        const uint64_t *lut = pl->lut[c];
-        for (int64_t x = 0; x < pl->dw; x++) {
-            uint64_t v = lut[px[x * dc + c]];
-            uint8_t *p = row + col[x];
-            switch (eb) {
-            case 1: *p = (uint8_t)v; break;
-            case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); break; }
-            case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); break; }
-            default: memcpy(p, &v, 8); break;
-            }
-        }
-    }
-}
-
 tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigned nparts, const void *src,
                                  size_t src_len, void *dst, size_t dst_len)
 {
@@ -527,12 +515,14 @@ tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigne
         return tl_fail(TL_ERR_BUFFER_SMALL, "destination buffer of %zu bytes < %lld the destination descriptor needs", dst_len, (long long)pl->dst_size);
     run_work w;
     TL_TRY(work_init(pl, &w));
-    if (part == 0) tl_fill_padding(&pl->dst_d, dst, dst_len, 0); /* disjoint from the elements */
-    int64_t y0 = pl->dh * part / nparts, y1 = pl->dh * (part + 1) / nparts;
+    if (part == 0 && pl->dst.fill_rest) tl_fill_padding(&pl->dst_d, dst, dst_len, 0); /* padded N */
+    const int64_t hp = pl->dst.hp, y0 = hp * part / nparts, y1 = hp * (part + 1) / nparts;
     src_ctx ctx = {pl, src};
-    for (int64_t y = y0; y < y1; y++) {
-        pixel_row(pl, &w, &ctx, y);
-        write_row(pl, w.pixels, y, dst);
+    for (int64_t yp = y0; yp < y1; yp++) {
+        int64_t y = yp - pl->dst.plo_h;
+        bool image = y >= 0 && y < pl->dh;
+        if (image) pixel_row(pl, &w, &ctx, y);
+        tl_img_dst_row(&pl->dst, &pl->codes, image ? w.pixels : NULL, yp, dst);
     }
     free(w.mem);
     tl_clear_error();
