@@ -30,10 +30,12 @@ typedef struct tl_rz {
     int32_t kx, ky;          /* AREA_FAST */
     tl_rz_tap *xt, *yt;      /* AREA: taps; row dy uses yt[ybeg[dy] .. ybeg[dy+1]) */
     int32_t nxt, nyt, *ybeg;
+    int32_t *cols, ncols;    /* the source columns a row is read at, increasing */
 } tl_rz;
 
-/* Produce source row sy (sw pixels of cn u8 channels) into row. */
-typedef void (*tl_rz_src_fn)(const void *ctx, int32_t sy, uint8_t *row);
+/* Produce source row sy into row (sw pixels of cn u8 channels): at least the
+ * ncols columns cols[] (the others are not read). */
+typedef void (*tl_rz_src_fn)(const void *ctx, int32_t sy, const int32_t *cols, int32_t ncols, uint8_t *row);
 
 /* Scratch of one run: a source line, two horizontally resized rows (cached by
  * source row), float accumulators for AREA. */

@@ -38,7 +38,18 @@ typedef struct tl_addr {       /* element (c, y, x) at row[c][y] + col[c][x], by
 
 typedef struct tl_csc {        /* YUV -> RGB, 20-bit fixed point (OpenCV's form) */
     int32_t yoff, cy, cvr, cvg, cug, cub;
+    /* The same sums from tables: R = (ty[Y] + tr[V]) >> 20, G = (ty[Y] + tgu[U] + tgv[V]) >> 20,
+     * B = (ty[Y] + tb[U]) >> 20, each term exactly the product above (2^19 folded into ty). */
+    int32_t ty[256], tr[256], tgu[256], tgv[256], tb[256];
 } tl_csc;
+
+/* Channel c's column term is col0 + (x >> shift) * step for every frame column x:
+ * rows of plain or 2x-subsampled samples at a fixed step. */
+typedef struct tl_cols {
+    bool regular;
+    int shift[3];
+    int64_t step[3];
+} tl_cols;
 
 struct tl_image_plan {
     tl_image_params p;
@@ -55,6 +66,7 @@ struct tl_image_plan {
     tl_addr src;
     tl_img_dst dst;
     tl_csc csc;
+    tl_cols cols;
     tl_rz rz;                  /* exact: pc channels; fast: Y */
     tl_rz rz_uv;               /* fast: U and V at chroma resolution */
     bool fast;
@@ -249,6 +261,15 @@ static tl_status fit_geometry(tl_image_plan *pl)
 }
 
 /* ---- colour --------------------------------------------------------------------- */
+static void csc_tables(tl_csc *m)
+{
+    for (int v = 0; v < 256; v++) {
+        m->ty[v] = (v > m->yoff ? v - m->yoff : 0) * m->cy + (1 << 19);
+        m->tr[v] = m->cvr * (v - 128), m->tgv[v] = m->cvg * (v - 128);
+        m->tgu[v] = m->cug * (v - 128), m->tb[v] = m->cub * (v - 128);
+    }
+}
+
 /* BT.601 limited range is OpenCV's constants (ITUR_BT_601_*: 1.164, 1.596,
  * -0.813, -0.391, 2.018 in 2^-20). The others come from the standards' Kr, Kb:
  * R = ys (Y - yo) + cs 2(1-Kr) V', B = ys (Y - yo) + cs 2(1-Kb) U',
@@ -257,7 +278,8 @@ static tl_status fit_geometry(tl_image_plan *pl)
 static void csc_init(tl_csc *m, int color)
 {
     if (color == TL_IMAGE_BT601) {
-        *m = (tl_csc){16, 1220542, 1673527, -852492, -409993, 2116026};
+        m->yoff = 16, m->cy = 1220542, m->cvr = 1673527, m->cvg = -852492, m->cug = -409993, m->cub = 2116026;
+        csc_tables(m);
         return;
     }
     bool limited = color == TL_IMAGE_BT709;
@@ -269,6 +291,7 @@ static void csc_init(tl_csc *m, int color)
     m->cub = (int32_t)lrint(cs * 2 * (1 - kb) * one);
     m->cug = (int32_t)lrint(-cs * 2 * (1 - kb) * kb / kg * one);
     m->cvg = (int32_t)lrint(-cs * 2 * (1 - kr) * kr / kg * one);
+    csc_tables(m);
 }
 
 static inline uint8_t sat8(int32_t v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
@@ -292,50 +315,96 @@ typedef struct src_ctx {
     const uint8_t *src;
 } src_ctx;
 
-static inline uint8_t sample(const src_ctx *s, int c, int64_t y, int64_t x)
+/* Columns of the three channels regular (plain or 2x subsampled, fixed step)? */
+static void cols_init(tl_image_plan *pl)
 {
-    return s->src[s->pl->src.row[c][y] + s->pl->src.col[c][x]];
+    tl_cols *k = &pl->cols;
+    k->regular = pl->sc == 3;
+    for (int c = 0; c < 3 && k->regular; c++) {
+        const int64_t *col = pl->src.col[c];
+        k->shift[c] = c > 0 && pl->chroma_sx == 2 ? 1 : 0;
+        k->step[c] = pl->sw > (2 << k->shift[c]) ? col[1 << k->shift[c]] - col[0] : 0;
+        for (int64_t x = 0; x < pl->sw && k->regular; x++) k->regular = col[x] == (x >> k->shift[c]) * k->step[c];
+    }
 }
 
-/* Exact mode: crop row sy as the resize sees it (RGB or gray). */
-static void exact_row(const void *ctx, int32_t sy, uint8_t *out)
+static inline void yuv_to_rgb_tab(const tl_csc *m, int y, int u, int v, uint8_t *rgb)
+{
+    int32_t t = m->ty[y];
+    rgb[0] = sat8((t + m->tr[v]) >> 20);
+    rgb[1] = sat8((t + m->tgu[u] + m->tgv[v]) >> 20);
+    rgb[2] = sat8((t + m->tb[u]) >> 20);
+}
+
+/* Exact mode: crop row sy as the resize sees it (RGB or gray), at the columns
+ * the resize reads. Frame column = crop x + column; the offset tables hold
+ * each channel's row and column terms (chroma subsampling included). */
+static void exact_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t ncols, uint8_t *out)
 {
     const src_ctx *s = ctx;
     const tl_image_plan *pl = s->pl;
-    int64_t y = pl->cy + sy;
-    for (int64_t i = 0; i < pl->cw; i++) {
-        int64_t x = pl->cx + i;
-        uint8_t px[3];
-        if (pl->kind == SRC_YUV) {
-            if (pl->pc == 1) { out[i] = sample(s, 0, y, x); continue; }
-            yuv_to_rgb(&pl->csc, sample(s, 0, y, x), sample(s, 1, y, x), sample(s, 2, y, x), px);
-        } else if (pl->kind == SRC_GRAY) {
-            px[0] = px[1] = px[2] = sample(s, 0, y, x);
-        } else {
-            int r = pl->p.src_order == TL_IMAGE_BGR ? 2 : 0;
-            px[0] = sample(s, r, y, x), px[1] = sample(s, 1, y, x), px[2] = sample(s, 2 - r, y, x);
+    const int64_t y = pl->cy + sy;
+    const uint8_t *r0 = s->src + pl->src.row[0][y];
+    const int64_t *c0 = pl->src.col[0] + pl->cx;
+    if (pl->sc == 1) { /* gray source */
+        for (int32_t k = 0; k < ncols; k++) {
+            uint8_t g = r0[c0[cols[k]]];
+            if (pl->pc == 1) out[cols[k]] = g;
+            else memset(out + 3 * cols[k], g, 3);
         }
-        if (pl->pc == 1) out[i] = rgb_to_gray(px[0], px[1], px[2]);
-        else memcpy(out + 3 * i, px, 3);
+        return;
+    }
+    const uint8_t *r1 = s->src + pl->src.row[1][y], *r2 = s->src + pl->src.row[2][y];
+    const int64_t *c1 = pl->src.col[1] + pl->cx, *c2 = pl->src.col[2] + pl->cx;
+    if (pl->kind == SRC_YUV && pl->pc == 1) {
+        for (int32_t k = 0; k < ncols; k++) out[cols[k]] = r0[c0[cols[k]]];
+    } else if (pl->kind == SRC_YUV && pl->cols.regular) {
+        const tl_csc *m = &pl->csc;
+        const tl_cols *g = &pl->cols;
+        const int64_t cx = pl->cx;
+        for (int32_t k = 0; k < ncols; k++) {
+            int64_t x = cx + cols[k];
+            yuv_to_rgb_tab(m, r0[x * g->step[0]], r1[(x >> g->shift[1]) * g->step[1]], r2[(x >> g->shift[2]) * g->step[2]],
+                           out + 3 * cols[k]);
+        }
+    } else if (pl->kind == SRC_YUV) {
+        const tl_csc *m = &pl->csc;
+        for (int32_t k = 0; k < ncols; k++) {
+            int32_t i = cols[k];
+            yuv_to_rgb(m, r0[c0[i]], r1[c1[i]], r2[c2[i]], out + 3 * i);
+        }
+    } else {
+        const bool bgr = pl->p.src_order == TL_IMAGE_BGR;
+        for (int32_t k = 0; k < ncols; k++) {
+            int32_t i = cols[k];
+            uint8_t a = r0[c0[i]], g = r1[c1[i]], b = r2[c2[i]], r = bgr ? b : a;
+            b = bgr ? a : b;
+            if (pl->pc == 1) out[i] = rgb_to_gray(r, g, b);
+            else out[3 * i] = r, out[3 * i + 1] = g, out[3 * i + 2] = b;
+        }
     }
 }
 
 /* Fast mode: the luma crop, and the chroma crop at chroma resolution. */
-static void fast_y_row(const void *ctx, int32_t sy, uint8_t *out)
+static void fast_y_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t ncols, uint8_t *out)
 {
     const src_ctx *s = ctx;
     const tl_image_plan *pl = s->pl;
-    for (int64_t i = 0; i < pl->cw; i++) out[i] = sample(s, 0, pl->cy + sy, pl->cx + i);
+    const uint8_t *r0 = s->src + pl->src.row[0][pl->cy + sy];
+    const int64_t *c0 = pl->src.col[0] + pl->cx;
+    for (int32_t k = 0; k < ncols; k++) out[cols[k]] = r0[c0[cols[k]]];
 }
 
-static void fast_uv_row(const void *ctx, int32_t sy, uint8_t *out)
+static void fast_uv_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t ncols, uint8_t *out)
 {
     const src_ctx *s = ctx;
     const tl_image_plan *pl = s->pl;
-    int64_t y = pl->cy + (int64_t)sy * pl->chroma_sy;
-    for (int64_t i = 0; i < pl->rz_uv.sw; i++) {
-        int64_t x = pl->cx + i * pl->chroma_sx;
-        out[2 * i] = sample(s, 1, y, x), out[2 * i + 1] = sample(s, 2, y, x);
+    const int64_t y = pl->cy + (int64_t)sy * pl->chroma_sy;
+    const uint8_t *r1 = s->src + pl->src.row[1][y], *r2 = s->src + pl->src.row[2][y];
+    const int64_t *c1 = pl->src.col[1] + pl->cx, *c2 = pl->src.col[2] + pl->cx;
+    for (int32_t k = 0; k < ncols; k++) {
+        int64_t i = cols[k], x = i * pl->chroma_sx;
+        out[2 * i] = r1[c1[x]], out[2 * i + 1] = r2[c2[x]];
     }
 }
 
@@ -394,6 +463,7 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
     pl->fast = pl->p.mode == TL_IMAGE_FAST && pl->kind == SRC_YUV && pl->pc == 3;
     csc_init(&pl->csc, pl->p.color);
     TL_TRY(addr_init(&pl->src, src_d, &sg, pl->sc));
+    cols_init(pl);
     TL_TRY(tl_img_dst_init(&pl->dst, dst_d, dg.c, dg.h, dg.w));
     if (pl->fast) TL_TRY(fast_init(pl));
     else TL_TRY(tl_rz_init(&pl->rz, pl->p.resize, pl->pc, (int32_t)pl->cw, (int32_t)pl->ch, (int32_t)pl->nw, (int32_t)pl->nh));
@@ -480,27 +550,37 @@ static int src_channel(const tl_image_plan *pl, int c)
     return pl->p.order == TL_IMAGE_BGR ? 2 - c : c;
 }
 
+static void fill_border(const tl_image_plan *pl, uint8_t *px, int64_t x0, int64_t x1)
+{
+    const int dc = pl->dc;
+    if (dc == 1) { memset(px + x0, pl->p.pad[0], (size_t)(x1 - x0)); return; }
+    for (int64_t x = x0; x < x1; x++) memcpy(px + x * dc, pl->p.pad, (size_t)dc);
+}
+
+/* Destination row y as dw pixels of dc u8 channels in destination order. */
 static void pixel_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, int64_t y)
 {
     const int dc = pl->dc, pc = pl->pc;
     uint8_t *px = w->pixels;
-    for (int64_t x = 0; x < pl->dw; x++)
-        for (int c = 0; c < dc; c++) px[x * dc + c] = pl->p.pad[c];
-    if (y < pl->top || y >= pl->top + pl->nh) return;
+    if (y < pl->top || y >= pl->top + pl->nh) { fill_border(pl, px, 0, pl->dw); return; }
+    fill_border(pl, px, 0, pl->left);
+    fill_border(pl, px, pl->left + pl->nw, pl->dw);
     int32_t dy = (int32_t)(y - pl->top);
-    tl_rz_row(&pl->rz, &w->rz, dy, pl->fast ? fast_y_row : exact_row, ctx, w->content);
+    /* resized pixels straight into the row when no channel moves */
+    bool direct = !pl->fast && dc == pc && (pc == 1 || pl->p.order == TL_IMAGE_RGB);
+    uint8_t *content = direct ? px + pl->left * dc : w->content;
+    tl_rz_row(&pl->rz, &w->rz, dy, pl->fast ? fast_y_row : exact_row, ctx, content);
+    if (direct) return;
     if (pl->fast) {
         tl_rz_row(&pl->rz_uv, &w->rz_uv, dy, fast_uv_row, ctx, w->uv);
         for (int64_t i = pl->nw - 1; i >= 0; i--) /* in place, back to front: 3 bytes from 1 */
-            yuv_to_rgb(&pl->csc, w->content[i], w->uv[2 * i], w->uv[2 * i + 1], w->content + 3 * i);
+            yuv_to_rgb_tab(&pl->csc, content[i], w->uv[2 * i], w->uv[2 * i + 1], content + 3 * i);
     }
-    for (int64_t i = 0; i < pl->nw; i++) {
-        uint8_t *o = px + (pl->left + i) * dc;
-        for (int c = 0; c < dc; c++) {
-            int s = src_channel(pl, c);
-            o[c] = s < 0 ? 255 : w->content[i * pc + s];
-        }
-    }
+    int map[4];
+    for (int c = 0; c < dc; c++) map[c] = src_channel(pl, c);
+    uint8_t *o = px + pl->left * dc;
+    for (int64_t i = 0; i < pl->nw; i++, o += dc, content += pc)
+        for (int c = 0; c < dc; c++) o[c] = map[c] < 0 ? 255 : content[map[c]];
 }
 
 tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigned nparts, const void *src,

@@ -86,7 +86,7 @@ static int32_t area_taps(int32_t sn, int32_t dn, int cn, double scale, tl_rz_tap
 void tl_rz_free(tl_rz *rz)
 {
     free(rz->xo), free(rz->yo), free(rz->xa), free(rz->yb);
-    free(rz->xt), free(rz->yt), free(rz->ybeg);
+    free(rz->xt), free(rz->yt), free(rz->ybeg), free(rz->cols);
     memset(rz, 0, sizeof *rz);
 }
 
@@ -111,10 +111,37 @@ static tl_status area_init(tl_rz *rz, double sx, double sy)
     return TL_OK;
 }
 
+/* The source columns the rows read: nearest's and linear's taps, else all. */
+static tl_status column_list(tl_rz *rz)
+{
+    rz->cols = malloc(sizeof(int32_t) * (size_t)rz->sw);
+    if (!rz->cols) return nomem(rz);
+    if (rz->method != TL_RZ_LINEAR && rz->method != TL_RZ_NEAREST) {
+        for (int32_t x = 0; x < rz->sw; x++) rz->cols[x] = x;
+        rz->ncols = rz->sw;
+        return TL_OK;
+    }
+    int32_t n = 0;
+    for (int32_t dx = 0; dx < rz->dw; dx++) /* xo[] never decreases */
+        for (int32_t x = rz->xo[dx]; x <= rz->xo[dx] + (rz->method == TL_RZ_LINEAR) && x < rz->sw; x++)
+            if (n == 0 || rz->cols[n - 1] < x) rz->cols[n++] = x;
+    rz->ncols = n;
+    return TL_OK;
+}
+
+static tl_status tables(tl_rz *rz, int resize);
+
 tl_status tl_rz_init(tl_rz *rz, int resize, int cn, int32_t sw, int32_t sh, int32_t dw, int32_t dh)
 {
     memset(rz, 0, sizeof *rz);
     rz->cn = cn, rz->sw = sw, rz->sh = sh, rz->dw = dw, rz->dh = dh;
+    TL_TRY(tables(rz, resize));
+    return column_list(rz);
+}
+
+static tl_status tables(tl_rz *rz, int resize)
+{
+    const int32_t sw = rz->sw, sh = rz->sh, dw = rz->dw, dh = rz->dh;
     double sx = 1. / ((double)dw / sw), sy = 1. / ((double)dh / sh);
     if (resize == TL_IMAGE_NEAREST) {
         rz->method = TL_RZ_NEAREST;
@@ -182,14 +209,20 @@ static const int32_t *linear_hrow(const tl_rz *rz, tl_rz_work *w, int32_t sy, tl
     /* Replace the slot not holding the other row this destination row needs:
      * rows are visited in increasing order, so the smaller tag is stale. */
     int k = w->tag[0] < w->tag[1] ? 0 : 1;
-    src(ctx, sy, w->line);
+    src(ctx, sy, rz->cols, rz->ncols, w->line);
     int32_t *h = w->h[k];
     const int cn = rz->cn;
     for (int32_t dx = 0; dx < rz->dw; dx++) {
         int32_t x0 = rz->xo[dx], x1 = x0 + 1 < rz->sw ? x0 + 1 : x0;
         int32_t a0 = rz->xa[2 * dx], a1 = rz->xa[2 * dx + 1];
         const uint8_t *p0 = w->line + (size_t)x0 * cn, *p1 = w->line + (size_t)x1 * cn;
-        for (int c = 0; c < cn; c++) h[dx * cn + c] = p0[c] * a0 + p1[c] * a1;
+        if (cn == 3) { /* the usual case, unrolled */
+            h[3 * dx] = p0[0] * a0 + p1[0] * a1;
+            h[3 * dx + 1] = p0[1] * a0 + p1[1] * a1;
+            h[3 * dx + 2] = p0[2] * a0 + p1[2] * a1;
+        } else {
+            for (int c = 0; c < cn; c++) h[dx * cn + c] = p0[c] * a0 + p1[c] * a1;
+        }
     }
     w->tag[k] = sy;
     return h;
@@ -214,7 +247,7 @@ static void linear_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn 
 static void nearest_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn src, const void *ctx,
                         uint8_t *out)
 {
-    src(ctx, rz->yo[dy], w->line);
+    src(ctx, rz->yo[dy], rz->cols, rz->ncols, w->line);
     const int cn = rz->cn;
     for (int32_t dx = 0; dx < rz->dw; dx++)
         memcpy(out + (size_t)dx * cn, w->line + (size_t)rz->xo[dx] * cn, (size_t)cn);
@@ -228,7 +261,7 @@ static void area_fast_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_
     int32_t *sum = w->h[0];
     memset(sum, 0, sizeof(int32_t) * (size_t)n);
     for (int32_t j = 0; j < rz->ky; j++) {
-        src(ctx, dy * rz->ky + j, w->line);
+        src(ctx, dy * rz->ky + j, rz->cols, rz->ncols, w->line);
         for (int32_t dx = 0; dx < rz->dw; dx++)
             for (int32_t i = 0; i < kx; i++)
                 for (int c = 0; c < cn; c++) sum[dx * cn + c] += w->line[((size_t)dx * kx + i) * cn + c];
@@ -245,7 +278,7 @@ static void area_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn sr
     const int cn = rz->cn;
     const int32_t n = rz->dw * cn;
     for (int32_t j = rz->ybeg[dy]; j < rz->ybeg[dy + 1]; j++) {
-        src(ctx, rz->yt[j].si, w->line);
+        src(ctx, rz->yt[j].si, rz->cols, rz->ncols, w->line);
         memset(w->buf, 0, sizeof(float) * (size_t)n);
         for (int32_t k = 0; k < rz->nxt; k++) {
             const tl_rz_tap *t = &rz->xt[k];
