@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/image/image.h"
 #include "tlayout.h"
 
 /* ---- resizing one channel-interleaved u8 image (OpenCV 4.6's rules) ---- */
@@ -31,6 +32,7 @@ typedef struct tl_rz {
     tl_rz_tap *xt, *yt;      /* AREA: taps; row dy uses yt[ybeg[dy] .. ybeg[dy+1]) */
     int32_t nxt, nyt, *ybeg;
     int32_t *cols, ncols;    /* the source columns a row is read at, increasing */
+    tl_vlinear_fn vlinear;   /* LINEAR's vertical step (a row kernel) */
 } tl_rz;
 
 /* Produce source row sy into row (sw pixels of cn u8 channels): at least the
@@ -55,6 +57,11 @@ void tl_rz_work_init(tl_rz_work *w, const tl_rz *rz, void *mem);
 /* Destination row dy (dw * cn u8) into out. */
 void tl_rz_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn src, const void *ctx,
                uint8_t *out);
+
+/* tl_image_plan_create with the row kernels of one path (TL_ISA_*), for the
+ * tests of every path; NULL kernels (path missing) give TL_ERR_UNSUPPORTED. */
+tl_status tl_image_plan_create_isa(tl_image_plan **plan, const tl_desc *src_d, const tl_desc *dst_d,
+                                   const tl_image_params *params, int isa);
 
 /* ---- writing destination rows (write.c) ----------------------------------- */
 typedef enum tl_dst_shape {

@@ -47,6 +47,7 @@ typedef struct tl_csc {        /* YUV -> RGB, 20-bit fixed point (OpenCV's form)
  * rows of plain or 2x-subsampled samples at a fixed step. */
 typedef struct tl_cols {
     bool regular;
+    bool kernel;               /* what the YUV row kernels take: Y step 1, chroma pairs or planes */
     int shift[3];
     int64_t step[3];
 } tl_cols;
@@ -67,6 +68,7 @@ struct tl_image_plan {
     tl_img_dst dst;
     tl_csc csc;
     tl_cols cols;
+    const tl_image_kernels *k; /* row kernels of the plan's path */
     tl_rz rz;                  /* exact: pc channels; fast: Y */
     tl_rz rz_uv;               /* fast: U and V at chroma resolution */
     bool fast;
@@ -326,6 +328,12 @@ static void cols_init(tl_image_plan *pl)
         k->step[c] = pl->sw > (2 << k->shift[c]) ? col[1 << k->shift[c]] - col[0] : 0;
         for (int64_t x = 0; x < pl->sw && k->regular; x++) k->regular = col[x] == (x >> k->shift[c]) * k->step[c];
     }
+    if (!k->regular || pl->kind != SRC_YUV || k->step[0] != 1 || k->shift[1] != 1 || k->shift[2] != 1 ||
+        k->step[1] != k->step[2] || (k->step[1] != 1 && k->step[1] != 2))
+        return;
+    k->kernel = true;
+    if (k->step[1] == 2) /* interleaved: U and V one byte apart on every row */
+        for (int64_t y = 0; y < pl->sh && k->kernel; y++) k->kernel = llabs(pl->src.row[1][y] - pl->src.row[2][y]) == 1;
 }
 
 static inline void yuv_to_rgb_tab(const tl_csc *m, int y, int u, int v, uint8_t *rgb)
@@ -358,6 +366,12 @@ static void exact_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t 
     const int64_t *c1 = pl->src.col[1] + pl->cx, *c2 = pl->src.col[2] + pl->cx;
     if (pl->kind == SRC_YUV && pl->pc == 1) {
         for (int32_t k = 0; k < ncols; k++) out[cols[k]] = r0[c0[cols[k]]];
+    } else if (pl->cols.kernel && pl->k->yuv_rgb != tl_yuv420_rgb_ukernel__scalar) {
+        /* a vector kernel converts the whole span the resize reads */
+        const tl_cols *g = &pl->cols;
+        tl_yuv_rows rows = {r0, r1, r2, (int32_t)g->step[1], pl->csc.yoff, pl->csc.cy, pl->csc.cvr, pl->csc.cvg,
+                            pl->csc.cug, pl->csc.cub};
+        if (ncols) pl->k->yuv_rgb(&rows, pl->cx + cols[0], pl->cx + cols[ncols - 1] + 1, out + 3 * cols[0]);
     } else if (pl->kind == SRC_YUV && pl->cols.regular) {
         const tl_csc *m = &pl->csc;
         const tl_cols *g = &pl->cols;
@@ -443,16 +457,17 @@ static void describe(tl_image_plan *pl)
 {
     static const char *const kinds[] = {"yuv", "rgb", "gray"};
     snprintf(pl->text, sizeof pl->text,
-             "image %s %lldx%lld crop %lld,%lld,%lldx%lld -> %s %lldx%lld at %lld,%lld in %lldx%lld C=%d %s, %s, %s, %s",
+             "image %s %lldx%lld crop %lld,%lld,%lldx%lld -> %s %lldx%lld at %lld,%lld in %lldx%lld C=%d %s, %s, %s, %s, %s kernels",
              kinds[pl->kind], (long long)pl->sw, (long long)pl->sh, (long long)pl->cx, (long long)pl->cy,
              (long long)pl->cw, (long long)pl->ch, resize_names[pl->p.resize], (long long)pl->nw, (long long)pl->nh,
              (long long)pl->left, (long long)pl->top, (long long)pl->dw, (long long)pl->dh, pl->dc,
              tl_dtype_name((tl_dtype)pl->dst_d.dtype), pl->kind == SRC_YUV ? color_names[pl->p.color] : "no csc",
-             pl->p.order == TL_IMAGE_BGR ? "bgr" : "rgb", pl->fast ? "fast" : "exact");
+             pl->p.order == TL_IMAGE_BGR ? "bgr" : "rgb", pl->fast ? "fast" : "exact", pl->k->isa);
 }
 
 static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *dst_d)
 {
+    if (!pl->k) return tl_fail(TL_ERR_UNSUPPORTED, "image plan: this machine or build lacks the requested instruction set");
     img_dims sg, dg;
     TL_TRY(check_params(&pl->p));
     TL_TRY(check_src(pl, src_d, &sg));
@@ -467,6 +482,7 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
     TL_TRY(tl_img_dst_init(&pl->dst, dst_d, dg.c, dg.h, dg.w));
     if (pl->fast) TL_TRY(fast_init(pl));
     else TL_TRY(tl_rz_init(&pl->rz, pl->p.resize, pl->pc, (int32_t)pl->cw, (int32_t)pl->ch, (int32_t)pl->nw, (int32_t)pl->nh));
+    pl->rz.vlinear = pl->rz_uv.vlinear = pl->k->vlinear;
     lut_init(pl);
     describe(pl);
     return TL_OK;
@@ -475,6 +491,12 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
 tl_status tl_image_plan_create(tl_image_plan **plan, const tl_desc *src_d, const tl_desc *dst_d,
                                const tl_image_params *params)
 {
+    return tl_image_plan_create_isa(plan, src_d, dst_d, params, -1);
+}
+
+tl_status tl_image_plan_create_isa(tl_image_plan **plan, const tl_desc *src_d, const tl_desc *dst_d,
+                                   const tl_image_params *params, int isa)
+{
     if (!plan) return tl_fail(TL_ERR_NULL, "plan is NULL");
     *plan = NULL;
     if (!src_d || !dst_d) return tl_fail(TL_ERR_NULL, "%s descriptor is NULL", src_d ? "destination" : "source");
@@ -482,6 +504,7 @@ tl_status tl_image_plan_create(tl_image_plan **plan, const tl_desc *src_d, const
     if (!pl) return tl_fail(TL_ERR_NOMEM, "image plan: out of memory");
     if (params) pl->p = *params;
     else tl_image_params_init(&pl->p);
+    pl->k = isa < 0 ? tl_image_kernels_best() : tl_image_kernels_for(isa);
     tl_status s = build(pl, src_d, dst_d);
     if (s != TL_OK) {
         tl_image_plan_destroy(pl);

@@ -135,6 +135,7 @@ tl_status tl_rz_init(tl_rz *rz, int resize, int cn, int32_t sw, int32_t sh, int3
 {
     memset(rz, 0, sizeof *rz);
     rz->cn = cn, rz->sw = sw, rz->sh = sh, rz->dw = dw, rz->dh = dh;
+    rz->vlinear = tl_u8_vlinear_ukernel__scalar;
     TL_TRY(tables(rz, resize));
     return column_list(rz);
 }
@@ -236,12 +237,7 @@ static void linear_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn 
     y1 = y1 < 0 ? 0 : y1 > rz->sh - 1 ? rz->sh - 1 : y1;
     const int32_t *h0 = linear_hrow(rz, w, y0, src, ctx);
     const int32_t *h1 = linear_hrow(rz, w, y1, src, ctx);
-    int32_t b0 = rz->yb[2 * dy], b1 = rz->yb[2 * dy + 1];
-    int32_t n = rz->dw * rz->cn;
-    for (int32_t i = 0; i < n; i++) {
-        int32_t t = (((h0[i] >> 4) * b0) >> 16) + (((h1[i] >> 4) * b1) >> 16);
-        out[i] = sat_u8((t + 2) >> 2);
-    }
+    rz->vlinear(h0, h1, rz->yb[2 * dy], rz->yb[2 * dy + 1], out, (size_t)rz->dw * rz->cn);
 }
 
 static void nearest_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn src, const void *ctx,

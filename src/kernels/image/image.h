@@ -1,0 +1,47 @@
+/* Row kernels of tl_image (src/image): the vertical step of the bilinear
+ * resize and YUV 4:2:0 -> RGB of a run of pixels, each bit-identical to its
+ * scalar twin (scalar.c), which is written from the definitions in
+ * src/image/resize.c and src/image/plan.c. Not installed. */
+#ifndef TL_KERNELS_IMAGE_H
+#define TL_KERNELS_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* out[i] = sat_u8((((h0[i] >> 4) * b0 >> 16) + ((h1[i] >> 4) * b1 >> 16) + 2) >> 2):
+ * OpenCV's INTER_LINEAR vertical step on 8-bit images. 0 <= h < 2^19, 0 <= b <= 2048. */
+typedef void (*tl_vlinear_fn)(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
+
+/* YUV 4:2:0 rows: pixel x has Y y[x] and chroma u[(x >> 1) * cstep], v[...]
+ * (cstep 2 with u, v one byte apart: NV12/NV21; 1: I420). Coefficients in
+ * 2^-20 (src/image/plan.c): R = (max(0, Y - yoff) cy + 2^19 + cvr V') >> 20, ... */
+typedef struct tl_yuv_rows {
+    const uint8_t *y, *u, *v;
+    int32_t cstep;
+    int32_t yoff, cy, cvr, cvg, cug, cub;
+} tl_yuv_rows;
+
+/* Pixels x0 .. x1-1 as RGB bytes at rgb[3 * (x - x0)]. */
+typedef void (*tl_yuv_rgb_fn)(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+
+typedef struct tl_image_kernels {
+    const char *isa;
+    tl_vlinear_fn vlinear;
+    tl_yuv_rgb_fn yuv_rgb;
+} tl_image_kernels;
+
+void tl_u8_vlinear_ukernel__scalar(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_ukernel__sse2(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_ukernel__avx2(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_ukernel__neon(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
+void tl_yuv420_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+void tl_yuv420_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+void tl_yuv420_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+
+/* The kernels of one instruction set (TL_ISA_*; scalar where a kernel has no
+ * such form), or NULL when this build or machine lacks it. */
+const tl_image_kernels *tl_image_kernels_for(int isa);
+/* The default path's kernels (TL_CPU honoured, as for plans). */
+const tl_image_kernels *tl_image_kernels_best(void);
+
+#endif
