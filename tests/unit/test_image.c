@@ -6,6 +6,8 @@
  * case image_golden and tests/image/live_compare.py. */
 #include <math.h>
 
+#include "image/image.h"
+#include "kernels/kernels.h"
 #include "tl_test.h"
 
 static tl_desc spec(const char *s)
@@ -343,6 +345,80 @@ TL_TEST(gray_and_alpha)
     free(gray), free(rgbx), free(frame);
 }
 
+/* Every row kernel against its scalar twin, on every path this machine has:
+ * all weights and extreme row values for the vertical step, every byte value
+ * and every start parity and length for YUV -> RGB, NV12, NV21 and I420. */
+TL_TEST(kernels_match_scalar)
+{
+    tl_rng r = tl_test_rng();
+    const tl_image_kernels *ref = tl_image_kernels_for(TL_ISA_SCALAR);
+    int32_t h0[301], h1[301];
+    uint8_t want[301], got[301 + 16];
+    uint8_t y[300], uv[160], u[80], v[80], rw[3 * 300], rg[3 * 300 + 16];
+    for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
+        const tl_image_kernels *k = tl_image_kernels_for(isa);
+        if (!k) continue;
+        for (int it = 0; it < 300; it++) {
+            size_t n = (size_t)tl_rng_range(&r, 0, 300);
+            int32_t b1 = (int32_t)tl_rng_range(&r, 0, 2048), b0 = 2048 - b1 + (int32_t)tl_rng_range(&r, -1, 1);
+            if (b0 < 0) b0 = 0;
+            for (size_t i = 0; i < n; i++) {
+                h0[i] = it % 3 == 0 ? 255 * 2048 : (int32_t)tl_rng_range(&r, 0, 255 * 2048);
+                h1[i] = it % 5 == 0 ? 0 : (int32_t)tl_rng_range(&r, 0, 255 * 2048);
+            }
+            memset(got, 0xEE, sizeof got);
+            ref->vlinear(h0, h1, b0, b1, want, n);
+            k->vlinear(h0, h1, b0, b1, got, n);
+            if (memcmp(want, got, n) != 0 || got[n] != 0xEE) FAILF("%s vlinear n=%zu b=%d,%d", k->isa, n, b0, b1);
+        }
+        for (int it = 0; it < 300; it++) {
+            tl_rng_bytes(&r, y, sizeof y), tl_rng_bytes(&r, uv, sizeof uv);
+            tl_rng_bytes(&r, u, sizeof u), tl_rng_bytes(&r, v, sizeof v);
+            int kind = it % 3;
+            tl_yuv_rows rows = {y, kind == 2 ? u : uv + (kind == 1), kind == 2 ? v : uv + (kind == 0), kind == 2 ? 1 : 2,
+                                16, 1220542, 1673527, -852492, -409993, 2116026};
+            if (it % 4 == 1) rows.yoff = 0, rows.cy = 1 << 20; /* full range */
+            int64_t x0 = tl_rng_range(&r, 0, 40), x1 = tl_rng_range(&r, x0, 300);
+            memset(rg, 0xEE, sizeof rg);
+            ref->yuv_rgb(&rows, x0, x1, rw);
+            k->yuv_rgb(&rows, x0, x1, rg);
+            size_t nb = (size_t)(3 * (x1 - x0));
+            if (memcmp(rw, rg, nb) != 0 || rg[nb] != 0xEE) FAILF("%s yuv_rgb kind %d x %lld..%lld", k->isa, kind, (long long)x0, (long long)x1);
+        }
+    }
+}
+
+/* Whole plans on every path give the scalar path's bytes. */
+TL_TEST(paths_agree)
+{
+    static const char *const cases[][2] = {
+        {"yuv.nv12:u8:3x60x80", "NHWC:u8:1x37x45x3"},
+        {"yuv.nv21:u8:3x61x83:pitch=96", "rknn.nc1hwc2:i8:1x1x40x40x16:c=3:zp=-128:scale=1"},
+        {"yuv.i420:u8:3x50x70", "NCHW:f32:1x3x64x64"},
+        {"larod.420sp:u8:3x48x64", "NHWC:u8:1x100x90x3"},
+    };
+    tl_rng r = tl_test_rng();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_desc s = spec(cases[i][0]), d = spec(cases[i][1]);
+        uint8_t *frame = random_frame(&r, (size_t)s.size_bytes);
+        tl_image_params p = letterbox_params();
+        p.crop_x = i, p.crop_y = 1, p.crop_w = 0, p.crop_h = 0;
+        p.resize = (int)i % 3;
+        uint8_t *want = NULL;
+        for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
+            tl_image_plan *plan;
+            if (tl_image_plan_create_isa(&plan, &s, &d, &p, isa) != TL_OK) continue;
+            uint8_t *got = calloc(1, (size_t)d.size_bytes);
+            CHECK_STATUS(tl_image_plan_run(plan, frame, (size_t)s.size_bytes, got, (size_t)d.size_bytes), TL_OK);
+            if (!want) want = got;
+            else if (memcmp(want, got, (size_t)d.size_bytes) != 0) FAILF("%s: path %d differs from scalar", cases[i][0], isa);
+            if (got != want) free(got);
+            tl_image_plan_destroy(plan);
+        }
+        free(want), free(frame);
+    }
+}
+
 int main(int argc, char **argv)
 {
     tl_test_init(argc, argv);
@@ -354,5 +430,7 @@ int main(int argc, char **argv)
     TL_RUN(fast_mode_close_to_exact);
     TL_RUN(bad_input);
     TL_RUN(gray_and_alpha);
+    TL_RUN(kernels_match_scalar);
+    TL_RUN(paths_agree);
     return tl_test_finish();
 }
