@@ -32,7 +32,10 @@ typedef struct tl_rz {
     tl_rz_tap *xt, *yt;      /* AREA: taps; row dy uses yt[ybeg[dy] .. ybeg[dy+1]) */
     int32_t nxt, nyt, *ybeg;
     int32_t *cols, ncols;    /* the source columns a row is read at, increasing */
-    tl_vlinear_fn vlinear;   /* LINEAR's vertical step (a row kernel) */
+    int32_t *xk;             /* LINEAR: per output value, its first sample's byte in a line */
+    int16_t *wk;             /* LINEAR: per output value, the two weights */
+    tl_vlinear_fn vlinear;   /* LINEAR's vertical and horizontal steps (row kernels) */
+    tl_hlinear_fn hlinear;
 } tl_rz;
 
 /* Produce source row sy into row (sw pixels of cn u8 channels): at least the

@@ -483,6 +483,7 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
     if (pl->fast) TL_TRY(fast_init(pl));
     else TL_TRY(tl_rz_init(&pl->rz, pl->p.resize, pl->pc, (int32_t)pl->cw, (int32_t)pl->ch, (int32_t)pl->nw, (int32_t)pl->nh));
     pl->rz.vlinear = pl->rz_uv.vlinear = pl->k->vlinear;
+    pl->rz.hlinear = pl->rz_uv.hlinear = pl->k->hlinear;
     lut_init(pl);
     describe(pl);
     return TL_OK;

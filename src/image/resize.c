@@ -86,7 +86,7 @@ static int32_t area_taps(int32_t sn, int32_t dn, int cn, double scale, tl_rz_tap
 void tl_rz_free(tl_rz *rz)
 {
     free(rz->xo), free(rz->yo), free(rz->xa), free(rz->yb);
-    free(rz->xt), free(rz->yt), free(rz->ybeg), free(rz->cols);
+    free(rz->xt), free(rz->yt), free(rz->ybeg), free(rz->cols), free(rz->xk), free(rz->wk);
     memset(rz, 0, sizeof *rz);
 }
 
@@ -131,12 +131,31 @@ static tl_status column_list(tl_rz *rz)
 
 static tl_status tables(tl_rz *rz, int resize);
 
+/* LINEAR's taps per output value (pixel dx, channel c) for the row kernels:
+ * the first sample at xo[dx] * cn + c, the second cn bytes on (the edge
+ * pixel, clamped, has weight 0 there). */
+static tl_status output_taps(tl_rz *rz)
+{
+    size_t n = (size_t)rz->dw * rz->cn;
+    rz->xk = malloc(sizeof(int32_t) * n), rz->wk = malloc(sizeof(int16_t) * 2 * n);
+    if (!rz->xk || !rz->wk) return nomem(rz);
+    for (int32_t dx = 0; dx < rz->dw; dx++)
+        for (int c = 0; c < rz->cn; c++) {
+            size_t k = (size_t)dx * rz->cn + c;
+            rz->xk[k] = rz->xo[dx] * rz->cn + c;
+            rz->wk[2 * k] = rz->xa[2 * dx], rz->wk[2 * k + 1] = rz->xo[dx] + 1 < rz->sw ? rz->xa[2 * dx + 1] : 0;
+        }
+    return TL_OK;
+}
+
 tl_status tl_rz_init(tl_rz *rz, int resize, int cn, int32_t sw, int32_t sh, int32_t dw, int32_t dh)
 {
     memset(rz, 0, sizeof *rz);
     rz->cn = cn, rz->sw = sw, rz->sh = sh, rz->dw = dw, rz->dh = dh;
     rz->vlinear = tl_u8_vlinear_ukernel__scalar;
+    rz->hlinear = tl_u8_hlinear_ukernel__scalar;
     TL_TRY(tables(rz, resize));
+    if (rz->method == TL_RZ_LINEAR) TL_TRY(output_taps(rz));
     return column_list(rz);
 }
 
@@ -176,7 +195,7 @@ static size_t up64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 size_t tl_rz_work_bytes(const tl_rz *rz)
 {
-    size_t line = up64((size_t)rz->sw * rz->cn), row = (size_t)rz->dw * rz->cn;
+    size_t line = up64((size_t)rz->sw * rz->cn + 4), row = (size_t)rz->dw * rz->cn;
     size_t n = line;
     if (rz->method == TL_RZ_LINEAR) n += 2 * up64(row * sizeof(int32_t));
     if (rz->method == TL_RZ_AREA_FAST) n += up64(row * sizeof(int32_t));
@@ -189,7 +208,8 @@ void tl_rz_work_init(tl_rz_work *w, const tl_rz *rz, void *mem)
     uint8_t *p = mem;
     size_t row = (size_t)rz->dw * rz->cn;
     memset(w, 0, sizeof *w);
-    w->line = p, p += up64((size_t)rz->sw * rz->cn);
+    w->line = p, p += up64((size_t)rz->sw * rz->cn + 4);
+    memset(w->line, 0, up64((size_t)rz->sw * rz->cn + 4)); /* columns never converted read as 0 */
     w->tag[0] = w->tag[1] = -1;
     if (rz->method == TL_RZ_LINEAR || rz->method == TL_RZ_AREA_FAST) {
         w->h[0] = (int32_t *)(void *)p, p += up64(row * sizeof(int32_t));
@@ -211,22 +231,9 @@ static const int32_t *linear_hrow(const tl_rz *rz, tl_rz_work *w, int32_t sy, tl
      * rows are visited in increasing order, so the smaller tag is stale. */
     int k = w->tag[0] < w->tag[1] ? 0 : 1;
     src(ctx, sy, rz->cols, rz->ncols, w->line);
-    int32_t *h = w->h[k];
-    const int cn = rz->cn;
-    for (int32_t dx = 0; dx < rz->dw; dx++) {
-        int32_t x0 = rz->xo[dx], x1 = x0 + 1 < rz->sw ? x0 + 1 : x0;
-        int32_t a0 = rz->xa[2 * dx], a1 = rz->xa[2 * dx + 1];
-        const uint8_t *p0 = w->line + (size_t)x0 * cn, *p1 = w->line + (size_t)x1 * cn;
-        if (cn == 3) { /* the usual case, unrolled */
-            h[3 * dx] = p0[0] * a0 + p1[0] * a1;
-            h[3 * dx + 1] = p0[1] * a0 + p1[1] * a1;
-            h[3 * dx + 2] = p0[2] * a0 + p1[2] * a1;
-        } else {
-            for (int c = 0; c < cn; c++) h[dx * cn + c] = p0[c] * a0 + p1[c] * a1;
-        }
-    }
+    rz->hlinear(w->line, rz->xk, rz->wk, rz->cn, w->h[k], (size_t)rz->dw * rz->cn);
     w->tag[k] = sy;
-    return h;
+    return w->h[k];
 }
 
 static void linear_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn src, const void *ctx,

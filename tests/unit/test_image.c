@@ -371,6 +371,23 @@ TL_TEST(kernels_match_scalar)
             k->vlinear(h0, h1, b0, b1, got, n);
             if (memcmp(want, got, n) != 0 || got[n] != 0xEE) FAILF("%s vlinear n=%zu b=%d,%d", k->isa, n, b0, b1);
         }
+        for (int it = 0; it < 300; it++) { /* horizontal step: random taps, weight 0 at the edge */
+            uint8_t line[3 * 64 + 4];
+            int32_t ofs[150], hw[150], hg[151];
+            int16_t wt[300];
+            int cn = 1 + it % 3;
+            size_t n = (size_t)tl_rng_range(&r, 0, 150);
+            tl_rng_bytes(&r, line, sizeof line);
+            for (size_t q = 0; q < n; q++) {
+                ofs[q] = (int32_t)tl_rng_range(&r, 0, 64 * cn - 1);
+                wt[2 * q + 1] = (int16_t)tl_rng_range(&r, 0, 2048), wt[2 * q] = (int16_t)(2048 - wt[2 * q + 1]);
+                if (ofs[q] >= 63 * cn) wt[2 * q + 1] = 0, wt[2 * q] = 2048;
+            }
+            hg[n] = 12345;
+            ref->hlinear(line, ofs, wt, cn, hw, n);
+            k->hlinear(line, ofs, wt, cn, hg, n);
+            if (memcmp(hw, hg, n * sizeof(int32_t)) != 0 || hg[n] != 12345) FAILF("%s hlinear cn=%d n=%zu", k->isa, cn, n);
+        }
         for (int it = 0; it < 300; it++) {
             tl_rng_bytes(&r, y, sizeof y), tl_rng_bytes(&r, uv, sizeof uv);
             tl_rng_bytes(&r, u, sizeof u), tl_rng_bytes(&r, v, sizeof v);

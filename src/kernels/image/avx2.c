@@ -30,6 +30,22 @@ void tl_u8_vlinear_ukernel__avx2(const int32_t *h0, const int32_t *h1, int32_t b
     tl_u8_vlinear_ukernel__scalar(h0 + i, h1 + i, b0, b1, out + i, n - i);
 }
 
+/* 8 outputs a step: a 32-bit gather at each offset holds both samples (bytes
+ * 0 and cn), which become a 16-bit pair for one multiply-add with the weights. */
+void tl_u8_hlinear_ukernel__avx2(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n)
+{
+    const char z = (char)0x80, c = (char)cn; /* per dword: byte 0, zero, byte cn, zero */
+    const __m256i pick = _mm256_setr_epi8(0, z, c, z, 4, z, (char)(4 + c), z, 8, z, (char)(8 + c), z, 12, z, (char)(12 + c), z,
+                                          0, z, c, z, 4, z, (char)(4 + c), z, 8, z, (char)(8 + c), z, 12, z, (char)(12 + c), z);
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        __m256i v = _mm256_i32gather_epi32((const int *)(const void *)line, _mm256_loadu_si256((const __m256i *)(ofs + k)), 1);
+        __m256i pair = _mm256_shuffle_epi8(v, pick);
+        _mm256_storeu_si256((__m256i *)(h + k), _mm256_madd_epi16(pair, _mm256_loadu_si256((const __m256i *)(w + 2 * k))));
+    }
+    tl_u8_hlinear_ukernel__scalar(line, ofs + k, w + 2 * k, cn, h + k, n - k);
+}
+
 /* One channel of 16 pixels: (t + c) >> 20 saturated to bytes, t and c per half. */
 static inline __m128i channel(__m256i t_lo, __m256i t_hi, __m256i c_lo, __m256i c_hi)
 {

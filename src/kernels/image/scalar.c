@@ -8,6 +8,11 @@ void tl_u8_vlinear_ukernel__scalar(const int32_t *h0, const int32_t *h1, int32_t
     for (size_t i = 0; i < n; i++) out[i] = sat_u8(((((h0[i] >> 4) * b0) >> 16) + (((h1[i] >> 4) * b1) >> 16) + 2) >> 2);
 }
 
+void tl_u8_hlinear_ukernel__scalar(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n)
+{
+    for (size_t k = 0; k < n; k++) h[k] = line[ofs[k]] * w[2 * k] + line[ofs[k] + cn] * w[2 * k + 1];
+}
+
 void tl_yuv420_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
 {
     for (int64_t x = x0; x < x1; x++, rgb += 3) {
