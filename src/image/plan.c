@@ -74,6 +74,7 @@ struct tl_image_plan {
     bool fast;
     tl_desc dst_d;
     tl_img_codes codes;        /* destination raw code per channel and u8 value */
+    uint8_t *border;           /* a destination row of pad pixels (dw x dc) */
     char text[256];
 };
 
@@ -406,6 +407,10 @@ static void fast_y_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t
     const tl_image_plan *pl = s->pl;
     const uint8_t *r0 = s->src + pl->src.row[0][pl->cy + sy];
     const int64_t *c0 = pl->src.col[0] + pl->cx;
+    if (pl->cols.kernel) { /* Y samples side by side: the span the resize reads */
+        if (ncols) memcpy(out + cols[0], r0 + pl->cx + cols[0], (size_t)(cols[ncols - 1] - cols[0] + 1));
+        return;
+    }
     for (int32_t k = 0; k < ncols; k++) out[cols[k]] = r0[c0[cols[k]]];
 }
 
@@ -416,6 +421,10 @@ static void fast_uv_row(const void *ctx, int32_t sy, const int32_t *cols, int32_
     const int64_t y = pl->cy + (int64_t)sy * pl->chroma_sy;
     const uint8_t *r1 = s->src + pl->src.row[1][y], *r2 = s->src + pl->src.row[2][y];
     const int64_t *c1 = pl->src.col[1] + pl->cx, *c2 = pl->src.col[2] + pl->cx;
+    if (pl->cols.kernel && pl->cols.step[1] == 2 && r1 < r2 && ncols) { /* NV12: U,V pairs as they are */
+        memcpy(out + 2 * cols[0], r1 + pl->cx + 2 * cols[0], (size_t)(2 * (cols[ncols - 1] - cols[0] + 1)));
+        return;
+    }
     for (int32_t k = 0; k < ncols; k++) {
         int64_t i = cols[k], x = i * pl->chroma_sx;
         out[2 * i] = r1[c1[x]], out[2 * i + 1] = r2[c2[x]];
@@ -482,6 +491,8 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
     TL_TRY(tl_img_dst_init(&pl->dst, dst_d, dg.c, dg.h, dg.w));
     if (pl->fast) TL_TRY(fast_init(pl));
     else TL_TRY(tl_rz_init(&pl->rz, pl->p.resize, pl->pc, (int32_t)pl->cw, (int32_t)pl->ch, (int32_t)pl->nw, (int32_t)pl->nh));
+    if (!(pl->border = malloc((size_t)(pl->dw * pl->dc)))) return tl_fail(TL_ERR_NOMEM, "image plan: out of memory");
+    for (int64_t x = 0; x < pl->dw; x++) memcpy(pl->border + x * pl->dc, pl->p.pad, (size_t)pl->dc);
     pl->rz.vlinear = pl->rz_uv.vlinear = pl->k->vlinear;
     pl->rz.hlinear = pl->rz_uv.hlinear = pl->k->hlinear;
     lut_init(pl);
@@ -523,6 +534,7 @@ void tl_image_plan_destroy(tl_image_plan *pl)
     tl_img_dst_free(&pl->dst);
     tl_rz_free(&pl->rz);
     tl_rz_free(&pl->rz_uv);
+    free(pl->border);
     free(pl);
 }
 
@@ -576,9 +588,7 @@ static int src_channel(const tl_image_plan *pl, int c)
 
 static void fill_border(const tl_image_plan *pl, uint8_t *px, int64_t x0, int64_t x1)
 {
-    const int dc = pl->dc;
-    if (dc == 1) { memset(px + x0, pl->p.pad[0], (size_t)(x1 - x0)); return; }
-    for (int64_t x = x0; x < x1; x++) memcpy(px + x * dc, pl->p.pad, (size_t)dc);
+    memcpy(px + x0 * pl->dc, pl->border + x0 * pl->dc, (size_t)((x1 - x0) * pl->dc));
 }
 
 /* Destination row y as dw pixels of dc u8 channels in destination order. */

@@ -259,6 +259,16 @@ TL_TEST(fast_mode_close_to_exact)
     }
     if (maxd > 6) FAILF("fast mode differs from exact by %d on a smooth frame", maxd);
     CHECK(maxd > 0); /* it is a different computation */
+    /* the same frame as NV21, I420 and pitched NV12: the same fast result */
+    static const char *const others[] = {"yuv.nv21:u8:3x120x160", "yuv.i420:u8:3x120x160", "yuv.nv12:u8:3x120x160:pitch=176:chroma=22000"};
+    for (size_t i = 0; fast && i < 3; i++) {
+        tl_desc o = spec(others[i]);
+        uint8_t *buf = calloc(1, (size_t)o.size_bytes);
+        CHECK_STATUS(tl_convert(&s, frame, (size_t)s.size_bytes, &o, buf, (size_t)o.size_bytes), TL_OK);
+        uint8_t *got = run_image(&o, buf, &d, &p, 1);
+        if (got && memcmp(got, fast, (size_t)d.size_bytes) != 0) FAILF("fast mode from %s differs from NV12", others[i]);
+        free(got), free(buf);
+    }
     free(exact), free(fast), free(frame);
 }
 
