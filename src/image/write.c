@@ -14,6 +14,8 @@
 #include "core/internal.h"
 #include "image/image.h"
 
+#define TL_IMG_MAX_PIXEL 256 /* bytes of a padded pixel written through the staging buffer */
+
 /* Bit offset of a padded-box coordinate (pc = coordinate + pad_lo). */
 static int64_t padded_offset_bits(const tl_desc *d, const int64_t *pc)
 {
@@ -40,6 +42,7 @@ static int64_t offset_bytes(const tl_desc *d, const tl_img_dst *w, int64_t c, in
 
 static bool pixel_shape(const tl_img_dst *w)
 {
+    if (w->cp * w->eb > TL_IMG_MAX_PIXEL) return false; /* staged in a small buffer */
     for (int64_t c = 0; c < w->cp; c++) {
         if (w->row[c * w->hp] != w->row[0] + c * w->eb) return false;
         for (int64_t y = 0; y < w->hp; y++)
@@ -107,6 +110,21 @@ static inline uint64_t code(const tl_img_dst *w, const tl_img_codes *t, const ui
     return t->lut[lc][px[lx * w->dc + lc]];
 }
 
+/* One padded pixel from a staging buffer whose pad lanes stay zero: a
+ * fixed-size move for the usual pixel sizes. */
+static inline void move_pixel(uint8_t *p, const uint8_t *pix, int64_t ps)
+{
+    switch (ps) {
+    case 3: memcpy(p, pix, 3); return;
+    case 4: memcpy(p, pix, 4); return;
+    case 8: memcpy(p, pix, 8); return;
+    case 16: memcpy(p, pix, 16); return;
+    case 32: memcpy(p, pix, 32); return;
+    case 64: memcpy(p, pix, 64); return;
+    default: memcpy(p, pix, (size_t)ps); return;
+    }
+}
+
 static void pixels_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, uint8_t *row)
 {
     const int eb = w->eb;
@@ -115,17 +133,25 @@ static void pixels_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t
     if (t->identity && eb == 1 && w->cp == dc && w->wp == (int64_t)t->width) { memcpy(row, px, (size_t)(t->width * dc)); return; }
     memset(row, 0, (size_t)(w->plo_w * ps));
     uint8_t *p = row + w->plo_w * ps;
-    const size_t tail = (size_t)((w->cp - dc) * eb);
-    for (int64_t x = 0; x < (int64_t)t->width; x++, p += ps, px += dc) {
-        uint8_t *q = p;
-        if (w->plo_c) memset(q, 0, (size_t)(w->plo_c * eb)), q += w->plo_c * eb;
-        if (eb == 1) {
-            for (int64_t c = 0; c < dc; c++) q[c] = (uint8_t)t->lut[c][px[c]];
-        } else {
-            for (int64_t c = 0; c < dc; c++) put(q + c * eb, eb, t->lut[c][px[c]]);
-        }
-        if (tail > (size_t)(w->plo_c * eb)) memset(q + dc * eb, 0, tail - (size_t)(w->plo_c * eb));
+    uint8_t pix[TL_IMG_MAX_PIXEL] = {0};
+    uint8_t *lanes = pix + w->plo_c * eb;
+    const int64_t n = (int64_t)t->width;
+    /* one loop per element size, so that each store has a constant size */
+#define TL_PIXELS_LOOP(T)                                                             \
+    for (int64_t x = 0; x < n; x++, p += ps, px += dc) {                              \
+        for (int64_t c = 0; c < dc; c++) {                                            \
+            T v = (T)t->lut[c][px[c]];                                                \
+            memcpy(lanes + c * (int64_t)sizeof(T), &v, sizeof(T));                    \
+        }                                                                             \
+        move_pixel(p, pix, ps);                                                       \
     }
+    switch (eb) {
+    case 1: TL_PIXELS_LOOP(uint8_t) break;
+    case 2: TL_PIXELS_LOOP(uint16_t) break;
+    case 4: TL_PIXELS_LOOP(uint32_t) break;
+    default: TL_PIXELS_LOOP(uint64_t) break;
+    }
+#undef TL_PIXELS_LOOP
     memset(p, 0, (size_t)((w->wp - w->plo_w - (int64_t)t->width) * ps));
 }
 
