@@ -5,8 +5,18 @@ live_compare.py; needs Debian's /usr/bin/python3 (numpy, cv2)."""
 import numpy as np
 import cv2
 
-YUV2RGB = {"nv12": cv2.COLOR_YUV2RGB_NV12, "nv21": cv2.COLOR_YUV2RGB_NV21, "i420": cv2.COLOR_YUV2RGB_I420}
-YUV2GRAY = {"nv12": cv2.COLOR_YUV2GRAY_NV12, "nv21": cv2.COLOR_YUV2GRAY_NV21, "i420": cv2.COLOR_YUV2GRAY_I420}
+YUV2RGB = {"nv12": cv2.COLOR_YUV2RGB_NV12, "nv21": cv2.COLOR_YUV2RGB_NV21, "i420": cv2.COLOR_YUV2RGB_I420,
+           "yuyv": cv2.COLOR_YUV2RGB_YUYV, "uyvy": cv2.COLOR_YUV2RGB_UYVY}
+YUV2GRAY = {"nv12": cv2.COLOR_YUV2GRAY_NV12, "nv21": cv2.COLOR_YUV2GRAY_NV21, "i420": cv2.COLOR_YUV2GRAY_I420,
+            "yuyv": cv2.COLOR_YUV2GRAY_YUYV, "uyvy": cv2.COLOR_YUV2GRAY_UYVY}
+PACKED422 = ("yuyv", "uyvy")
+
+
+def frame_bytes(kind, h, w, c=3):
+    """Bytes of a frame of this kind (even h, w for YUV)."""
+    if kind in PACKED422:
+        return h * w * 2
+    return h * w * 3 // 2 if kind in YUV2RGB else h * w * c
 INTER = {"bilinear": cv2.INTER_LINEAR, "nearest": cv2.INTER_NEAREST, "area": cv2.INTER_AREA}
 
 
@@ -43,7 +53,7 @@ def chain(frame, kind, h, w, dst_h, dst_w, dst_c, dtype="u8", crop=None, resize=
     """The expected NHWC (H, W, C) array for a frame given as bytes."""
     frame = np.frombuffer(frame, np.uint8)
     if kind in YUV2RGB:
-        yuv = frame.reshape(h * 3 // 2, w)
+        yuv = frame.reshape(h, w, 2) if kind in PACKED422 else frame.reshape(h * 3 // 2, w)
         img = cv2.cvtColor(yuv, YUV2GRAY[kind] if dst_c == 1 else YUV2RGB[kind])
     else:
         img = frame.reshape(h, w, src_c)

@@ -13,7 +13,7 @@ OUT = os.path.join(HERE, "golden")
 def frame(kind, h, w, seed, c=3):
     """A gradient with noise: smooth areas and edges, every code reached."""
     rng = np.random.default_rng(seed)
-    n = h * w * 3 // 2 if kind in cvchain.YUV2RGB else h * w * c
+    n = cvchain.frame_bytes(kind, h, w, c)
     ramp = (np.arange(n) * 7 % 256).astype(np.int32)
     return np.clip(ramp + rng.integers(-40, 40, n), 0, 255).astype(np.uint8).tobytes()
 
@@ -36,6 +36,8 @@ CASES = [
     ("nv12_meanstd_f32", "nv12", 48, 64, 3, (24, 24, 3, "f32"),
      {"fit": "letterbox", "mean": (123.675, 116.28, 103.53, 0), "std": (58.395, 57.12, 57.375, 1)}),
     ("nv12_div255_f32", "nv12", 48, 64, 3, (20, 28, 3, "f32"), {"std": (255, 255, 255, 1), "order": "bgr"}),
+    ("yuyv_letterbox", "yuyv", 30, 44, 3, (32, 32, 3, "u8"), {"fit": "letterbox", "crop": (1, 2, 39, 25)}),
+    ("uyvy_nearest_bgr", "uyvy", 30, 44, 3, (20, 28, 3, "u8"), {"resize": "nearest", "order": "bgr"}),
     ("rgb_letterbox", "rgb", 30, 44, 3, (32, 32, 3, "u8"), {"fit": "letterbox"}),
     ("bgrx_to_rgb", "bgr", 30, 44, 4, (20, 24, 3, "u8"), {}),
     ("rgb_gray", "rgb", 30, 44, 3, (15, 22, 1, "u8"), {}),

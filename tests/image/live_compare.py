@@ -19,7 +19,7 @@ except ImportError as e:
 
 
 def random_case(rng):
-    kind = rng.choice(["nv12", "nv21", "i420", "rgb", "bgr"])
+    kind = str(rng.choice(["nv12", "nv21", "i420", "yuyv", "uyvy", "rgb", "bgr"]))
     h, w = (int(v) * 2 for v in rng.integers(1, 120, 2))
     c = int(rng.choice([3, 4])) if kind in ("rgb", "bgr") else 3
     o = {}
@@ -65,7 +65,7 @@ def main():
         fin, fout = os.path.join(tmp, "in"), os.path.join(tmp, "out")
         for i in range(cases):
             kind, h, w, c, dst, o = random_case(rng)
-            n = h * w * 3 // 2 if kind in cvchain.YUV2RGB else h * w * c
+            n = cvchain.frame_bytes(kind, h, w, c)
             frame = rng.integers(0, 256, n, dtype=np.uint8).tobytes()
             with open(fin, "wb") as f:
                 f.write(frame)

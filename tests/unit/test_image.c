@@ -364,7 +364,7 @@ TL_TEST(kernels_match_scalar)
     const tl_image_kernels *ref = tl_image_kernels_for(TL_ISA_SCALAR);
     int32_t h0[301], h1[301];
     uint8_t want[301], got[301 + 16];
-    uint8_t y[300], uv[160], u[80], v[80], rw[3 * 300], rg[3 * 300 + 16];
+    uint8_t y[300], uv[300], u[150], v[150], rw[3 * 300], rg[3 * 300 + 16]; /* pairs of 300 pixels */
     for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
         const tl_image_kernels *k = tl_image_kernels_for(isa);
         if (!k) continue;
@@ -446,6 +446,50 @@ TL_TEST(paths_agree)
     }
 }
 
+/* Packed 4:2:2 descriptors: byte addresses, spec round trip, pitch rules,
+ * and through the image plan the same input as the frame re-packed as I420's
+ * 4:4:4-equivalent (every pixel's Y, U, V converted per pixel). */
+TL_TEST(yuv422_descriptors)
+{
+    static const char *const specs[] = {"yuv.yuyv:u8:3x4x6", "yuv.uyvy:u8:3x3x5:pitch=16"};
+    for (int k = 0; k < 2; k++) {
+        tl_desc d = spec(specs[k]);
+        char back[64];
+        REQUIRE_STATUS(tl_desc_format(&d, back, sizeof back), TL_OK);
+        CHECK_STR_EQ(back, specs[k]);
+        int64_t pitch = k ? 16 : 12, yo = k ? 1 : 0, uo = k ? 0 : 1, vo = k ? 2 : 3;
+        CHECK_EQ_I64(d.size_bytes, (d.dims[1] - 1) * pitch + (k ? 11 : 12)); /* UYVY W=5: the last V at byte 10 */
+        for (int64_t h = 0; h < d.dims[1]; h++)
+            for (int64_t w = 0; w < d.dims[2]; w++) {
+                int64_t co[3][3] = {{0, h, w}, {1, h, w}, {2, h, w}};
+                uint64_t off[3];
+                for (int c = 0; c < 3; c++) tl_desc_offset(&d, co[c], &off[c]);
+                CHECK_EQ_I64((int64_t)off[0], h * pitch + 2 * w + yo);
+                CHECK_EQ_I64((int64_t)off[1], h * pitch + 4 * (w / 2) + uo);
+                CHECK_EQ_I64((int64_t)off[2], h * pitch + 4 * (w / 2) + vo);
+            }
+    }
+    tl_desc d;
+    CHECK_STATUS(tl_desc_parse(&d, "yuv.yuyv:u8:3x4x6:pitch=11"), TL_ERR_STRIDE);
+    CHECK_STR_CONTAINS(tl_last_error(), "even pitch >= 12");
+    CHECK_STATUS(tl_desc_parse(&d, "yuv.yuyv:u8:3x4x6:pitch=10"), TL_ERR_STRIDE);
+    CHECK_STATUS(tl_desc_parse(&d, "yuv.uyvy:u8:3x4x6:chroma=5"), TL_ERR_SPEC_OPTION);
+    /* the image plan reads every pixel's own Y and its pair's U, V */
+    tl_rng r = tl_test_rng();
+    tl_desc s = spec("yuv.yuyv:u8:3x7x9:pitch=24"), o = spec("NHWC:u8:1x7x9x3");
+    uint8_t *frame = random_frame(&r, (size_t)s.size_bytes);
+    tl_image_params p = TL_IMAGE_PARAMS_INIT;
+    uint8_t *got = run_image(&s, frame, &o, &p, 1);
+    for (int64_t i = 0; got && i < 63; i++) {
+        int64_t h = i / 9, w = i % 9, b = h * 24 + 4 * (w / 2);
+        int rgb[3];
+        oracle_rgb(frame[h * 24 + 2 * w], frame[b + 1], frame[b + 3], rgb);
+        for (int c = 0; c < 3; c++)
+            if (got[3 * i + c] != rgb[c]) { FAILF("yuyv pixel %lld,%lld c%d: %d want %d", (long long)w, (long long)h, c, got[3 * i + c], rgb[c]); i = 63; break; }
+    }
+    free(got), free(frame);
+}
+
 int main(int argc, char **argv)
 {
     tl_test_init(argc, argv);
@@ -459,5 +503,6 @@ int main(int argc, char **argv)
     TL_RUN(gray_and_alpha);
     TL_RUN(kernels_match_scalar);
     TL_RUN(paths_agree);
+    TL_RUN(yuv422_descriptors);
     return tl_test_finish();
 }
