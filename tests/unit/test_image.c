@@ -5,6 +5,7 @@
  * destination untouched). Bit-exactness with OpenCV 4.6 is pinned by the CLI
  * case image_golden and tests/image/live_compare.py. */
 #include <math.h>
+#include <pthread.h>
 
 #include "image/image.h"
 #include "kernels/kernels.h"
@@ -114,6 +115,48 @@ TL_TEST(parts_equal_whole)
         free(parts);
     }
     free(whole), free(frame);
+}
+
+typedef struct part_job {
+    const tl_image_plan *plan;
+    unsigned part, nparts;
+    const uint8_t *src;
+    size_t src_len, dst_len;
+    uint8_t *dst;
+    tl_status st;
+} part_job;
+
+static void *run_job(void *arg)
+{
+    part_job *j = arg;
+    j->st = tl_image_plan_run_part(j->plan, j->part, j->nparts, j->src, j->src_len, j->dst, j->dst_len);
+    return NULL;
+}
+
+/* One plan, four threads at once, one part each (the TSan stage runs this too). */
+TL_TEST(threads_share_a_plan)
+{
+    tl_rng r = tl_test_rng();
+    tl_desc s = spec("yuv.nv12:u8:3x90x120"), d = spec("tidl:i8:1x3x64x64:pad=2,2,2,2:scale=0.5");
+    uint8_t *frame = random_frame(&r, (size_t)s.size_bytes);
+    tl_image_params p = TL_IMAGE_PARAMS_INIT;
+    p.fit = TL_IMAGE_LETTERBOX;
+    uint8_t *want = run_image(&s, frame, &d, &p, 1), *got = calloc(1, (size_t)d.size_bytes);
+    tl_image_plan *plan;
+    REQUIRE_STATUS(tl_image_plan_create(&plan, &s, &d, &p), TL_OK);
+    part_job jobs[4];
+    pthread_t th[4];
+    for (unsigned k = 0; k < 4; k++) {
+        jobs[k] = (part_job){plan, k, 4, frame, (size_t)s.size_bytes, (size_t)d.size_bytes, got, TL_ERR_NULL};
+        REQUIRE(pthread_create(&th[k], NULL, run_job, &jobs[k]) == 0);
+    }
+    for (unsigned k = 0; k < 4; k++) {
+        pthread_join(th[k], NULL);
+        CHECK_STATUS(jobs[k].st, TL_OK);
+    }
+    if (want) CHECK_MEM_EQ(got, want, (size_t)d.size_bytes);
+    tl_image_plan_destroy(plan);
+    free(want), free(got), free(frame);
 }
 
 /* The same picture in pitched, offset and semi-planar/planar buffers gives
@@ -504,5 +547,6 @@ int main(int argc, char **argv)
     TL_RUN(kernels_match_scalar);
     TL_RUN(paths_agree);
     TL_RUN(yuv422_descriptors);
+    TL_RUN(threads_share_a_plan);
     return tl_test_finish();
 }
