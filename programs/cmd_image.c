@@ -15,7 +15,7 @@ static const char image_usage[] =
     "                     [--order rgb|bgr] [--from-order rgb|bgr]\n"
     "                     [--mean A,B,C] [--std A,B,C]\n"
     "                     [--mode exact|fast] [--map] -i IN -o OUT\n\n"
-    "Turn a camera frame (SRC: yuv.nv12/nv21/i420, larod.420sp, or an RGB u8\n"
+    "Turn a camera frame (SRC: yuv.nv12/nv21/i420/yuyv/uyvy, larod.420sp, or RGB u8\n"
     "image such as NHWC:u8:1xHxWx3) into a model input laid out as DST (any\n"
     "descriptor with C = 1, 3 or 4, H and W: NHWC, NCHW, rknn.nc1hwc2, tidl,\n"
     "trt.dla_hwc4, larod, dml...). Crop, resize, colour conversion, (x - mean)\n"
