@@ -367,10 +367,10 @@ static void exact_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t 
     const int64_t *c1 = pl->src.col[1] + pl->cx, *c2 = pl->src.col[2] + pl->cx;
     if (pl->kind == SRC_YUV && pl->pc == 1) {
         for (int32_t k = 0; k < ncols; k++) out[cols[k]] = r0[c0[cols[k]]];
-    } else if (pl->cols.kernel && pl->k->yuv_rgb != tl_yuv420_rgb_ukernel__scalar) {
+    } else if (pl->cols.kernel && pl->k->yuv_rgb != tl_yuv_rgb_ukernel__scalar) {
         /* a vector kernel converts the whole span the resize reads */
         const tl_cols *g = &pl->cols;
-        tl_yuv_rows rows = {r0, r1, r2, (int32_t)g->step[1], pl->csc.yoff, pl->csc.cy, pl->csc.cvr, pl->csc.cvg,
+        tl_yuv_rows rows = {r0, r1, r2, 1, (int32_t)g->step[1], pl->csc.yoff, pl->csc.cy, pl->csc.cvr, pl->csc.cvg,
                             pl->csc.cug, pl->csc.cub};
         if (ncols) pl->k->yuv_rgb(&rows, pl->cx + cols[0], pl->cx + cols[ncols - 1] + 1, out + 3 * cols[0]);
     } else if (pl->kind == SRC_YUV && pl->cols.regular) {
@@ -557,6 +557,7 @@ typedef struct run_work {
     tl_rz_work rz, rz_uv;
     uint8_t *content;   /* nw * pc resized pixels (fast: Y) */
     uint8_t *uv;        /* fast: nw * 2 */
+    uint8_t *rgb;       /* fast: nw * 3 converted pixels */
     uint8_t *pixels;    /* dw * dc, destination channel order */
     void *mem;
 } run_work;
@@ -567,13 +568,14 @@ static tl_status work_init(const tl_image_plan *pl, run_work *w)
 {
     size_t a = tl_rz_work_bytes(&pl->rz), b = pl->fast ? tl_rz_work_bytes(&pl->rz_uv) : 0;
     size_t c = up64((size_t)pl->nw * 3), u = up64((size_t)pl->nw * 2), px = up64((size_t)pl->dw * 4);
-    w->mem = malloc(a + b + c + u + px + 64);
-    if (!w->mem) return tl_fail(TL_ERR_NOMEM, "image run scratch of %zu bytes: out of memory", a + b + c + u + px);
+    w->mem = malloc(a + b + 2 * c + u + px + 64);
+    if (!w->mem) return tl_fail(TL_ERR_NOMEM, "image run scratch of %zu bytes: out of memory", a + b + 2 * c + u + px);
     uint8_t *p = (uint8_t *)(((uintptr_t)w->mem + 63) & ~(uintptr_t)63);
     tl_rz_work_init(&w->rz, &pl->rz, p), p += a;
     if (pl->fast) tl_rz_work_init(&w->rz_uv, &pl->rz_uv, p), p += b;
     w->content = p, p += c;
     w->uv = p, p += u;
+    w->rgb = p, p += c;
     w->pixels = p;
     return TL_OK;
 }
@@ -605,10 +607,14 @@ static void pixel_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, 
     uint8_t *content = direct ? px + pl->left * dc : w->content;
     tl_rz_row(&pl->rz, &w->rz, dy, pl->fast ? fast_y_row : exact_row, ctx, content);
     if (direct) return;
-    if (pl->fast) {
+    if (pl->fast) { /* the resized Y and U,V rows to RGB, a chroma pair per pixel */
         tl_rz_row(&pl->rz_uv, &w->rz_uv, dy, fast_uv_row, ctx, w->uv);
-        for (int64_t i = pl->nw - 1; i >= 0; i--) /* in place, back to front: 3 bytes from 1 */
-            yuv_to_rgb_tab(&pl->csc, content[i], w->uv[2 * i], w->uv[2 * i + 1], content + 3 * i);
+        const tl_csc *m = &pl->csc;
+        tl_yuv_rows rows = {content, w->uv, w->uv + 1, 0, 2, m->yoff, m->cy, m->cvr, m->cvg, m->cug, m->cub};
+        bool into_row = dc == 3 && pl->p.order == TL_IMAGE_RGB;
+        pl->k->yuv_rgb(&rows, 0, pl->nw, into_row ? px + pl->left * 3 : w->rgb);
+        if (into_row) return;
+        content = w->rgb;
     }
     int map[4];
     for (int c = 0; c < dc; c++) map[c] = src_channel(pl, c);

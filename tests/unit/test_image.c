@@ -445,10 +445,11 @@ TL_TEST(kernels_match_scalar)
             tl_rng_bytes(&r, y, sizeof y), tl_rng_bytes(&r, uv, sizeof uv);
             tl_rng_bytes(&r, u, sizeof u), tl_rng_bytes(&r, v, sizeof v);
             int kind = it % 3;
-            tl_yuv_rows rows = {y, kind == 2 ? u : uv + (kind == 1), kind == 2 ? v : uv + (kind == 0), kind == 2 ? 1 : 2,
+            int cshift = it % 5 != 0; /* every 5th: a chroma sample per pixel (fast mode) */
+            tl_yuv_rows rows = {y, kind == 2 ? u : uv + (kind == 1), kind == 2 ? v : uv + (kind == 0), cshift, kind == 2 ? 1 : 2,
                                 16, 1220542, 1673527, -852492, -409993, 2116026};
             if (it % 4 == 1) rows.yoff = 0, rows.cy = 1 << 20; /* full range */
-            int64_t x0 = tl_rng_range(&r, 0, 40), x1 = tl_rng_range(&r, x0, 300);
+            int64_t x0 = tl_rng_range(&r, 0, 40), x1 = tl_rng_range(&r, x0, cshift ? 300 : (kind == 2 ? 150 : 149));
             memset(rg, 0xEE, sizeof rg);
             ref->yuv_rgb(&rows, x0, x1, rw);
             k->yuv_rgb(&rows, x0, x1, rg);
@@ -468,12 +469,13 @@ TL_TEST(paths_agree)
         {"larod.420sp:u8:3x48x64", "NHWC:u8:1x100x90x3"},
     };
     tl_rng r = tl_test_rng();
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        tl_desc s = spec(cases[i][0]), d = spec(cases[i][1]);
+    for (size_t i = 0; i < 2 * sizeof cases / sizeof cases[0]; i++) {
+        int fast = i % 2; /* exact and fast mode (even crops) */
+        tl_desc s = spec(cases[i / 2][0]), d = spec(cases[i / 2][1]);
         uint8_t *frame = random_frame(&r, (size_t)s.size_bytes);
         tl_image_params p = letterbox_params();
-        p.crop_x = i, p.crop_y = 1, p.crop_w = 0, p.crop_h = 0;
-        p.resize = (int)i % 3;
+        p.crop_x = fast ? 2 * (i / 2) : i / 2, p.crop_y = fast ? 2 : 1, p.crop_w = fast ? 40 : 0, p.crop_h = fast ? 30 : 0;
+        p.resize = (int)(i / 2) % 3, p.mode = fast;
         uint8_t *want = NULL;
         for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
             tl_image_plan *plan;
@@ -481,7 +483,7 @@ TL_TEST(paths_agree)
             uint8_t *got = calloc(1, (size_t)d.size_bytes);
             CHECK_STATUS(tl_image_plan_run(plan, frame, (size_t)s.size_bytes, got, (size_t)d.size_bytes), TL_OK);
             if (!want) want = got;
-            else if (memcmp(want, got, (size_t)d.size_bytes) != 0) FAILF("%s: path %d differs from scalar", cases[i][0], isa);
+            else if (memcmp(want, got, (size_t)d.size_bytes) != 0) FAILF("%s mode %d: path %d differs from scalar", cases[i / 2][0], fast, isa);
             if (got != want) free(got);
             tl_image_plan_destroy(plan);
         }

@@ -77,11 +77,11 @@ static inline void store_rgb(uint8_t *out, __m128i r, __m128i g, __m128i b)
     }
 }
 
-/* 8 chroma samples (pairs x/2 .. x/2 + 7) as int32 minus 128. */
-static inline void load_chroma(const tl_yuv_rows *r, int64_t x, __m256i *u, __m256i *v)
+/* 8 chroma samples from chroma index ci on, as int32 minus 128. */
+static inline void load_chroma(const tl_yuv_rows *r, int64_t ci, __m256i *u, __m256i *v)
 {
     const __m256i c128 = _mm256_set1_epi32(128);
-    int64_t p = (x >> 1) * r->cstep;
+    int64_t p = ci * r->cstep;
     __m128i cu, cv;
     if (r->cstep == 2) { /* interleaved: 16 bytes from the lower of u, v; even bytes first */
         const uint8_t *base = r->u < r->v ? r->u : r->v;
@@ -96,11 +96,11 @@ static inline void load_chroma(const tl_yuv_rows *r, int64_t x, __m256i *u, __m2
     *v = _mm256_sub_epi32(_mm256_cvtepu8_epi32(cv), c128);
 }
 
-void tl_yuv420_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
+void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
 {
     int64_t x = x0;
-    if ((x & 1) && x < x1) { /* start on a chroma pair */
-        tl_yuv420_rgb_ukernel__scalar(r, x, x + 1, rgb);
+    if (r->cshift && (x & 1) && x < x1) { /* start on a chroma pair */
+        tl_yuv_rgb_ukernel__scalar(r, x, x + 1, rgb);
         x++, rgb += 3;
     }
     const __m256i cy = _mm256_set1_epi32(r->cy), half = _mm256_set1_epi32(1 << 19);
@@ -112,15 +112,24 @@ void tl_yuv420_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, u
         __m256i y16 = _mm256_subs_epu16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r->y + x))), yoff);
         __m256i t_lo = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(y16)), cy), half);
         __m256i t_hi = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(y16, 1)), cy), half);
-        __m256i u, v;
-        load_chroma(r, x, &u, &v);
-        __m256i cr = _mm256_mullo_epi32(v, cvr), cb = _mm256_mullo_epi32(u, cub);
-        __m256i cg = _mm256_add_epi32(_mm256_mullo_epi32(v, cvg), _mm256_mullo_epi32(u, cug));
-        __m128i R = channel(t_lo, t_hi, _mm256_permutevar8x32_epi32(cr, dup_lo), _mm256_permutevar8x32_epi32(cr, dup_hi));
-        __m128i G = channel(t_lo, t_hi, _mm256_permutevar8x32_epi32(cg, dup_lo), _mm256_permutevar8x32_epi32(cg, dup_hi));
-        __m128i B = channel(t_lo, t_hi, _mm256_permutevar8x32_epi32(cb, dup_lo), _mm256_permutevar8x32_epi32(cb, dup_hi));
+        __m256i cr[2], cg[2], cb[2]; /* chroma terms of pixels 0..7 and 8..15 */
+        for (int h = 0; h < 2; h++) {
+            __m256i u, v;
+            if (r->cshift && h) break; /* one load serves 16 pixels: 8 pairs */
+            load_chroma(r, r->cshift ? x >> 1 : x + 8 * h, &u, &v);
+            cr[h] = _mm256_mullo_epi32(v, cvr), cb[h] = _mm256_mullo_epi32(u, cub);
+            cg[h] = _mm256_add_epi32(_mm256_mullo_epi32(v, cvg), _mm256_mullo_epi32(u, cug));
+        }
+        if (r->cshift) { /* each pair's terms to its two pixels */
+            cr[1] = _mm256_permutevar8x32_epi32(cr[0], dup_hi), cr[0] = _mm256_permutevar8x32_epi32(cr[0], dup_lo);
+            cg[1] = _mm256_permutevar8x32_epi32(cg[0], dup_hi), cg[0] = _mm256_permutevar8x32_epi32(cg[0], dup_lo);
+            cb[1] = _mm256_permutevar8x32_epi32(cb[0], dup_hi), cb[0] = _mm256_permutevar8x32_epi32(cb[0], dup_lo);
+        }
+        __m128i R = channel(t_lo, t_hi, cr[0], cr[1]);
+        __m128i G = channel(t_lo, t_hi, cg[0], cg[1]);
+        __m128i B = channel(t_lo, t_hi, cb[0], cb[1]);
         store_rgb(rgb, R, G, B);
     }
-    tl_yuv420_rgb_ukernel__scalar(r, x, x1, rgb);
+    tl_yuv_rgb_ukernel__scalar(r, x, x1, rgb);
 }
 #endif

@@ -18,12 +18,13 @@ typedef void (*tl_vlinear_fn)(const int32_t *h0, const int32_t *h1, int32_t b0, 
  * line + ofs[k]; where w[2k + 1] is 0 the second byte's value does not count. */
 typedef void (*tl_hlinear_fn)(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
 
-/* YUV 4:2:0 rows: pixel x has Y y[x] and chroma u[(x >> 1) * cstep], v[...]
- * (cstep 2 with u, v one byte apart: NV12/NV21; 1: I420). Coefficients in
+/* YUV rows: pixel x has Y y[x] and chroma u[(x >> cshift) * cstep], v[...]
+ * (cshift 1: 4:2:0 and 4:2:2 chroma pairs, 0: a chroma sample per pixel;
+ * cstep 2 with u, v one byte apart: NV12/NV21; 1: I420). Coefficients in
  * 2^-20 (src/image/plan.c): R = (max(0, Y - yoff) cy + 2^19 + cvr V') >> 20, ... */
 typedef struct tl_yuv_rows {
     const uint8_t *y, *u, *v;
-    int32_t cstep;
+    int32_t cshift, cstep;
     int32_t yoff, cy, cvr, cvg, cug, cub;
 } tl_yuv_rows;
 
@@ -43,9 +44,9 @@ void tl_u8_vlinear_ukernel__avx2(const int32_t *h0, const int32_t *h1, int32_t b
 void tl_u8_vlinear_ukernel__neon(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
 void tl_u8_hlinear_ukernel__scalar(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
 void tl_u8_hlinear_ukernel__avx2(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
-void tl_yuv420_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
-void tl_yuv420_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
-void tl_yuv420_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+void tl_yuv_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
 
 /* The kernels of one instruction set (TL_ISA_*; scalar where a kernel has no
  * such form), or NULL when this build or machine lacks it. */

@@ -7,16 +7,16 @@
 #include "kernels/kernels.h"
 
 static const tl_image_kernels scalar = {"scalar", tl_u8_vlinear_ukernel__scalar, tl_u8_hlinear_ukernel__scalar,
-                                       tl_yuv420_rgb_ukernel__scalar};
+                                       tl_yuv_rgb_ukernel__scalar};
 #if defined(__x86_64__)
 static const tl_image_kernels sse2 = {"sse2", tl_u8_vlinear_ukernel__sse2, tl_u8_hlinear_ukernel__scalar,
-                                     tl_yuv420_rgb_ukernel__scalar};
+                                     tl_yuv_rgb_ukernel__scalar};
 static const tl_image_kernels avx2 = {"avx2", tl_u8_vlinear_ukernel__avx2, tl_u8_hlinear_ukernel__avx2,
-                                     tl_yuv420_rgb_ukernel__avx2};
+                                     tl_yuv_rgb_ukernel__avx2};
 #endif
 #if defined(__aarch64__) || defined(__arm__)
 static const tl_image_kernels neon = {"neon", tl_u8_vlinear_ukernel__neon, tl_u8_hlinear_ukernel__scalar,
-                                     tl_yuv420_rgb_ukernel__neon};
+                                     tl_yuv_rgb_ukernel__neon};
 #endif
 
 const tl_image_kernels *tl_image_kernels_for(int isa)

@@ -13,10 +13,11 @@ void tl_u8_hlinear_ukernel__scalar(const uint8_t *line, const int32_t *ofs, cons
     for (size_t k = 0; k < n; k++) h[k] = line[ofs[k]] * w[2 * k] + line[ofs[k] + cn] * w[2 * k + 1];
 }
 
-void tl_yuv420_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
+void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
 {
     for (int64_t x = x0; x < x1; x++, rgb += 3) {
-        int32_t y = r->y[x], u = r->u[(x >> 1) * r->cstep] - 128, v = r->v[(x >> 1) * r->cstep] - 128;
+        int64_t ci = (x >> r->cshift) * r->cstep;
+        int32_t y = r->y[x], u = r->u[ci] - 128, v = r->v[ci] - 128;
         int32_t t = (y > r->yoff ? y - r->yoff : 0) * r->cy + (1 << 19);
         rgb[0] = sat_u8((t + r->cvr * v) >> 20);
         rgb[1] = sat_u8((t + r->cvg * v + r->cug * u) >> 20);
