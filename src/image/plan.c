@@ -299,14 +299,6 @@ static void csc_init(tl_csc *m, int color)
 
 static inline uint8_t sat8(int32_t v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
 
-static inline void yuv_to_rgb(const tl_csc *m, int y, int u, int v, uint8_t *rgb)
-{
-    int32_t uu = u - 128, vv = v - 128, half = 1 << 19;
-    int32_t yy = (y > m->yoff ? y - m->yoff : 0) * m->cy;
-    rgb[0] = sat8((yy + half + m->cvr * vv) >> 20);
-    rgb[1] = sat8((yy + half + m->cvg * vv + m->cug * uu) >> 20);
-    rgb[2] = sat8((yy + half + m->cub * uu) >> 20);
-}
 
 /* cv::cvtColor RGB2GRAY on 8U: 15-bit weights 9798, 19235, 3735 (OpenCV's
  * RY15, GY15, BY15; pinned by tests/image/live_compare.py). */
@@ -386,7 +378,7 @@ static void exact_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t 
         const tl_csc *m = &pl->csc;
         for (int32_t k = 0; k < ncols; k++) {
             int32_t i = cols[k];
-            yuv_to_rgb(m, r0[c0[i]], r1[c1[i]], r2[c2[i]], out + 3 * i);
+            yuv_to_rgb_tab(m, r0[c0[i]], r1[c1[i]], r2[c2[i]], out + 3 * i);
         }
     } else {
         const bool bgr = pl->p.src_order == TL_IMAGE_BGR;
