@@ -75,6 +75,7 @@ struct tl_image_plan {
     tl_desc dst_d;
     tl_img_codes codes;        /* destination raw code per channel and u8 value */
     uint8_t *border;           /* a destination row of pad pixels (dw x dc) */
+    uint8_t *border_row;       /* the same, encoded in the destination (NULL: written each time) */
     char text[256];
 };
 
@@ -488,6 +489,7 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
     pl->rz.vlinear = pl->rz_uv.vlinear = pl->k->vlinear;
     pl->rz.hlinear = pl->rz_uv.hlinear = pl->k->hlinear;
     lut_init(pl);
+    if (pl->top > 0 || pl->top + pl->nh < pl->dh) pl->border_row = tl_img_dst_encode(&pl->dst, &pl->codes, pl->border);
     describe(pl);
     return TL_OK;
 }
@@ -527,6 +529,7 @@ void tl_image_plan_destroy(tl_image_plan *pl)
     tl_rz_free(&pl->rz);
     tl_rz_free(&pl->rz_uv);
     free(pl->border);
+    free(pl->border_row);
     free(pl);
 }
 
@@ -633,6 +636,11 @@ tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigne
     for (int64_t yp = y0; yp < y1; yp++) {
         int64_t y = yp - pl->dst.plo_h;
         bool image = y >= 0 && y < pl->dh;
+        bool border = image && (y < pl->top || y >= pl->top + pl->nh); /* a whole letterbox border row */
+        if (border && pl->border_row) {
+            tl_img_dst_copy_row(&pl->dst, pl->border_row, yp, dst);
+            continue;
+        }
         if (image) pixel_row(pl, &w, &ctx, y);
         tl_img_dst_row(&pl->dst, &pl->codes, image ? w.pixels : NULL, yp, dst);
     }

@@ -155,24 +155,49 @@ static void pixels_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t
     memset(p, 0, (size_t)((w->wp - w->plo_w - (int64_t)t->width) * ps));
 }
 
-static void planes_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, int64_t y, uint8_t *dst)
+/* Padded channel c of a plane-shaped row at row (wp elements). */
+static void plane_channel_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, int64_t c, uint8_t *row)
 {
     const int eb = w->eb;
-    for (int64_t c = 0; c < w->cp; c++) {
-        uint8_t *row = dst + w->row[c * w->hp + y];
-        int64_t lc = c - w->plo_c;
-        if (!px || lc < 0 || lc >= w->dc) { memset(row, 0, (size_t)(w->wp * eb)); continue; }
-        const uint64_t *lut = t->lut[lc];
-        const uint8_t *s = px + lc;
-        memset(row, 0, (size_t)(w->plo_w * eb));
-        uint8_t *p = row + w->plo_w * eb;
-        if (eb == 1)
-            for (int64_t x = 0; x < (int64_t)t->width; x++) p[x] = (uint8_t)lut[s[x * w->dc]];
-        else
-            for (int64_t x = 0; x < (int64_t)t->width; x++) put(p + x * eb, eb, lut[s[x * w->dc]]);
-        int64_t end = w->plo_w + (int64_t)t->width;
-        memset(row + end * eb, 0, (size_t)((w->wp - end) * eb));
+    int64_t lc = c - w->plo_c;
+    if (!px || lc < 0 || lc >= w->dc) { memset(row, 0, (size_t)(w->wp * eb)); return; }
+    const uint64_t *lut = t->lut[lc];
+    const uint8_t *s = px + lc;
+    memset(row, 0, (size_t)(w->plo_w * eb));
+    uint8_t *p = row + w->plo_w * eb;
+    if (eb == 1)
+        for (int64_t x = 0; x < (int64_t)t->width; x++) p[x] = (uint8_t)lut[s[x * w->dc]];
+    else
+        for (int64_t x = 0; x < (int64_t)t->width; x++) put(p + x * eb, eb, lut[s[x * w->dc]]);
+    int64_t end = w->plo_w + (int64_t)t->width;
+    memset(row + end * eb, 0, (size_t)((w->wp - end) * eb));
+}
+
+static void planes_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, int64_t y, uint8_t *dst)
+{
+    for (int64_t c = 0; c < w->cp; c++) plane_channel_row(w, t, px, c, dst + w->row[c * w->hp + y]);
+}
+
+uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px)
+{
+    if (w->shape == TL_DST_ELEMENTS) return NULL;
+    size_t line = (size_t)(w->shape == TL_DST_PIXELS ? w->wp * w->ps : w->wp * w->eb);
+    uint8_t *enc = malloc(w->shape == TL_DST_PIXELS ? line : line * (size_t)w->cp);
+    if (!enc) return NULL;
+    if (w->shape == TL_DST_PIXELS) pixels_row(w, t, px, enc);
+    else
+        for (int64_t c = 0; c < w->cp; c++) plane_channel_row(w, t, px, c, enc + (size_t)c * line);
+    return enc;
+}
+
+void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, int64_t y, uint8_t *dst)
+{
+    if (w->shape == TL_DST_PIXELS) {
+        memcpy(dst + w->row[y], enc, (size_t)(w->wp * w->ps));
+        return;
     }
+    size_t line = (size_t)(w->wp * w->eb);
+    for (int64_t c = 0; c < w->cp; c++) memcpy(dst + w->row[c * w->hp + y], enc + (size_t)c * line, line);
 }
 
 void tl_img_dst_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, int64_t y, uint8_t *dst)
