@@ -244,9 +244,17 @@ TL_API tl_status tl_desc_update_size(tl_desc *d);
 
 /* YUV 4:2:0 images, logical (C=3, H, W): c 0 = Y, 1 = Cb/U, 2 = Cr/V.
  * Chroma extents round up for odd H/W. row_pitch 0 = W; plane offsets 0 = packed. */
-typedef enum tl_yuv_kind { TL_YUV_NV12 = 1, TL_YUV_NV21 = 2, TL_YUV_I420 = 3 } tl_yuv_kind;
+typedef enum tl_yuv_kind {
+    TL_YUV_NV12 = 1, TL_YUV_NV21 = 2, TL_YUV_I420 = 3,
+    TL_YUV_YUYV = 4, TL_YUV_UYVY = 5   /* packed 4:2:2: Y0 U Y1 V / U Y0 V Y1 per pixel pair */
+} tl_yuv_kind;
 TL_API tl_status tl_desc_init_yuv420(tl_desc *d, tl_yuv_kind kind, int64_t height, int64_t width,
                                      int64_t row_pitch, int64_t chroma_offset);
+/* YUV 4:2:2 packed images (YUYV, UYVY), logical (C=3, H, W) as above: 2 bytes
+ * a pixel, one U and one V per pixel pair. row_pitch 0 = 2 * ceil(W/2) * 2 / 2
+ * rounded to pairs; it must be even and hold the row's pairs. */
+TL_API tl_status tl_desc_init_yuv422(tl_desc *d, tl_yuv_kind kind, int64_t height, int64_t width,
+                                     int64_t row_pitch);
 
 /* ------------------------------------------------------------------------ */
 /* Conversion                                                               */
@@ -296,5 +304,6 @@ TL_API int64_t tl_quantize_value(const tl_quant *q, tl_dtype t, float real);
 
 #include "tlayout/vendors.h"
 #include "tlayout/post.h"
+#include "tlayout/image.h"
 
 #endif /* TLAYOUT_H */

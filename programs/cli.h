@@ -45,6 +45,10 @@ tl_status cli_read_tensor(const char *spec, const char *path, tl_desc *d, unsign
 int cli_parse_real(const char *text, double *out);
 /* The RKNN decode paragraph of `tlayout demo` (programs/demo_post.c). */
 tl_status demo_rknn_decode(int runs);
+int cmd_image(int argc, char **argv);
+/* tlayout demo's first step (programs/demo_image.c): NV12 frame -> letterboxed input per
+ * vendor format; prints its table, returns the count of formats that failed. */
+int demo_image_step(int runs, tl_status *status);
 
 /* ---- errors -------------------------------------------------------------- */
 /* The CLI keeps its own error detail instead of writing the library's

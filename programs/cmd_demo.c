@@ -496,12 +496,13 @@ static int demo_main(const char *dir, int runs)
     run rs[NFORMATS];
     memset(rs, 0, sizeof rs);
     tl_status s = rgb && yuv ? TL_OK : cli_fail(TL_ERR_NOMEM, "demo: out of memory");
+    int failed = 0;
+    if (s == TL_OK) failed = demo_image_step(runs, &s);
     if (s == TL_OK) {
         make_rgb(rgb);
         make_yuv(rgb, yuv);
         print_header();
     }
-    int failed = 0;
     for (int k = 0; k < NFORMATS && s == TL_OK; k++) {
         s = do_format(&formats[k], &rs[k], rgb, yuv, runs);
         if (s == TL_OK) print_row(k, &formats[k], &rs[k]);

@@ -28,6 +28,7 @@ static const cli_command commands[] = {
     {"argmax", cmd_argmax, "label map of a native output: best channel per pixel, optionally upsampled"},
     {"topk", cmd_topk, "the K largest values over C per position or per batch item"},
     {"detect", cmd_detect, "YOLOv8/YOLOv5 detections from native output heads, after NMS"},
+    {"image", cmd_image, "a camera frame (NV12, I420, RGB) to a model input: crop, letterbox, normalise"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

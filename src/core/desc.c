@@ -252,6 +252,35 @@ static bool same_axes(const tl_plane *a, const tl_plane *b)
 /* Planes may not share bytes, except interleaved component planes (NV12's U
  * and V): identical axes whose union, one more axis of extent 2 stepping from
  * one offset to the other, is itself free of aliasing. */
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) { int64_t t = a % b; a = b, b = t; }
+    return a;
+}
+
+/* Planes of whole-byte elements that interleave byte by byte (packed YUYV:
+ * Y at even bytes, U and V at odd ones): every byte offset of a plane is its
+ * offset plus a multiple of g, the gcd of all strides of both, so the planes
+ * share no byte when their elements' residues modulo g do not meet. */
+static bool interleaved_by_residue(const tl_desc *d, const tl_plane *pa, const tl_plane *pb)
+{
+    int64_t es = tl_dtype_bits((tl_dtype)d->dtype);
+    if (es % 8) return false;
+    es /= 8;
+    int64_t g = 0;
+    const tl_plane *pl[2] = {pa, pb};
+    for (int k = 0; k < 2; k++)
+        for (int a = 0; a < pl[k]->naxes; a++) {
+            if (pl[k]->axes[a].extent <= 1) continue;
+            if (pl[k]->axes[a].stride_bits % 8) return false;
+            g = gcd64(g, llabs(pl[k]->axes[a].stride_bits / 8));
+        }
+    if (g == 0) return false;
+    int64_t ra = pa->offset_bytes % g, rb = pb->offset_bytes % g;
+    int64_t gap = rb >= ra ? rb - ra : ra - rb; /* residue intervals [r, r + es) on a circle of g */
+    return gap >= es && g - gap >= es;
+}
+
 static tl_status check_planes_disjoint(const tl_desc *d)
 {
     for (int a = 0; a < d->nplanes; a++)
@@ -261,6 +290,7 @@ static tl_status check_planes_disjoint(const tl_desc *d)
             TL_TRY(plane_end_bytes(d, pa, &ea));
             TL_TRY(plane_end_bytes(d, pb, &eb));
             if (ea <= pb->offset_bytes || eb <= pa->offset_bytes) continue;
+            if (interleaved_by_residue(d, pa, pb)) continue;
             if (same_axes(pa, pb) && pa->naxes < TL_MAX_AXES) {
                 tl_axis u[TL_MAX_AXES + 1];
                 memcpy(u, pa->axes, sizeof(tl_axis) * (size_t)pa->naxes);

@@ -1,0 +1,106 @@
+/* tlayout image: internal pieces shared by the plan (plan.c) and the resize
+ * rows (resize.c). Not installed. */
+#ifndef TL_IMAGE_INTERNAL_H
+#define TL_IMAGE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernels/image/image.h"
+#include "tlayout.h"
+
+/* ---- resizing one channel-interleaved u8 image (OpenCV 4.6's rules) ---- */
+typedef enum tl_rz_method {
+    TL_RZ_LINEAR = 0,    /* INTER_LINEAR (and INTER_AREA when enlarging): 11-bit weights */
+    TL_RZ_NEAREST = 1,   /* INTER_NEAREST */
+    TL_RZ_AREA_FAST = 2, /* INTER_AREA, integer factors: k x k box sums */
+    TL_RZ_AREA = 3       /* INTER_AREA, other shrinking: float box weights */
+} tl_rz_method;
+
+typedef struct tl_rz_tap { /* one source sample of an area box: src index, dst index, weight */
+    int32_t si, di;
+    float alpha;
+} tl_rz_tap;
+
+typedef struct tl_rz {
+    int method;              /* tl_rz_method */
+    int cn;                  /* channels per pixel */
+    int32_t sw, sh, dw, dh;
+    int32_t *xo, *yo;        /* LINEAR: first source index; NEAREST: the index */
+    int16_t *xa, *yb;        /* LINEAR: two weights per destination index */
+    int32_t kx, ky;          /* AREA_FAST */
+    tl_rz_tap *xt, *yt;      /* AREA: taps; row dy uses yt[ybeg[dy] .. ybeg[dy+1]) */
+    int32_t nxt, nyt, *ybeg;
+    int32_t *cols, ncols;    /* the source columns a row is read at, increasing */
+    int32_t *xk;             /* LINEAR: per output value, its first sample's byte in a line */
+    int16_t *wk;             /* LINEAR: per output value, the two weights */
+    tl_vlinear_fn vlinear;   /* LINEAR's vertical and horizontal steps (row kernels) */
+    tl_hlinear_fn hlinear;
+} tl_rz;
+
+/* Produce source row sy into row (sw pixels of cn u8 channels): at least the
+ * ncols columns cols[] (the others are not read). */
+typedef void (*tl_rz_src_fn)(const void *ctx, int32_t sy, const int32_t *cols, int32_t ncols, uint8_t *row);
+
+/* Scratch of one run: a source line, two horizontally resized rows (cached by
+ * source row), float accumulators for AREA. */
+typedef struct tl_rz_work {
+    uint8_t *line;
+    int32_t *h[2];
+    int32_t tag[2];
+    float *buf, *sum;
+} tl_rz_work;
+
+/* Tables for resizing sw x sh to dw x dh with `resize` (tl_image_resize). */
+tl_status tl_rz_init(tl_rz *rz, int resize, int cn, int32_t sw, int32_t sh, int32_t dw, int32_t dh);
+void tl_rz_free(tl_rz *rz);
+/* Bytes of scratch tl_rz_work_init carves from `mem` (64-byte aligned pieces). */
+size_t tl_rz_work_bytes(const tl_rz *rz);
+void tl_rz_work_init(tl_rz_work *w, const tl_rz *rz, void *mem);
+/* Destination row dy (dw * cn u8) into out. */
+void tl_rz_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn src, const void *ctx,
+               uint8_t *out);
+
+/* tl_image_plan_create with the row kernels of one path (TL_ISA_*), for the
+ * tests of every path; NULL kernels (path missing) give TL_ERR_UNSUPPORTED. */
+tl_status tl_image_plan_create_isa(tl_image_plan **plan, const tl_desc *src_d, const tl_desc *dst_d,
+                                   const tl_image_params *params, int isa);
+
+/* ---- writing destination rows (write.c) ----------------------------------- */
+typedef enum tl_dst_shape {
+    TL_DST_PIXELS = 0,   /* padded channels of a pixel side by side, pixels side by side */
+    TL_DST_PLANES = 1,   /* each channel's row contiguous */
+    TL_DST_ELEMENTS = 2  /* anything else: element by element */
+} tl_dst_shape;
+
+typedef struct tl_img_dst {
+    int shape;                    /* tl_dst_shape */
+    int cdim, hdim, wdim;
+    int eb;                       /* bytes per element */
+    int dc;                       /* logical channels */
+    int64_t plo_c, plo_h, plo_w;  /* padding before the image, per dim */
+    int64_t cp, hp, wp;           /* padded extents */
+    int64_t *row, *col;           /* row[c * hp + y], col[c * wp + x]: bytes, padded coordinates */
+    int64_t ps;                   /* PIXELS: bytes per padded pixel */
+    bool fill_rest;               /* other dims are padded: tl_fill_padding writes those */
+} tl_img_dst;
+
+/* The codes written for the image's pixels: lut[c][v] is the destination's
+ * raw element for channel c at u8 value v. */
+typedef struct tl_img_codes {
+    uint64_t lut[4][256];
+    int64_t width;                /* logical W */
+    bool identity;                /* lut[c][v] == v for every c (u8, no normalisation) */
+} tl_img_codes;
+
+tl_status tl_img_dst_init(tl_img_dst *w, const tl_desc *d, int cdim, int hdim, int wdim);
+void tl_img_dst_free(tl_img_dst *w);
+/* Padded row y: px holds the logical row's W x dc u8 values in destination
+ * channel order, or is NULL for a padding row. */
+void tl_img_dst_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, int64_t y, uint8_t *dst);
+/* A row of pixels px encoded once (pixel and plane shapes; NULL otherwise or
+ * out of memory: then rows are written with tl_img_dst_row), and copied to row y. */
+uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px);
+void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, int64_t y, uint8_t *dst);
+
+#endif

@@ -1,0 +1,214 @@
+/* Writing destination rows: every element of a padded row (the image's
+ * elements through the plan's per-channel code tables, padding elements as
+ * raw zero, as tl_convert writes them), so padding costs no extra pass.
+ *
+ * Offsets over the padded box are separable like the logical ones: element
+ * (c, y, x) of the padded box is at row[c][y] + col[c][x]. Two shapes get
+ * straight loops: whole pixels of all padded channels side by side (NHWC,
+ * pitched NHWC, NC1HWC2 with one C1 block, HWC4, kCHW16/32 with C <= block),
+ * and channel rows (NCHW, TIDL's padded planes). Anything else is written
+ * element by element through the tables. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "image/image.h"
+
+#define TL_IMG_MAX_PIXEL 256 /* bytes of a padded pixel written through the staging buffer */
+
+/* Bit offset of a padded-box coordinate (pc = coordinate + pad_lo). */
+static int64_t padded_offset_bits(const tl_desc *d, const int64_t *pc)
+{
+    const tl_plane *pl = &d->planes[0];
+    if (d->plane_dim >= 0)
+        for (int k = 0; k < d->nplanes; k++)
+            if (pc[d->plane_dim] >= d->planes[k].first && pc[d->plane_dim] < d->planes[k].first + d->planes[k].count)
+                pl = &d->planes[k];
+    int64_t bits = pl->offset_bytes * 8;
+    for (int a = 0; a < pl->naxes; a++) {
+        const tl_axis *ax = &pl->axes[a];
+        int64_t p = pc[ax->dim] - (ax->dim == d->plane_dim ? pl->first : 0);
+        bits += (p / ax->block) % ax->extent * ax->stride_bits;
+    }
+    return bits;
+}
+
+static int64_t offset_bytes(const tl_desc *d, const tl_img_dst *w, int64_t c, int64_t y, int64_t x)
+{
+    int64_t pc[TL_MAX_DIMS] = {0};
+    pc[w->cdim] = c, pc[w->hdim] = y, pc[w->wdim] = x;
+    return padded_offset_bits(d, pc) / 8;
+}
+
+static bool pixel_shape(const tl_img_dst *w)
+{
+    if (w->cp * w->eb > TL_IMG_MAX_PIXEL) return false; /* staged in a small buffer */
+    for (int64_t c = 0; c < w->cp; c++) {
+        if (w->row[c * w->hp] != w->row[0] + c * w->eb) return false;
+        for (int64_t y = 0; y < w->hp; y++)
+            if (w->row[c * w->hp + y] - w->row[y] != c * w->eb) return false;
+        for (int64_t x = 0; x < w->wp; x++)
+            if (w->col[c * w->wp + x] != x * w->ps) return false;
+    }
+    return w->ps == w->cp * w->eb;
+}
+
+static bool planar_shape(const tl_img_dst *w)
+{
+    for (int64_t c = 0; c < w->cp; c++)
+        for (int64_t x = 0; x < w->wp; x++)
+            if (w->col[c * w->wp + x] != x * w->eb) return false;
+    return true;
+}
+
+tl_status tl_img_dst_init(tl_img_dst *w, const tl_desc *d, int cdim, int hdim, int wdim)
+{
+    memset(w, 0, sizeof *w);
+    w->cdim = cdim, w->hdim = hdim, w->wdim = wdim;
+    w->eb = (int)(tl_dtype_bits((tl_dtype)d->dtype) / 8);
+    w->dc = (int)d->dims[cdim];
+    w->plo_c = d->pad_lo[cdim], w->plo_h = d->pad_lo[hdim], w->plo_w = d->pad_lo[wdim];
+    w->cp = d->dims[cdim] + d->pad_lo[cdim] + d->pad_hi[cdim];
+    w->hp = d->dims[hdim] + d->pad_lo[hdim] + d->pad_hi[hdim];
+    w->wp = d->dims[wdim] + d->pad_lo[wdim] + d->pad_hi[wdim];
+    for (int i = 0; i < d->rank; i++)
+        if (i != cdim && i != hdim && i != wdim && (d->pad_lo[i] || d->pad_hi[i])) w->fill_rest = true;
+    w->row = malloc(sizeof(int64_t) * (size_t)(w->cp * w->hp));
+    w->col = malloc(sizeof(int64_t) * (size_t)(w->cp * w->wp));
+    if (!w->row || !w->col) return tl_fail(TL_ERR_NOMEM, "image destination tables: out of memory");
+    for (int64_t c = 0; c < w->cp; c++) {
+        int64_t base = offset_bytes(d, w, c, 0, 0);
+        for (int64_t y = 0; y < w->hp; y++) w->row[c * w->hp + y] = offset_bytes(d, w, c, y, 0);
+        for (int64_t x = 0; x < w->wp; x++) w->col[c * w->wp + x] = offset_bytes(d, w, c, 0, x) - base;
+    }
+    w->ps = w->wp > 1 ? w->col[1] : w->cp * w->eb;
+    w->shape = pixel_shape(w) ? TL_DST_PIXELS : planar_shape(w) ? TL_DST_PLANES : TL_DST_ELEMENTS;
+    return TL_OK;
+}
+
+void tl_img_dst_free(tl_img_dst *w)
+{
+    free(w->row), free(w->col);
+    w->row = w->col = NULL;
+}
+
+static inline void put(uint8_t *p, int eb, uint64_t v)
+{
+    switch (eb) {
+    case 1: *p = (uint8_t)v; return;
+    case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); return; }
+    case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); return; }
+    default: memcpy(p, &v, 8); return;
+    }
+}
+
+/* Code of padded channel c at padded column x: the table's, or 0 in padding. */
+static inline uint64_t code(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, int64_t c, int64_t x)
+{
+    int64_t lc = c - w->plo_c, lx = x - w->plo_w;
+    if (!px || lc < 0 || lc >= w->dc || lx < 0 || lx >= (int64_t)t->width) return 0;
+    return t->lut[lc][px[lx * w->dc + lc]];
+}
+
+/* One padded pixel from a staging buffer whose pad lanes stay zero: a
+ * fixed-size move for the usual pixel sizes. */
+static inline void move_pixel(uint8_t *p, const uint8_t *pix, int64_t ps)
+{
+    switch (ps) {
+    case 3: memcpy(p, pix, 3); return;
+    case 4: memcpy(p, pix, 4); return;
+    case 8: memcpy(p, pix, 8); return;
+    case 16: memcpy(p, pix, 16); return;
+    case 32: memcpy(p, pix, 32); return;
+    case 64: memcpy(p, pix, 64); return;
+    default: memcpy(p, pix, (size_t)ps); return;
+    }
+}
+
+static void pixels_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, uint8_t *row)
+{
+    const int eb = w->eb;
+    const int64_t ps = w->ps, dc = w->dc;
+    if (!px) { memset(row, 0, (size_t)(w->wp * ps)); return; }
+    if (t->identity && eb == 1 && w->cp == dc && w->wp == (int64_t)t->width) { memcpy(row, px, (size_t)(t->width * dc)); return; }
+    memset(row, 0, (size_t)(w->plo_w * ps));
+    uint8_t *p = row + w->plo_w * ps;
+    uint8_t pix[TL_IMG_MAX_PIXEL] = {0};
+    uint8_t *lanes = pix + w->plo_c * eb;
+    const int64_t n = (int64_t)t->width;
+    /* one loop per element size, so that each store has a constant size */
+#define TL_PIXELS_LOOP(T)                                                             \
+    for (int64_t x = 0; x < n; x++, p += ps, px += dc) {                              \
+        for (int64_t c = 0; c < dc; c++) {                                            \
+            T v = (T)t->lut[c][px[c]];                                                \
+            memcpy(lanes + c * (int64_t)sizeof(T), &v, sizeof(T));                    \
+        }                                                                             \
+        move_pixel(p, pix, ps);                                                       \
+    }
+    switch (eb) {
+    case 1: TL_PIXELS_LOOP(uint8_t) break;
+    case 2: TL_PIXELS_LOOP(uint16_t) break;
+    case 4: TL_PIXELS_LOOP(uint32_t) break;
+    default: TL_PIXELS_LOOP(uint64_t) break;
+    }
+#undef TL_PIXELS_LOOP
+    memset(p, 0, (size_t)((w->wp - w->plo_w - (int64_t)t->width) * ps));
+}
+
+/* Padded channel c of a plane-shaped row at row (wp elements). */
+static void plane_channel_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, int64_t c, uint8_t *row)
+{
+    const int eb = w->eb;
+    int64_t lc = c - w->plo_c;
+    if (!px || lc < 0 || lc >= w->dc) { memset(row, 0, (size_t)(w->wp * eb)); return; }
+    const uint64_t *lut = t->lut[lc];
+    const uint8_t *s = px + lc;
+    memset(row, 0, (size_t)(w->plo_w * eb));
+    uint8_t *p = row + w->plo_w * eb;
+    if (eb == 1)
+        for (int64_t x = 0; x < (int64_t)t->width; x++) p[x] = (uint8_t)lut[s[x * w->dc]];
+    else
+        for (int64_t x = 0; x < (int64_t)t->width; x++) put(p + x * eb, eb, lut[s[x * w->dc]]);
+    int64_t end = w->plo_w + (int64_t)t->width;
+    memset(row + end * eb, 0, (size_t)((w->wp - end) * eb));
+}
+
+static void planes_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, int64_t y, uint8_t *dst)
+{
+    for (int64_t c = 0; c < w->cp; c++) plane_channel_row(w, t, px, c, dst + w->row[c * w->hp + y]);
+}
+
+uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px)
+{
+    if (w->shape == TL_DST_ELEMENTS) return NULL;
+    size_t line = (size_t)(w->shape == TL_DST_PIXELS ? w->wp * w->ps : w->wp * w->eb);
+    uint8_t *enc = malloc(w->shape == TL_DST_PIXELS ? line : line * (size_t)w->cp);
+    if (!enc) return NULL;
+    if (w->shape == TL_DST_PIXELS) pixels_row(w, t, px, enc);
+    else
+        for (int64_t c = 0; c < w->cp; c++) plane_channel_row(w, t, px, c, enc + (size_t)c * line);
+    return enc;
+}
+
+void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, int64_t y, uint8_t *dst)
+{
+    if (w->shape == TL_DST_PIXELS) {
+        memcpy(dst + w->row[y], enc, (size_t)(w->wp * w->ps));
+        return;
+    }
+    size_t line = (size_t)(w->wp * w->eb);
+    for (int64_t c = 0; c < w->cp; c++) memcpy(dst + w->row[c * w->hp + y], enc + (size_t)c * line, line);
+}
+
+void tl_img_dst_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, int64_t y, uint8_t *dst)
+{
+    if (w->shape == TL_DST_PIXELS) {
+        pixels_row(w, t, px, dst + w->row[y]);
+    } else if (w->shape == TL_DST_PLANES) {
+        planes_row(w, t, px, y, dst);
+    } else {
+        for (int64_t c = 0; c < w->cp; c++)
+            for (int64_t x = 0; x < w->wp; x++)
+                put(dst + w->row[c * w->hp + y] + w->col[c * w->wp + x], w->eb, code(w, t, px, c, x));
+    }
+}

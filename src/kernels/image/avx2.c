@@ -1,0 +1,135 @@
+/* AVX2 image row kernels: the vertical bilinear step (32 outputs a step) and
+ * YUV 4:2:0 -> RGB (16 pixels a step, 32-bit products as the definition,
+ * RGB interleaved with byte shuffles). Tails go to the scalar twins. */
+#if defined(__x86_64__) && defined(__AVX2__)
+#include <immintrin.h>
+
+#include "kernels/image/image.h"
+
+static inline __m256i half_rows(const int32_t *h, __m256i b)
+{
+    __m256i lo = _mm256_srai_epi32(_mm256_loadu_si256((const __m256i *)h), 4);
+    __m256i hi = _mm256_srai_epi32(_mm256_loadu_si256((const __m256i *)(h + 8)), 4);
+    return _mm256_mulhi_epi16(_mm256_packs_epi32(lo, hi), b); /* lanes interleaved; fixed at the end */
+}
+
+void tl_u8_vlinear_ukernel__avx2(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n)
+{
+    const __m256i vb0 = _mm256_set1_epi16((short)b0), vb1 = _mm256_set1_epi16((short)b1), two = _mm256_set1_epi16(2);
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i a = _mm256_add_epi16(half_rows(h0 + i, vb0), half_rows(h1 + i, vb1));
+        __m256i c = _mm256_add_epi16(half_rows(h0 + i + 16, vb0), half_rows(h1 + i + 16, vb1));
+        a = _mm256_srai_epi16(_mm256_add_epi16(a, two), 2);
+        c = _mm256_srai_epi16(_mm256_add_epi16(c, two), 2);
+        /* 4-byte groups come out as 0 2 4 6 1 3 5 7 of the 32 outputs: put them back */
+        __m256i r = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(a, c), order);
+        _mm256_storeu_si256((__m256i *)(out + i), r);
+    }
+    tl_u8_vlinear_ukernel__scalar(h0 + i, h1 + i, b0, b1, out + i, n - i);
+}
+
+/* 8 outputs a step: a 32-bit gather at each offset holds both samples (bytes
+ * 0 and cn), which become a 16-bit pair for one multiply-add with the weights. */
+void tl_u8_hlinear_ukernel__avx2(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n)
+{
+    const char z = (char)0x80, c = (char)cn; /* per dword: byte 0, zero, byte cn, zero */
+    const __m256i pick = _mm256_setr_epi8(0, z, c, z, 4, z, (char)(4 + c), z, 8, z, (char)(8 + c), z, 12, z, (char)(12 + c), z,
+                                          0, z, c, z, 4, z, (char)(4 + c), z, 8, z, (char)(8 + c), z, 12, z, (char)(12 + c), z);
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        __m256i v = _mm256_i32gather_epi32((const int *)(const void *)line, _mm256_loadu_si256((const __m256i *)(ofs + k)), 1);
+        __m256i pair = _mm256_shuffle_epi8(v, pick);
+        _mm256_storeu_si256((__m256i *)(h + k), _mm256_madd_epi16(pair, _mm256_loadu_si256((const __m256i *)(w + 2 * k))));
+    }
+    tl_u8_hlinear_ukernel__scalar(line, ofs + k, w + 2 * k, cn, h + k, n - k);
+}
+
+/* One channel of 16 pixels: (t + c) >> 20 saturated to bytes, t and c per half. */
+static inline __m128i channel(__m256i t_lo, __m256i t_hi, __m256i c_lo, __m256i c_hi)
+{
+    __m256i lo = _mm256_srai_epi32(_mm256_add_epi32(t_lo, c_lo), 20);
+    __m256i hi = _mm256_srai_epi32(_mm256_add_epi32(t_hi, c_hi), 20);
+    __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(lo, hi), 0xD8); /* 16 x i16 in order */
+    return _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+}
+
+static const int8_t rgb_shuffle[3][3][16] = { /* [channel][output block][byte]: source pixel or -128 */
+    {{0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128, -128, 5},
+     {-128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128, 10, -128},
+     {-128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15, -128, -128}},
+    {{-128, 0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128, -128},
+     {5, -128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128, 10},
+     {-128, -128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15, -128}},
+    {{-128, -128, 0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128},
+     {-128, 5, -128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128},
+     {10, -128, -128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15}},
+};
+
+static inline void store_rgb(uint8_t *out, __m128i r, __m128i g, __m128i b)
+{
+    for (int k = 0; k < 3; k++) {
+        __m128i o = _mm_or_si128(_mm_shuffle_epi8(r, _mm_loadu_si128((const __m128i *)rgb_shuffle[0][k])),
+                                 _mm_shuffle_epi8(g, _mm_loadu_si128((const __m128i *)rgb_shuffle[1][k])));
+        o = _mm_or_si128(o, _mm_shuffle_epi8(b, _mm_loadu_si128((const __m128i *)rgb_shuffle[2][k])));
+        _mm_storeu_si128((__m128i *)(out + 16 * k), o);
+    }
+}
+
+/* 8 chroma samples from chroma index ci on, as int32 minus 128. */
+static inline void load_chroma(const tl_yuv_rows *r, int64_t ci, __m256i *u, __m256i *v)
+{
+    const __m256i c128 = _mm256_set1_epi32(128);
+    int64_t p = ci * r->cstep;
+    __m128i cu, cv;
+    if (r->cstep == 2) { /* interleaved: 16 bytes from the lower of u, v; even bytes first */
+        const uint8_t *base = r->u < r->v ? r->u : r->v;
+        __m128i both = _mm_loadu_si128((const __m128i *)(base + p));
+        __m128i even = _mm_and_si128(both, _mm_set1_epi16(0xFF)), odd = _mm_srli_epi16(both, 8);
+        even = _mm_packus_epi16(even, even), odd = _mm_packus_epi16(odd, odd);
+        cu = r->u < r->v ? even : odd, cv = r->u < r->v ? odd : even;
+    } else {
+        cu = _mm_loadl_epi64((const __m128i *)(r->u + p)), cv = _mm_loadl_epi64((const __m128i *)(r->v + p));
+    }
+    *u = _mm256_sub_epi32(_mm256_cvtepu8_epi32(cu), c128);
+    *v = _mm256_sub_epi32(_mm256_cvtepu8_epi32(cv), c128);
+}
+
+void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
+{
+    int64_t x = x0;
+    if (r->cshift && (x & 1) && x < x1) { /* start on a chroma pair */
+        tl_yuv_rgb_ukernel__scalar(r, x, x + 1, rgb);
+        x++, rgb += 3;
+    }
+    const __m256i cy = _mm256_set1_epi32(r->cy), half = _mm256_set1_epi32(1 << 19);
+    const __m256i cvr = _mm256_set1_epi32(r->cvr), cvg = _mm256_set1_epi32(r->cvg);
+    const __m256i cug = _mm256_set1_epi32(r->cug), cub = _mm256_set1_epi32(r->cub);
+    const __m256i dup_lo = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3), dup_hi = _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7);
+    const __m256i yoff = _mm256_set1_epi16((short)r->yoff);
+    for (; x + 16 <= x1; x += 16, rgb += 48) {
+        __m256i y16 = _mm256_subs_epu16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r->y + x))), yoff);
+        __m256i t_lo = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(y16)), cy), half);
+        __m256i t_hi = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(y16, 1)), cy), half);
+        __m256i cr[2], cg[2], cb[2]; /* chroma terms of pixels 0..7 and 8..15 */
+        for (int h = 0; h < 2; h++) {
+            __m256i u, v;
+            if (r->cshift && h) break; /* one load serves 16 pixels: 8 pairs */
+            load_chroma(r, r->cshift ? x >> 1 : x + 8 * h, &u, &v);
+            cr[h] = _mm256_mullo_epi32(v, cvr), cb[h] = _mm256_mullo_epi32(u, cub);
+            cg[h] = _mm256_add_epi32(_mm256_mullo_epi32(v, cvg), _mm256_mullo_epi32(u, cug));
+        }
+        if (r->cshift) { /* each pair's terms to its two pixels */
+            cr[1] = _mm256_permutevar8x32_epi32(cr[0], dup_hi), cr[0] = _mm256_permutevar8x32_epi32(cr[0], dup_lo);
+            cg[1] = _mm256_permutevar8x32_epi32(cg[0], dup_hi), cg[0] = _mm256_permutevar8x32_epi32(cg[0], dup_lo);
+            cb[1] = _mm256_permutevar8x32_epi32(cb[0], dup_hi), cb[0] = _mm256_permutevar8x32_epi32(cb[0], dup_lo);
+        }
+        __m128i R = channel(t_lo, t_hi, cr[0], cr[1]);
+        __m128i G = channel(t_lo, t_hi, cg[0], cg[1]);
+        __m128i B = channel(t_lo, t_hi, cb[0], cb[1]);
+        store_rgb(rgb, R, G, B);
+    }
+    tl_yuv_rgb_ukernel__scalar(r, x, x1, rgb);
+}
+#endif

@@ -1,0 +1,57 @@
+/* Row kernels of tl_image (src/image): the vertical step of the bilinear
+ * resize and YUV 4:2:0 -> RGB of a run of pixels, each bit-identical to its
+ * scalar twin (scalar.c), which is written from the definitions in
+ * src/image/resize.c and src/image/plan.c. Not installed. */
+#ifndef TL_KERNELS_IMAGE_H
+#define TL_KERNELS_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* out[i] = sat_u8((((h0[i] >> 4) * b0 >> 16) + ((h1[i] >> 4) * b1 >> 16) + 2) >> 2):
+ * OpenCV's INTER_LINEAR vertical step on 8-bit images. 0 <= h < 2^19, 0 <= b <= 2048. */
+typedef void (*tl_vlinear_fn)(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
+
+/* h[k] = line[ofs[k]] * w[2k] + line[ofs[k] + cn] * w[2k + 1]: OpenCV's
+ * INTER_LINEAR horizontal step on 8-bit pixels of cn (1..3) channels, one
+ * output per channel and destination pixel. May read 4 bytes from each
+ * line + ofs[k]; where w[2k + 1] is 0 the second byte's value does not count. */
+typedef void (*tl_hlinear_fn)(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
+
+/* YUV rows: pixel x has Y y[x] and chroma u[(x >> cshift) * cstep], v[...]
+ * (cshift 1: 4:2:0 and 4:2:2 chroma pairs, 0: a chroma sample per pixel;
+ * cstep 2 with u, v one byte apart: NV12/NV21; 1: I420). Coefficients in
+ * 2^-20 (src/image/plan.c): R = (max(0, Y - yoff) cy + 2^19 + cvr V') >> 20, ... */
+typedef struct tl_yuv_rows {
+    const uint8_t *y, *u, *v;
+    int32_t cshift, cstep;
+    int32_t yoff, cy, cvr, cvg, cug, cub;
+} tl_yuv_rows;
+
+/* Pixels x0 .. x1-1 as RGB bytes at rgb[3 * (x - x0)]. */
+typedef void (*tl_yuv_rgb_fn)(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+
+typedef struct tl_image_kernels {
+    const char *isa;
+    tl_vlinear_fn vlinear;
+    tl_hlinear_fn hlinear;
+    tl_yuv_rgb_fn yuv_rgb;
+} tl_image_kernels;
+
+void tl_u8_vlinear_ukernel__scalar(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_ukernel__sse2(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_ukernel__avx2(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_ukernel__neon(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_hlinear_ukernel__scalar(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
+void tl_u8_hlinear_ukernel__avx2(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
+void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+void tl_yuv_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+
+/* The kernels of one instruction set (TL_ISA_*; scalar where a kernel has no
+ * such form), or NULL when this build or machine lacks it. */
+const tl_image_kernels *tl_image_kernels_for(int isa);
+/* The default path's kernels (TL_CPU honoured, as for plans). */
+const tl_image_kernels *tl_image_kernels_best(void);
+
+#endif

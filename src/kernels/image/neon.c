@@ -1,0 +1,94 @@
+/* NEON image row kernels (AArch64 and Armv7): the vertical bilinear step (8
+ * outputs a step, 32-bit products) and YUV 4:2:0 -> RGB (16 pixels a step,
+ * vld2 for interleaved chroma, vst3 for RGB). Tails go to the scalar twins. */
+#if defined(__ARM_NEON) || defined(__ARM_NEON__)
+#include <arm_neon.h>
+
+#include "kernels/image/image.h"
+
+static inline int32x4_t term(const int32_t *h, int32_t b)
+{
+    return vshrq_n_s32(vmulq_n_s32(vshrq_n_s32(vld1q_s32(h), 4), b), 16);
+}
+
+void tl_u8_vlinear_ukernel__neon(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n)
+{
+    const int32x4_t two = vdupq_n_s32(2);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        int32x4_t a = vshrq_n_s32(vaddq_s32(vaddq_s32(term(h0 + i, b0), term(h1 + i, b1)), two), 2);
+        int32x4_t c = vshrq_n_s32(vaddq_s32(vaddq_s32(term(h0 + i + 4, b0), term(h1 + i + 4, b1)), two), 2);
+        vst1_u8(out + i, vqmovn_u16(vcombine_u16(vqmovun_s32(a), vqmovun_s32(c))));
+    }
+    tl_u8_vlinear_ukernel__scalar(h0 + i, h1 + i, b0, b1, out + i, n - i);
+}
+
+/* 8 pixels of one channel: (t + c) >> 20 saturated. */
+static inline uint8x8_t channel(int32x4_t t0, int32x4_t t1, int32x4_t c0, int32x4_t c1)
+{
+    int16x4_t a = vqmovn_s32(vshrq_n_s32(vaddq_s32(t0, c0), 20)), b = vqmovn_s32(vshrq_n_s32(vaddq_s32(t1, c1), 20));
+    return vqmovun_s16(vcombine_s16(a, b));
+}
+
+static inline int32x4_t widen_lo(int16x8_t v) { return vmovl_s16(vget_low_s16(v)); }
+static inline int32x4_t widen_hi(int16x8_t v) { return vmovl_s16(vget_high_s16(v)); }
+
+void tl_yuv_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
+{
+    int64_t x = x0;
+    if (r->cshift && (x & 1) && x < x1) { /* start on a chroma pair */
+        tl_yuv_rgb_ukernel__scalar(r, x, x + 1, rgb);
+        x++, rgb += 3;
+    }
+    const int16x8_t c128 = vdupq_n_s16(128);
+    const uint16x8_t yoff = vdupq_n_u16((uint16_t)r->yoff);
+    const int32x4_t half = vdupq_n_s32(1 << 19);
+    for (; x + 16 <= x1; x += 16, rgb += 48) {
+        uint8x16_t y8 = vld1q_u8(r->y + x);
+        uint16x8_t ya = vqsubq_u16(vmovl_u8(vget_low_u8(y8)), yoff), yb = vqsubq_u16(vmovl_u8(vget_high_u8(y8)), yoff);
+        int32x4_t t[4] = {
+            vmlaq_n_s32(half, vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(ya))), r->cy),
+            vmlaq_n_s32(half, vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(ya))), r->cy),
+            vmlaq_n_s32(half, vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(yb))), r->cy),
+            vmlaq_n_s32(half, vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(yb))), r->cy),
+        };
+        uint8x8_t out[3][2];
+        int16x8_t u = vdupq_n_s16(0), v = vdupq_n_s16(0);
+        for (int h = 0; h < 2; h++) { /* pixels 8h .. 8h+7 */
+            if (h == 0 || !r->cshift) { /* 4:2:0/4:2:2: one load of 8 pairs serves 16 pixels */
+                int64_t p = (r->cshift ? x >> 1 : x + 8 * h) * r->cstep;
+                uint8x8_t cu, cv;
+                if (r->cstep == 2) {
+                    uint8x8x2_t uv = vld2_u8(r->u < r->v ? r->u + p : r->v + p);
+                    cu = r->u < r->v ? uv.val[0] : uv.val[1], cv = r->u < r->v ? uv.val[1] : uv.val[0];
+                } else {
+                    cu = vld1_u8(r->u + p), cv = vld1_u8(r->v + p);
+                }
+                u = vsubq_s16(vreinterpretq_s16_u16(vmovl_u8(cu)), c128);
+                v = vsubq_s16(vreinterpretq_s16_u16(vmovl_u8(cv)), c128);
+            }
+            int32x4_t pr[2], pg[2], pb[2];
+            if (r->cshift) { /* pairs 4h .. 4h+3, each to two pixels */
+                int32x4_t uu = h ? widen_hi(u) : widen_lo(u), vv = h ? widen_hi(v) : widen_lo(v);
+                int32x4_t cr = vmulq_n_s32(vv, r->cvr), cb = vmulq_n_s32(uu, r->cub);
+                int32x4_t cg = vaddq_s32(vmulq_n_s32(vv, r->cvg), vmulq_n_s32(uu, r->cug));
+                int32x4x2_t zr = vzipq_s32(cr, cr), zg = vzipq_s32(cg, cg), zb = vzipq_s32(cb, cb);
+                pr[0] = zr.val[0], pr[1] = zr.val[1], pg[0] = zg.val[0], pg[1] = zg.val[1], pb[0] = zb.val[0], pb[1] = zb.val[1];
+            } else {
+                for (int q = 0; q < 2; q++) {
+                    int32x4_t uu = q ? widen_hi(u) : widen_lo(u), vv = q ? widen_hi(v) : widen_lo(v);
+                    pr[q] = vmulq_n_s32(vv, r->cvr), pb[q] = vmulq_n_s32(uu, r->cub);
+                    pg[q] = vaddq_s32(vmulq_n_s32(vv, r->cvg), vmulq_n_s32(uu, r->cug));
+                }
+            }
+            out[0][h] = channel(t[2 * h], t[2 * h + 1], pr[0], pr[1]);
+            out[1][h] = channel(t[2 * h], t[2 * h + 1], pg[0], pg[1]);
+            out[2][h] = channel(t[2 * h], t[2 * h + 1], pb[0], pb[1]);
+        }
+        uint8x16x3_t o = {{vcombine_u8(out[0][0], out[0][1]), vcombine_u8(out[1][0], out[1][1]),
+                           vcombine_u8(out[2][0], out[2][1])}};
+        vst3q_u8(rgb, o);
+    }
+    tl_yuv_rgb_ukernel__scalar(r, x, x1, rgb);
+}
+#endif

@@ -1,0 +1,26 @@
+/* Scalar twins of the image row kernels: the definitions, one value at a time. */
+#include "kernels/image/image.h"
+
+static inline uint8_t sat_u8(int32_t v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
+
+void tl_u8_vlinear_ukernel__scalar(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) out[i] = sat_u8(((((h0[i] >> 4) * b0) >> 16) + (((h1[i] >> 4) * b1) >> 16) + 2) >> 2);
+}
+
+void tl_u8_hlinear_ukernel__scalar(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n)
+{
+    for (size_t k = 0; k < n; k++) h[k] = line[ofs[k]] * w[2 * k] + line[ofs[k] + cn] * w[2 * k + 1];
+}
+
+void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
+{
+    for (int64_t x = x0; x < x1; x++, rgb += 3) {
+        int64_t ci = (x >> r->cshift) * r->cstep;
+        int32_t y = r->y[x], u = r->u[ci] - 128, v = r->v[ci] - 128;
+        int32_t t = (y > r->yoff ? y - r->yoff : 0) * r->cy + (1 << 19);
+        rgb[0] = sat_u8((t + r->cvr * v) >> 20);
+        rgb[1] = sat_u8((t + r->cvg * v + r->cug * u) >> 20);
+        rgb[2] = sat_u8((t + r->cub * u) >> 20);
+    }
+}
