@@ -83,6 +83,7 @@ extension = Extension(
     # Same bits in every code path (no fused multiply-add), as the CMake build.
     extra_compile_args=["-std=gnu11", "-ffp-contract=off", "-fvisibility=hidden"],
     libraries=["m"],
+    extra_link_args=["-pthread"],  # the parallel helpers of the library use pthreads
     py_limited_api=ABI3,
 )
 
