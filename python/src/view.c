@@ -218,6 +218,11 @@ PyObject *tlpy_numpy_asarray(void)
     static PyObject *asarray; /* kept for the life of the process */
     if (!asarray) {
         PyObject *np = PyImport_ImportModule("numpy");
+        if (!np && PyErr_ExceptionMatches(PyExc_ImportError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ImportError, "tlayout.view needs numpy, which this interpreter cannot import "
+                                               "(Debian: apt-get install python3-numpy)");
+        }
         if (!np) return NULL;
         asarray = PyObject_GetAttrString(np, "asarray");
         Py_DECREF(np);
