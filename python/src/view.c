@@ -78,11 +78,13 @@ static int byte_stride(int64_t bits, Py_ssize_t *out)
     return 0;
 }
 
-/* The logical array, or 0 when some dim is not one block-1 axis. -1 on error. */
+/* The logical array, or 0 when some dim is not one block-1 axis. -1 on error.
+ * Element 0 is where the library puts it (tl_desc_offset_bits); each dim steps
+ * by its one moving axis, or not at all (a dim of 1 keeps its axis's stride,
+ * which only makes the array look like the vendor's pitches). */
 static int logical(const tl_desc *d, geometry *g)
 {
     const tl_plane *p = &d->planes[0];
-    int64_t offset_bits = p->offset_bytes * 8;
     for (int i = 0; i < d->rank; i++) {
         const tl_axis *only = NULL;
         int moving = 0;
@@ -91,17 +93,18 @@ static int logical(const tl_desc *d, geometry *g)
             if (p->axes[a].extent > 1 || !only) only = &p->axes[a];
             moving += p->axes[a].extent > 1;
         }
-        if (moving > 1 || (only && only->block != 1) ||
-            (only && moving && only->extent < d->pad_lo[i] + d->dims[i]))
-            return 0;
-        int64_t stride = only ? only->stride_bits : 0;
-        offset_bits += d->pad_lo[i] * stride;
+        if (moving > 1 || (moving && (only->block != 1 || only->extent < d->pad_lo[i] + d->dims[i]))) return 0;
+        int64_t stride = only && (moving || d->dims[i] == 1) ? only->stride_bits : 0;
         g->shape[i] = (Py_ssize_t)d->dims[i];
         if (byte_stride(stride, &g->strides[i]) < 0) return -1;
         if (stride == 0 && d->dims[i] > 1) g->readonly = 1; /* broadcast */
     }
+    int64_t zero[TL_MAX_DIMS] = {0};
+    uint64_t first;
+    tl_status s = tl_desc_offset_bits(d, zero, &first);
+    if (s != TL_OK) return tlpy_raise(s, NULL), -1;
     g->ndim = d->rank;
-    return byte_stride(offset_bits, &g->offset) < 0 ? -1 : 1;
+    return byte_stride((int64_t)first, &g->offset) < 0 ? -1 : 1;
 }
 
 static int physical(const tl_desc *d, geometry *g)
