@@ -4,9 +4,11 @@
  * library's thread-local error: it keeps its detail here, and die_status
  * chooses between the two. The CLI runs on one thread, so plain statics do.
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -53,4 +55,18 @@ void cli_sb_float(cli_sb *sb, float f)
         if (strtof(tmp, NULL) == f) break;
     }
     cli_sb_printf(sb, "%s", tmp);
+}
+
+const char *format_bits_as_bytes(int64_t bits, char *buf, size_t len)
+{
+    uint64_t mag = bits < 0 ? 0u - (uint64_t)bits : (uint64_t)bits;
+    unsigned frac = (unsigned)(mag % 8u) * 125u; /* thousandths of a byte */
+    int n = snprintf(buf, len, "%s%" PRIu64, bits < 0 ? "-" : "", mag / 8u);
+    if (frac && n > 0 && (size_t)n < len) {
+        char f[8];
+        snprintf(f, sizeof f, ".%03u", frac);
+        for (size_t k = strlen(f); k > 1 && f[k - 1] == '0'; k--) f[k - 1] = '\0';
+        snprintf(buf + n, len - (size_t)n, "%s", f);
+    }
+    return buf;
 }

@@ -22,6 +22,18 @@ static const char draw_usage[] =
     "a long slack run shortened to one box); the gaps say what was left out.\n"
     "-o - writes to stdout. Open the file in any web browser.\n";
 
+/* Render d and write it to path (declared in svg_map.h; the picture itself is
+ * svg_draw, which has no file I/O so the Python module can reuse it). */
+tl_status svg_write(const tl_desc *d, const svg_opts *o, const char *path)
+{
+    svg_buf b = {0};
+    tl_status s = svg_draw(d, o, &b);
+    if (s == TL_OK && b.oom) s = cli_fail(TL_ERR_NOMEM, "draw: out of memory building the SVG");
+    if (s == TL_OK) s = write_file(path, b.p, b.len);
+    svg_buf_free(&b);
+    return s;
+}
+
 static int parse_count(const char *opt, const char *v, int *out)
 {
     char *end;

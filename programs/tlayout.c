@@ -196,20 +196,6 @@ tl_status write_file(const char *path, const void *data, size_t len)
     return bad ? cli_io_error("cannot write", path) : TL_OK;
 }
 
-const char *format_bits_as_bytes(int64_t bits, char *buf, size_t len)
-{
-    uint64_t mag = bits < 0 ? 0u - (uint64_t)bits : (uint64_t)bits;
-    unsigned frac = (unsigned)(mag % 8u) * 125u; /* thousandths of a byte */
-    int n = snprintf(buf, len, "%s%" PRIu64, bits < 0 ? "-" : "", mag / 8u);
-    if (frac && n > 0 && (size_t)n < len) {
-        char f[8];
-        snprintf(f, sizeof f, ".%03u", frac);
-        for (size_t k = strlen(f); k > 1 && f[k - 1] == '0'; k--) f[k - 1] = '\0';
-        snprintf(buf + n, len - (size_t)n, "%s", f);
-    }
-    return buf;
-}
-
 tl_status desc_size_t(const tl_desc *d, size_t *out)
 {
     uint64_t bytes;
