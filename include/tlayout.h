@@ -295,5 +295,6 @@ TL_API int64_t tl_quantize_value(const tl_quant *q, tl_dtype t, float real);
 #endif
 
 #include "tlayout/vendors.h"
+#include "tlayout/parallel.h"
 
 #endif /* TLAYOUT_H */
