@@ -54,3 +54,11 @@ void cli_sb_float(cli_sb *sb, float f)
     }
     cli_sb_printf(sb, "%s", tmp);
 }
+
+int parse_threads(const char *text)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < 0 || v > (long)TL_PARALLEL_MAX_THREADS) return -1;
+    return (int)v;
+}
