@@ -47,7 +47,7 @@ static inline uint64_t tl_par_work(size_t src_len, size_t dst_len)
 /* How tl_par_run cuts a job: threads used and tiles, from the threads asked
  * for and the work. Exposed for tests. */
 void tl_par_split(uint64_t work_bytes, unsigned nthreads, unsigned *threads, unsigned *tiles);
-#define TL_PAR_MIN_THREAD_BYTES ((uint64_t)512 << 10) /* work per thread below which fewer threads run */
+#define TL_PAR_MIN_THREAD_BYTES ((uint64_t)2 << 20)   /* work per thread below which fewer threads run */
 #define TL_PAR_MIN_TILE_BYTES ((uint64_t)64 << 10)    /* smallest tile worth a counter step */
 #define TL_PAR_TILES_PER_THREAD 8u                    /* tiles per thread: balance vs per-tile cost */
 

@@ -144,6 +144,36 @@ TL_TEST(every_tile_once)
         }
 }
 
+/* All the work in part 0 (a plan pass that cannot be split): still each
+ * element once, whether the pool notices (no wake-ups) or not. */
+static tl_status part0_only(void *ctx, unsigned part, unsigned nparts)
+{
+    cover_job *j = ctx;
+    if (part == 0) return cover_part(ctx, 0, 1);
+    (void)nparts;
+    atomic_fetch_add(&j->calls, 1u);
+    return TL_OK;
+}
+
+TL_TEST(unsplittable_job)
+{
+    static cover_job j;
+    const uint64_t works[] = {(uint64_t)4 << 20, (uint64_t)64 << 20, (uint64_t)1 << 40};
+    for (size_t w = 0; w < 3; w++) {
+        memset(&j, 0, sizeof j);
+        unsigned threads, tiles;
+        tl_par_split(works[w], 4, &threads, &tiles);
+        REQUIRE_STATUS(tl_par_run(part0_only, &j, works[w], 4), TL_OK);
+        CHECK_EQ_I64(atomic_load(&j.calls), tiles);
+        for (int i = 0; i < COVER_N; i++)
+            if (atomic_load(&j.hits[i]) != 1) {
+                FAILF("work %llu: element %d written %u times", (unsigned long long)works[w], i,
+                      atomic_load(&j.hits[i]));
+                break;
+            }
+    }
+}
+
 TL_TEST(split_policy)
 {
     unsigned t, n;
@@ -153,7 +183,10 @@ TL_TEST(split_policy)
     CHECK(t == 1 && n == 1);
     tl_par_split(TL_PAR_MIN_THREAD_BYTES * 2, 8, &t, &n); /* exactly two threads' worth */
     CHECK_EQ_I64(t, 2);
-    CHECK_EQ_I64(n, TL_PAR_MIN_THREAD_BYTES * 2 / TL_PAR_MIN_TILE_BYTES); /* tiles capped by tile size */
+    uint64_t by_size = TL_PAR_MIN_THREAD_BYTES * 2 / TL_PAR_MIN_TILE_BYTES; /* tiles of at least the minimum */
+    CHECK_EQ_I64(n, by_size < 2 * TL_PAR_TILES_PER_THREAD ? by_size : 2 * TL_PAR_TILES_PER_THREAD);
+    tl_par_split(TL_PAR_MIN_TILE_BYTES * 3, 1000, &t, &n); /* 3 tiles' worth, many threads asked: one */
+    CHECK(t == 1 && n == 1);
     tl_par_split((uint64_t)256 << 20, 2, &t, &n); /* big: the threads asked, 8 tiles each */
     CHECK(t == 2 && n == 2 * TL_PAR_TILES_PER_THREAD);
     tl_par_split((uint64_t)256 << 20, 1, &t, &n);
@@ -163,22 +196,27 @@ TL_TEST(split_policy)
 }
 
 /* ---- errors --------------------------------------------------------------------------- */
+static unsigned g_fail_last; /* 1: the last tile fails (the one the caller runs first) */
+
 static tl_status fail_part(void *ctx, unsigned part, unsigned nparts)
 {
     atomic_uint *ran = ctx;
     atomic_fetch_add(ran, 1u);
-    if (part == nparts / 2) return tl_fail(TL_ERR_VENDOR, "tile %u of %u broke a rule (test)", part, nparts);
+    if (part == (g_fail_last ? nparts - 1 : nparts / 2))
+        return tl_fail(TL_ERR_VENDOR, "tile %u of %u broke a rule (test)", part, nparts);
     return TL_OK;
 }
 
 TL_TEST(tile_error_reaches_caller)
 {
-    atomic_uint ran;
-    atomic_init(&ran, 0u);
-    tl_status s = tl_par_run(fail_part, &ran, (uint64_t)64 << 20, 4);
-    CHECK_STATUS(s, TL_ERR_VENDOR);
-    CHECK_STR_CONTAINS(tl_last_error(), "broke a rule (test)");
-    CHECK(atomic_load(&ran) >= 1);
+    for (g_fail_last = 0; g_fail_last < 2; g_fail_last++) {
+        atomic_uint ran;
+        atomic_init(&ran, 0u);
+        tl_status s = tl_par_run(fail_part, &ran, (uint64_t)64 << 20, 4);
+        CHECK_STATUS(s, TL_ERR_VENDOR);
+        CHECK_STR_CONTAINS(tl_last_error(), "broke a rule (test)");
+        CHECK_EQ_I64(atomic_load(&ran), 4 * TL_PAR_TILES_PER_THREAD); /* every tile still ran */
+    }
     /* the next successful call clears the message */
     static cover_job j;
     memset(&j, 0, sizeof j);
@@ -382,6 +420,7 @@ int main(int argc, char **argv)
     TL_RUN(identical_to_one_thread);
     TL_RUN(identical_small_random);
     TL_RUN(every_tile_once);
+    TL_RUN(unsplittable_job);
     TL_RUN(split_policy);
     TL_RUN(tile_error_reaches_caller);
     TL_RUN(bad_calls_write_nothing);
