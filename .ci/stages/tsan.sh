@@ -3,13 +3,14 @@
 # (tl_last_error per thread, one plan run from many threads, plans created and
 # destroyed concurrently) and test_parallel (the thread pool: tiles from an
 # atomic counter, errors from worker tiles, nested and concurrent callers,
-# pinning, shutdown). Any data race report fails it.
+# pinning, shutdown) and test_dmabuf (conversions into fds on the pool).
+# Any data race report fails it.
 source "$(dirname "$0")/lib.sh"
 need_build_tools
 need_clang
 
 B=build-tsan
-TESTS=(test_robust_threads test_parallel)
+TESTS=(test_robust_threads test_parallel test_dmabuf)
 step "configure" cmake -S . -B "$B" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTL_SANITIZE=thread -DTL_BUILD_SHARED=OFF -DTL_WERROR=ON
 step "build" cmake --build "$B" -j"$JOBS" --target "${TESTS[@]}"
