@@ -132,7 +132,11 @@ static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
 
 /* A forked child has none of the workers, and the pool's mutexes may be held
  * by threads that do not exist there: it starts a new pool (the old one leaks). */
-static void pool_forget_in_child(void) { g_pool = NULL; }
+static void pool_forget_in_child(void)
+{
+    pthread_mutex_init(&g_pool_lock, NULL);
+    g_pool = NULL;
+}
 static void atfork_init(void) { pthread_atfork(NULL, NULL, pool_forget_in_child); }
 
 /* Take the next tile of job `gen`; 0 when none is left or the job is over. */

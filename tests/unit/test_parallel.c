@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -333,6 +334,36 @@ TL_TEST(pinning_and_shutdown)
     check_identical(k_pairs[2][0], k_pairs[2][1], 2); /* a new pool */
 }
 
+/* ThreadSanitizer kills a child that starts threads after a multi-threaded fork. */
+#if defined(__SANITIZE_THREAD__)
+#define TL_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TL_UNDER_TSAN 1
+#endif
+#endif
+
+/* A forked child has no workers: it makes its own pool, and the results hold. */
+TL_TEST(after_fork)
+{
+#if defined(TL_UNDER_TSAN)
+    printf("after_fork: skipped under ThreadSanitizer (no threads after a multi-threaded fork)\n");
+    return;
+#endif
+    check_identical(k_pairs[0][0], k_pairs[0][1], 2); /* the parent's pool exists */
+    fflush(NULL);
+    pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        check_identical(k_pairs[1][0], k_pairs[1][1], 2);
+        _exit(TL_TEST_FAILURES() ? 1 : 0);
+    }
+    int st = 0;
+    REQUIRE(waitpid(pid, &st, 0) == pid);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    check_identical(k_pairs[2][0], k_pairs[2][1], 2); /* the parent's pool still works */
+}
+
 /* ---- fast cores from (fake) sysfs ------------------------------------------------------- */
 static void put(const char *root, unsigned cpu, const char *leaf, unsigned long v)
 {
@@ -427,6 +458,7 @@ int main(int argc, char **argv)
     TL_RUN(nested_call_runs_inline);
     TL_RUN(concurrent_callers);
     TL_RUN(pinning_and_shutdown);
+    TL_RUN(after_fork);
     TL_RUN(fast_cores_from_sysfs);
     TL_RUN(allowed_cores);
     int rc = tl_test_finish();
