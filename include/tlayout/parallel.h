@@ -8,10 +8,13 @@
  * run: the tiles are the parts of tl_plan_run_part, which write disjoint
  * destination elements with the same element rule.
  *
- * Small runs are not worth a wake-up: below a few hundred KiB of work per
- * thread, fewer threads are used, and tiny runs stay on the caller's thread.
+ * Small runs are not worth a wake-up: below 2 MiB of work (source + destination
+ * bytes) per thread, fewer threads are used, and small runs stay on the
+ * caller's thread. The caller runs the last tile first: when it held no work
+ * (a plan whose passes part 0 does whole), no thread is woken at all.
  * A second parallel call made while the pool is busy (another thread's call,
- * or a call from inside a tile) runs on its caller's thread alone.
+ * or a call from inside a tile) runs on its caller's thread alone. After
+ * fork(), the child makes its own pool.
  *
  * Without POSIX threads (a build without pthreads) every call runs on the
  * caller's thread; the results are the same.

@@ -178,7 +178,7 @@ static void *worker_main(void *arg)
     tl_pool *p = (tl_pool *)arg;
     unsigned pinned_gen = 0;
     pthread_mutex_lock(&p->mu);
-    uint32_t seen = p->gen;
+    uint32_t seen = p->gen - 1u; /* made for the current job: join it while it wants workers */
     for (;;) {
         while (!p->stop && !(p->slots > 0 && seen != p->gen)) pthread_cond_wait(&p->work, &p->mu);
         if (p->stop) break;

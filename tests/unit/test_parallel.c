@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -172,6 +173,77 @@ TL_TEST(unsplittable_job)
                       atomic_load(&j.hits[i]));
                 break;
             }
+    }
+}
+
+/* Dynamic tiles: a thread that runs slowly (here: every worker tile takes
+ * 20 ms, as on a LITTLE core or a busy one) takes few tiles; the caller's
+ * thread (2 ms a tile) takes the rest instead of stopping at a fixed half. */
+typedef struct speed_job {
+    pthread_t caller;
+    atomic_uint by_caller, by_workers;
+} speed_job;
+
+static tl_status uneven_part(void *ctx, unsigned part, unsigned nparts)
+{
+    speed_job *j = ctx;
+    (void)part, (void)nparts;
+    int caller = pthread_equal(pthread_self(), j->caller);
+    struct timespec ts = {0, caller ? 2000000 : 20000000};
+    nanosleep(&ts, NULL);
+    atomic_fetch_add(caller ? &j->by_caller : &j->by_workers, 1u);
+    return TL_OK;
+}
+
+TL_TEST(slow_thread_takes_fewer_tiles)
+{
+    speed_job j;
+    j.caller = pthread_self();
+    atomic_init(&j.by_caller, 0u);
+    atomic_init(&j.by_workers, 0u);
+    unsigned threads, tiles;
+    tl_par_split((uint64_t)1 << 30, 2, &threads, &tiles);
+    REQUIRE_STATUS(tl_par_run(uneven_part, &j, (uint64_t)1 << 30, 2), TL_OK);
+    unsigned c = atomic_load(&j.by_caller), w = atomic_load(&j.by_workers);
+    CHECK_EQ_I64(c + w, tiles);
+    if (c <= tiles / 2) FAILF("the fast thread took %u of %u tiles, the slow one %u", c, tiles, w);
+    printf("slow_thread_takes_fewer_tiles: caller %u tiles, slow worker %u\n", c, w);
+}
+
+/* A worker made for a job joins that job: the caller's tiles wait (up to 10 s)
+ * until some tile runs on another thread. A fresh pool each time. */
+typedef struct join_job {
+    pthread_t caller;
+    atomic_int other_ran;
+} join_job;
+
+static tl_status wait_for_other(void *ctx, unsigned part, unsigned nparts)
+{
+    join_job *j = ctx;
+    if (part == nparts - 1) { /* the caller's first tile, before any wake-up: real work, 2 ms */
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+        return TL_OK;
+    }
+    if (!pthread_equal(pthread_self(), j->caller)) {
+        atomic_store(&j->other_ran, 1);
+        return TL_OK;
+    }
+    for (int i = 0; i < 10000 && !atomic_load(&j->other_ran); i++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    return atomic_load(&j->other_ran) ? TL_OK : tl_fail(TL_ERR_UNSUPPORTED, "no worker joined in 10 s");
+}
+
+TL_TEST(new_worker_joins_its_job)
+{
+    for (int round = 0; round < 3; round++) {
+        tl_parallel_shutdown();
+        join_job j;
+        j.caller = pthread_self();
+        atomic_init(&j.other_ran, 0);
+        CHECK_STATUS(tl_par_run(wait_for_other, &j, (uint64_t)1 << 30, 2), TL_OK);
     }
 }
 
@@ -452,6 +524,8 @@ int main(int argc, char **argv)
     TL_RUN(identical_small_random);
     TL_RUN(every_tile_once);
     TL_RUN(unsplittable_job);
+    TL_RUN(slow_thread_takes_fewer_tiles);
+    TL_RUN(new_worker_joins_its_job);
     TL_RUN(split_policy);
     TL_RUN(tile_error_reaches_caller);
     TL_RUN(bad_calls_write_nothing);
