@@ -131,10 +131,13 @@ static tl_pool *g_pool;
 static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
 
 /* A forked child has none of the workers, and the pool's mutexes may be held
- * by threads that do not exist there: it starts a new pool (the old one leaks). */
+ * by threads that do not exist there: it starts a new pool. The parent's
+ * cannot be freed safely; it stays referenced (leak checkers see it reachable). */
+static tl_pool *volatile g_parent_pool; /* volatile: written only, the store must stay */
 static void pool_forget_in_child(void)
 {
     pthread_mutex_init(&g_pool_lock, NULL);
+    if (g_pool) g_parent_pool = g_pool;
     g_pool = NULL;
 }
 static void atfork_init(void) { pthread_atfork(NULL, NULL, pool_forget_in_child); }

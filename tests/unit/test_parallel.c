@@ -428,6 +428,7 @@ TL_TEST(after_fork)
     REQUIRE(pid >= 0);
     if (pid == 0) {
         check_identical(k_pairs[1][0], k_pairs[1][1], 2);
+        tl_parallel_shutdown(); /* the child's own pool */
         _exit(TL_TEST_FAILURES() ? 1 : 0);
     }
     int st = 0;
