@@ -104,7 +104,7 @@ TL_API tl_status tl_fd_write_with(int fd, uint64_t offset, uint64_t len, tl_fd_w
 /* Run a plan into [offset, offset + dst_len) of fd on up to nthreads threads
  * (tl_plan_run_parallel: 1 = the caller's thread only, 0 = the fast cores).
  * dst_len is the destination descriptor's size (tl_desc_size); the plan
- * rejects a shorter one (TL_ERR_BUFFER_SMALL) before anything is mapped. */
+ * rejects a shorter one (TL_ERR_BUFFER_SMALL) before it stores anything. */
 TL_API tl_status tl_plan_run_to_fd(const tl_plan *plan, const void *src, size_t src_len, int fd, uint64_t offset,
                                    uint64_t dst_len, unsigned nthreads);
 /* One call: plan, run on one thread into fd at offset, destroy. flags as
