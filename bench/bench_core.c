@@ -4,7 +4,8 @@
  * reorder on the same case when built with it (TL_BENCH_HAVE_DNNL).
  *
  * Shared by bench/tl_bench (bench_main.c) and `tlayout bench` (programs/
- * cmd_bench.c includes this file). Single thread. Public API only. */
+ * cmd_bench.c includes this file). One thread unless --threads N is given
+ * (tl_plan_run_parallel; memcpy stays on one thread). Public API only. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -161,12 +162,14 @@ typedef struct plan_ctx {
     size_t sl;
     void *dst;
     size_t dl;
+    unsigned threads; /* 1: tl_plan_run; else tl_plan_run_parallel (0 = fast cores) */
 } plan_ctx;
 
 static void do_plan(void *c)
 {
     plan_ctx *k = (plan_ctx *)c;
-    tl_plan_run(k->plan, k->src, k->sl, k->dst, k->dl);
+    if (k->threads == 1) tl_plan_run(k->plan, k->src, k->sl, k->dst, k->dl);
+    else tl_plan_run_parallel(k->plan, k->src, k->sl, k->dst, k->dl, k->threads);
 }
 
 /* ---- oneDNN ------------------------------------------------------------------------- */
@@ -304,7 +307,7 @@ static void kernels_of(const tl_plan *p, char *out, size_t n)
     }
 }
 
-static int run_case(const case_def *cd, size_t size, int samples, result *r)
+static int run_case(const case_def *cd, size_t size, int samples, unsigned threads, result *r)
 {
     memset(r, 0, sizeof *r);
     r->name = cd->name;
@@ -340,7 +343,7 @@ static int run_case(const case_def *cd, size_t size, int samples, result *r)
     memset(dst, 0, dl);
     fill_pattern(ca, half, TL_U8, 7);
     memset(cb, 0, half);
-    plan_ctx pc = {plan, src, sl, dst, dl};
+    plan_ctx pc = {plan, src, sl, dst, dl, threads};
     copy_ctx cc = {cb, ca, half};
     timer tp, tc;
     timer_init(&tp, do_plan, &pc);
@@ -477,9 +480,24 @@ static int parse_samples(const char *prog, const char *s, int *samples)
     return 0;
 }
 
+/* --threads N: 0 if N is a whole number from 0 to TL_PARALLEL_MAX_THREADS, else 2 (after a message). */
+static int parse_threads_opt(const char *prog, const char *s, int *threads)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < 0 || v > (long)TL_PARALLEL_MAX_THREADS) {
+        fprintf(stderr, "%s: --threads %s: must be a whole number from 0 to %u\n", prog, s, TL_PARALLEL_MAX_THREADS);
+        return 2;
+    }
+    *threads = (int)v;
+    return 0;
+}
+
 static const char bench_usage[] =
-    "usage: %s [--json] [--quick] [--size N[K|M|G],...] [--case SUBSTRING] [--samples N]\n\n"
-    "Measure single-thread conversion throughput: GB/s of dense bytes read +\n"
+    "usage: %s [--json] [--quick] [--size N[K|M|G],...] [--case SUBSTRING] [--samples N]\n"
+    "       [--threads N]\n\n"
+    "Measure conversion throughput (one thread; --threads N: up to N, 0 = the\n"
+    "fast cores): GB/s of dense bytes read +\n"
     "written, the ratio to memcpy of the same bytes in the same run, a\n"
     "streaming-copy baseline above 64 MiB, and oneDNN's reorder when built\n"
     "with it. Default sizes 256K,256M; --quick = 256K only, fewer samples.\n"
@@ -488,7 +506,7 @@ static const char bench_usage[] =
 int tl_bench_main(int argc, char **argv, const char *prog);
 int tl_bench_main(int argc, char **argv, const char *prog)
 {
-    int json = 0, samples = 9;
+    int json = 0, samples = 9, threads = 1;
     size_t sizes[BENCH_MAX_SIZES] = {(size_t)256 << 10, (size_t)256 << 20};
     int nsizes = 2, bad = 0;
     const char *filter = NULL;
@@ -499,6 +517,7 @@ int tl_bench_main(int argc, char **argv, const char *prog)
         else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) bad = parse_sizes(prog, argv[++i], sizes, &nsizes);
         else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) filter = argv[++i];
         else if (strcmp(argv[i], "--samples") == 0 && i + 1 < argc) bad = parse_samples(prog, argv[++i], &samples);
+        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) bad = parse_threads_opt(prog, argv[++i], &threads);
         else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             printf(bench_usage, prog);
             return 0;
@@ -518,7 +537,7 @@ int tl_bench_main(int argc, char **argv, const char *prog)
     for (int z = 0; z < nsizes; z++)
         for (size_t c = 0; c < NCASES; c++) {
             if (filter && !strstr(k_cases[c].name, filter)) continue;
-            if (run_case(&k_cases[c], sizes[z], samples, &res[n]) == 0) n++;
+            if (run_case(&k_cases[c], sizes[z], samples, (unsigned)threads, &res[n]) == 0) n++;
             else if (!json) fprintf(stderr, "%s: case '%s' skipped: %s\n", prog, k_cases[c].name, tl_last_error());
         }
     if (json) print_json(res, n);

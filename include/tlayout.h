@@ -305,5 +305,7 @@ TL_API int64_t tl_quantize_value(const tl_quant *q, tl_dtype t, float real);
 #include "tlayout/vendors.h"
 #include "tlayout/post.h"
 #include "tlayout/image.h"
+#include "tlayout/parallel.h"
+#include "tlayout/dmabuf.h"
 
 #endif /* TLAYOUT_H */

@@ -97,6 +97,8 @@ int take_option(int argc, char **argv, int *i, const char *name, const char **va
 /* Parse "i,j,k,..." (decimal, optionally negative) into out[0..max-1]; *n gets
  * the count. TL_ERR_COORD with a message naming the text when malformed. */
 tl_status parse_coord(const char *text, int64_t *out, int max, int *n);
+/* --threads N: 0..TL_PARALLEL_MAX_THREADS, else -1. */
+int parse_threads(const char *text);
 /* Parse a spec with a message that names it: "--from 'X': <parser detail>". */
 tl_status parse_spec(tl_desc *d, const char *what, const char *spec);
 

@@ -70,3 +70,11 @@ const char *format_bits_as_bytes(int64_t bits, char *buf, size_t len)
     }
     return buf;
 }
+
+int parse_threads(const char *text)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < 0 || v > (long)TL_PARALLEL_MAX_THREADS) return -1;
+    return (int)v;
+}
