@@ -222,6 +222,98 @@ TL_TEST(builders_untouched_on_failure)
     expect_untouched(&d, &before, tl_desc_set_padding(&d, hi, hi), TL_ERR_UNSUPPORTED, "set_padding multi-plane");
 }
 
+/* The vendor builders: a valid input, each 32-bit word of it replaced by
+ * values at the edges; whenever the builder fails, *d (sentinel bytes, then a
+ * valid descriptor) is byte for byte as it was. */
+typedef tl_status (*vendor_builder)(tl_desc *d, void *input);
+
+static tl_status build_tidl(tl_desc *d, void *in) { return tl_desc_from_tidl(d, in, 0); }
+static tl_status build_rknn(tl_desc *d, void *in) { return tl_rknn_desc_from_attr(d, in, 3); }
+static tl_status build_trt(tl_desc *d, void *in) { return tl_trt_desc_init(d, in); }
+typedef struct larod_input {
+    tl_larod_tensor_layout layout;
+    tl_larod_tensor_data_type dt;
+    tl_larod_tensor_dims dims;
+    tl_larod_tensor_pitches pitches;
+} larod_input;
+static tl_status build_larod(tl_desc *d, void *in)
+{
+    larod_input *l = in;
+    return tl_larod_desc_init(d, l->layout, l->dt, &l->dims, &l->pitches);
+}
+typedef struct dml_input {
+    uint32_t data_type, flags, count, align;
+    uint64_t total;
+    uint32_t sizes[8], strides[8];
+} dml_input;
+static tl_status build_dml(tl_desc *d, void *in)
+{
+    dml_input *m = in;
+    tl_dml_buffer_tensor_desc b = {(tl_dml_data_type)m->data_type, m->flags, m->count, m->sizes, m->strides,
+                                   m->total, m->align};
+    return tl_dml_import(d, &b);
+}
+
+static void check_vendor_builder(const char *name, vendor_builder build, const void *valid, size_t n)
+{
+    static const uint32_t edges[] = {0, 1, 2, 3, 0xffffffffu, 0x7fffffffu, 0x80000000u, 65536, 4097};
+    uint32_t in[256];
+    tl_desc good, d, before;
+    REQUIRE(n <= sizeof in);
+    memcpy(in, valid, n);
+    CHECK_MSG(build(&good, in) == TL_OK, "%s: the valid input fails: %s", name, tl_last_error());
+    int refused = 0;
+    for (size_t w = 0; w < n / 4; w++)
+        for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++)
+            for (int start = 0; start < 2; start++) {
+                memcpy(in, valid, n);
+                in[w] = edges[e];
+                if (start) before = good;
+                else memset(&before, SENTINEL, sizeof before);
+                d = before;
+                if (build(&d, in) == TL_OK) continue;
+                refused++;
+                CHECK_MSG(memcmp(&d, &before, sizeof d) == 0, "%s: word %zu = %u: refused but changed *d", name, w,
+                          edges[e]);
+            }
+    CHECK_MSG(refused > 0, "%s: no variant was refused", name);
+}
+
+TL_TEST(vendor_builders_untouched_on_failure)
+{
+    tl_desc d;
+    tl_tidl_buf tb;
+    REQUIRE_STATUS(tl_desc_parse(&d, "tidl:u8:1x3x4x5:pad=1,1,1,1:padch=2"), TL_OK);
+    REQUIRE_STATUS(tl_tidl_from_desc(&d, &tb), TL_OK);
+    check_vendor_builder("tl_desc_from_tidl", build_tidl, &tb, sizeof tb);
+    tl_rknn_tensor_attr attr;
+    REQUIRE_STATUS(tl_rknn_native_attr_synth(&attr, TL_RKNN_RK3588, TL_I8, 1, 3, 4, 5), TL_OK);
+    check_vendor_builder("tl_rknn_desc_from_attr", build_rknn, &attr, sizeof attr);
+    larod_input l;
+    memset(&l, 0, sizeof l);
+    REQUIRE_STATUS(tl_desc_parse(&d, "larod.nhwc:u8:1x2x3x3:align=1,1,16,1"), TL_OK);
+    REQUIRE_STATUS(tl_larod_from_desc(&d, &l.layout, &l.dt, &l.dims, &l.pitches), TL_OK);
+    check_vendor_builder("tl_larod_desc_init", build_larod, &l, sizeof l);
+    tl_trt_tensor t;
+    memset(&t, 0, sizeof t);
+    t.format = TL_TRT_DLA_HWC4;
+    t.type = TL_TRT_INT8;
+    t.dims.nbDims = 4;
+    const int64_t tdims[4] = {1, 3, 4, 5};
+    for (int i = 0; i < 4; i++) t.dims.d[i] = tdims[i];
+    check_vendor_builder("tl_trt_desc_init", build_trt, &t, sizeof t);
+    dml_input m = {0};
+    REQUIRE_STATUS(tl_desc_parse(&d, "dml:f32:1x3x4x5:strides=80,20,5,1"), TL_OK);
+    tl_dml_buffer_tensor_desc b;
+    REQUIRE_STATUS(tl_dml_export(&d, &b, m.sizes, m.strides), TL_OK);
+    m.data_type = (uint32_t)b.DataType;
+    m.flags = b.Flags;
+    m.count = b.DimensionCount;
+    m.align = b.GuaranteedBaseOffsetAlignment;
+    m.total = b.TotalTensorSizeInBytes;
+    check_vendor_builder("tl_dml_import", build_dml, &m, sizeof m);
+}
+
 /* ---- plan parts: count * part can pass 2^64 ------------------------------- */
 
 /* An 8 GiB u8 tensor in 2^32 - 1 parts: part 2^32 - 2 is the last two
@@ -372,6 +464,7 @@ int main(int argc, char **argv)
     TL_RUN(vendor_arithmetic_overflow_checked);
     TL_RUN(rknn_padding_round_trip);
     TL_RUN(builders_untouched_on_failure);
+    TL_RUN(vendor_builders_untouched_on_failure);
     TL_RUN(plan_part_no_wrap);
     TL_RUN(messages_name_option);
     TL_RUN(round_trip_align);
