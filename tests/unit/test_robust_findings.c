@@ -140,7 +140,7 @@ TL_TEST(rknn_padding_round_trip)
 {
     tl_desc d, back;
     char text[512];
-    REQUIRE_STATUS(tl_desc_parse(&d, "rknn.nc1hwc2:i8:1x1x4x4x16:c=16"), TL_OK);
+    REQUIRE_STATUS(tl_desc_parse(&d, "rknn.nc1hwc2:i8:1x16x4x4:c2=16"), TL_OK); /* the spec */
     const int64_t lo[4] = {0, 0, 1, 1}, hi[4] = {0, 0, 2, 2};
     REQUIRE_STATUS(tl_desc_set_padding(&d, lo, hi), TL_OK);
     CHECK_EQ_I64(d.vendor, TL_VENDOR_NONE);
