@@ -195,7 +195,9 @@ typedef struct tl_desc {
 /* Parse a spec string, LAYOUT:DTYPE:DIMS[:KEY=VALUE...] (docs/spec.md). */
 TL_API tl_status tl_desc_parse(tl_desc *out, const char *spec);
 /* Format a descriptor as a spec string that parses back to an identical one.
- * TL_ERR_BUFFER_SMALL if len is too short (the message gives the length). */
+ * TL_ERR_BUFFER_SMALL if len is too short (the message gives the length);
+ * TL_ERR_VENDOR_EXPORT (nothing written) when no text would parse back to d,
+ * e.g. a vendor descriptor whose layout was changed after it was built. */
 TL_API tl_status tl_desc_format(const tl_desc *d, char *buf, size_t len);
 /* The descriptor as one line of JSON, the object `tlayout describe --json`
  * prints (members in docs/cli.md): spec, dtype, dims, labels, quant, padding,
@@ -213,7 +215,8 @@ TL_API tl_status tl_desc_to_json(const tl_desc *d, char *buf, size_t len, size_t
  * descriptor without a vendor. Buffer rules and statuses as tl_desc_to_json. */
 TL_API tl_status tl_desc_explain_vendor(const tl_desc *d, char *buf, size_t len, size_t *needed);
 
-/* Check every rule of the model; computes nothing. */
+/* Check every rule of the model; computes nothing. The vendor fields must lie
+ * in their vendor's domain (TL_ERR_VENDOR; all zero without a vendor). */
 TL_API tl_status tl_desc_validate(const tl_desc *d);
 /* Bytes a buffer must hold (d->size_bytes, after validation). */
 TL_API tl_status tl_desc_size(const tl_desc *d, uint64_t *bytes);
@@ -228,6 +231,7 @@ TL_API tl_status tl_fill_padding(const tl_desc *d, void *buf, size_t len, uint8_
 TL_API int tl_desc_writable(const tl_desc *d);
 
 /* ---- Builders ---------------------------------------------------------- */
+/* A builder that fails leaves *d exactly as it was. */
 /* Dense or blocked layout from a layout word such as "NCHW", "NHWC8c",
  * "nChw16c", "aBcd16b"; dims in the order of the word's dims (docs/spec.md).
  * Strides are dense; the size is the dense padded size. */
@@ -237,7 +241,9 @@ TL_API tl_status tl_desc_init(tl_desc *d, const char *layout, tl_dtype dt,
  * elements (0 = broadcast; the descriptor becomes read-only). */
 TL_API tl_status tl_desc_init_strided(tl_desc *d, tl_dtype dt, const int64_t *dims,
                                       const int64_t *strides_elems, int rank);
-/* Set dims' padding and re-derive dense strides of a tl_desc_init layout. */
+/* Set dims' padding and re-derive dense strides of a tl_desc_init layout.
+ * The result is a generic descriptor: vendor fields are cleared, since dense
+ * strides are no vendor's layout. */
 TL_API tl_status tl_desc_set_padding(tl_desc *d, const int64_t *pad_lo, const int64_t *pad_hi);
 /* Recompute size_bytes as the end of the furthest stored element. */
 TL_API tl_status tl_desc_update_size(tl_desc *d);

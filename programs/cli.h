@@ -106,8 +106,14 @@ tl_status parse_spec(tl_desc *d, const char *what, const char *spec);
 /* Read a whole file ("-" = stdin) into a malloc'd buffer (free it). */
 /* At most max bytes of a file or "-" (stdin); never reads an endless input to its end. */
 tl_status read_file(const char *path, size_t max, unsigned char **data, size_t *len);
-/* Write len bytes to a file ("-" = stdout), replacing it. */
+/* Write len bytes to a file ("-" = stdout), replacing it. A regular file is
+ * replaced atomically (temporary file, fsync, rename): on failure the old one
+ * is left as it was. programs/cli_output.c */
 tl_status write_file(const char *path, const void *data, size_t len);
+/* Flush standard output at the end of a command: when anything printed was
+ * lost (/dev/full, a closed stdout), say so on stderr and turn exit code 0
+ * into 1 (a failed command has given its own message). Returns the exit code. */
+int cli_finish_stdout(int rc);
 
 /* ---- numbers ----------------------------------------------------------------- */
 /* A bit count as bytes, exact: 12, 0.5, 12.5, 0.125. buf holds >= 32 chars. */

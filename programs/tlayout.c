@@ -52,14 +52,14 @@ int main(int argc, char **argv)
     }
     if (is_help(argv[1])) {
         usage(stdout);
-        return CLI_EXIT_OK;
+        return cli_finish_stdout(CLI_EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("tlayout %s\n", tl_version_string());
-        return CLI_EXIT_OK;
+        return cli_finish_stdout(CLI_EXIT_OK);
     }
     for (size_t i = 0; i < NCOMMANDS; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
+        if (strcmp(argv[1], commands[i].name) == 0) return cli_finish_stdout(commands[i].fn(argc - 1, argv + 1));
     fprintf(stderr, "tlayout: unknown command '%s' (see 'tlayout --help')\n", argv[1]);
     return CLI_EXIT_USAGE;
 }
@@ -183,17 +183,6 @@ tl_status read_file(const char *path, size_t max, unsigned char **data, size_t *
     *data = buf;
     *len = n;
     return TL_OK;
-}
-
-tl_status write_file(const char *path, const void *data, size_t len)
-{
-    int to_stdout = strcmp(path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(path, "wb");
-    if (!f) return cli_io_error("cannot create", path);
-    size_t n = fwrite(data, 1, len, f);
-    int bad = n != len || fflush(f) != 0;
-    if (!to_stdout && fclose(f) != 0) bad = 1;
-    return bad ? cli_io_error("cannot write", path) : TL_OK;
 }
 
 tl_status desc_size_t(const tl_desc *d, size_t *out)

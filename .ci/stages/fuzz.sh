@@ -5,7 +5,7 @@
 # fuzz_seedgen writes), then fuzzes for FUZZ_SECONDS (default 30) each. New
 # inputs go to build-fuzz/work/<target>/, crashes to build-fuzz/artifacts/
 # (the stage fails and names the file; add it to the corpus once fixed).
-# A long local campaign: docs/robustness.md.
+# A long local campaign: tests/fuzz/campaign.sh (docs/robustness.md).
 source "$(dirname "$0")/lib.sh"
 need_build_tools
 need_clang

@@ -336,6 +336,7 @@ tl_status tl_desc_validate(const tl_desc *d)
     if (d->size_bytes < need)
         return tl_fail(TL_ERR_SIZE, "size=%lld bytes < %lld bytes the layout spans", (long long)d->size_bytes,
                        (long long)need);
+    TL_TRY(tl_vendor_check(d));
     tl_clear_error();
     return TL_OK;
 }

@@ -124,6 +124,17 @@ tl_status tl_layout_word(const tl_desc *d, char *buf, size_t n, bool *positional
  * and the size of a single-plane descriptor. */
 tl_status tl_desc_restride(tl_desc *d, const int64_t *align_bytes);
 
+/* The spec string of d into buf (SPEC_MAX = 1024 bytes is always enough for a
+ * parseable one), without validating d first: for tl_desc_format and the
+ * vendor check of validation. TL_ERR_UNSUPPORTED if the text does not fit. */
+tl_status tl_desc_format_unchecked(const tl_desc *d, char *buf, size_t len);
+/* tl_desc_validate's last rule: vendor, vendor_format and vendor_params lie in
+ * their vendor's domain (all zero without a vendor). src/core/vendor_check.c */
+tl_status tl_vendor_check(const tl_desc *d);
+/* TL_OK when spec (d's formatted text) parses back to exactly d, else
+ * TL_ERR_VENDOR_EXPORT naming the first field that differs. */
+tl_status tl_desc_check_round_trip(const tl_desc *d, const char *spec);
+
 /* JSON / human description used by the CLI (src/core/describe.c). */
 void tl_desc_json(const tl_desc *d, tl_strbuf *sb);
 

@@ -228,19 +228,33 @@ tl_status tl_desc_from_layout(tl_desc *d, const tl_layout *L, tl_dtype dt, const
     return tl_desc_restride(d, NULL);
 }
 
-tl_status tl_desc_init(tl_desc *d, const char *layout, tl_dtype dt, const int64_t *dims, int rank)
+/* The public builders build into a local and copy out only on success: a
+ * failed call leaves *d as it was. */
+static tl_status init_layout(tl_desc *d, const char *layout, tl_dtype dt, const int64_t *dims, int rank)
 {
     tl_layout L;
-    if (!d || !layout) return tl_fail(TL_ERR_NULL, "descriptor or layout is NULL");
     TL_TRY(tl_layout_parse(layout, &L));
     TL_TRY(tl_desc_from_layout(d, &L, dt, dims, rank));
     return tl_desc_validate(d);
 }
 
-tl_status tl_desc_set_padding(tl_desc *d, const int64_t *lo, const int64_t *hi)
+tl_status tl_desc_init(tl_desc *d, const char *layout, tl_dtype dt, const int64_t *dims, int rank)
 {
-    if (!d || !lo || !hi) return tl_fail(TL_ERR_NULL, "descriptor or padding is NULL");
+    tl_desc t;
+    if (!d || !layout) return tl_fail(TL_ERR_NULL, "descriptor or layout is NULL");
+    TL_TRY(init_layout(&t, layout, dt, dims, rank));
+    *d = t;
+    return TL_OK;
+}
+
+/* The dense strides re-derived here are no vendor's layout: the result is a
+ * generic descriptor, whose spec string then describes it exactly. */
+static tl_status set_padding(tl_desc *d, const int64_t *lo, const int64_t *hi)
+{
     if (d->nplanes != 1) return tl_fail(TL_ERR_UNSUPPORTED, "padding of a multi-plane descriptor cannot be re-derived");
+    d->vendor = TL_VENDOR_NONE;
+    d->vendor_format = 0;
+    memset(d->vendor_params, 0, sizeof d->vendor_params);
     for (int i = 0; i < d->rank; i++) {
         if (lo[i] < 0 || hi[i] < 0)
             return tl_fail(TL_ERR_PAD, "pad of dims[%d]=(%lld,%lld): padding must be >= 0", i, (long long)lo[i],
@@ -256,9 +270,18 @@ tl_status tl_desc_set_padding(tl_desc *d, const int64_t *lo, const int64_t *hi)
     return tl_desc_validate(d);
 }
 
-tl_status tl_desc_init_strided(tl_desc *d, tl_dtype dt, const int64_t *dims, const int64_t *strides, int rank)
+tl_status tl_desc_set_padding(tl_desc *d, const int64_t *lo, const int64_t *hi)
 {
-    if (!d || !strides) return tl_fail(TL_ERR_NULL, "descriptor or strides is NULL");
+    if (!d || !lo || !hi) return tl_fail(TL_ERR_NULL, "descriptor or padding is NULL");
+    TL_TRY(tl_desc_validate(d));
+    tl_desc t = *d;
+    TL_TRY(set_padding(&t, lo, hi));
+    *d = t;
+    return TL_OK;
+}
+
+static tl_status init_strided(tl_desc *d, tl_dtype dt, const int64_t *dims, const int64_t *strides, int rank)
+{
     TL_TRY(check_dims(dt, dims, rank));
     tl_desc_clear(d);
     d->rank = rank;
@@ -278,6 +301,15 @@ tl_status tl_desc_init_strided(tl_desc *d, tl_dtype dt, const int64_t *dims, con
     return tl_desc_validate(d);
 }
 
+tl_status tl_desc_init_strided(tl_desc *d, tl_dtype dt, const int64_t *dims, const int64_t *strides, int rank)
+{
+    tl_desc t;
+    if (!d || !strides) return tl_fail(TL_ERR_NULL, "descriptor or strides is NULL");
+    TL_TRY(init_strided(&t, dt, dims, strides, rank));
+    *d = t;
+    return TL_OK;
+}
+
 /* ---- YUV 4:2:0: three planes Y, U, V over c in the plane dim ---------- */
 
 static void yuv_plane(tl_plane *p, int64_t first, int64_t off, int64_t sub, int64_t h, int64_t w,
@@ -291,9 +323,8 @@ static void yuv_plane(tl_plane *p, int64_t first, int64_t off, int64_t sub, int6
     p->axes[1] = (tl_axis){.dim = 2, .block = sub, .extent = tl_cdiv(w, sub), .stride_bits = pixel_step * 8};
 }
 
-tl_status tl_desc_init_yuv420(tl_desc *d, tl_yuv_kind kind, int64_t h, int64_t w, int64_t pitch, int64_t co)
+static tl_status init_yuv420(tl_desc *d, tl_yuv_kind kind, int64_t h, int64_t w, int64_t pitch, int64_t co)
 {
-    if (!d) return tl_fail(TL_ERR_NULL, "descriptor is NULL");
     if (kind < TL_YUV_NV12 || kind > TL_YUV_I420) return tl_fail(TL_ERR_SPEC_LAYOUT, "yuv kind=%d: unknown", (int)kind);
     const int64_t dims[3] = {3, h, w};
     TL_TRY(check_dims(TL_U8, dims, 3));
@@ -334,6 +365,15 @@ tl_status tl_desc_init_yuv420(tl_desc *d, tl_yuv_kind kind, int64_t h, int64_t w
     d->vendor_params[1] = co;
     TL_TRY(tl_desc_update_size(d));
     return tl_desc_validate(d);
+}
+
+tl_status tl_desc_init_yuv420(tl_desc *d, tl_yuv_kind kind, int64_t h, int64_t w, int64_t pitch, int64_t co)
+{
+    tl_desc t;
+    if (!d) return tl_fail(TL_ERR_NULL, "descriptor is NULL");
+    TL_TRY(init_yuv420(&t, kind, h, w, pitch, co));
+    *d = t;
+    return TL_OK;
 }
 
 /* ---- layout word from a descriptor ------------------------------------- */

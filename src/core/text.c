@@ -150,18 +150,54 @@ static tl_status apply_strides(tl_desc *d, tl_spec *sp)
     return tl_desc_update_size(d);
 }
 
-static tl_status apply_size(tl_desc *d, tl_spec *sp)
+static tl_status apply_readonly(tl_desc *d, tl_spec *sp)
 {
-    int64_t size;
-    bool has;
-    TL_TRY(opt_list(sp, "size", &size, 1, &has));
-    if (has) d->size_bytes = size;
     tl_spec_opt *ro = tl_spec_take(sp, "readonly");
     if (ro) {
         if (strcmp(ro->value, "1") != 0) return tl_fail(TL_ERR_SPEC_VALUE, "readonly=%s: only readonly=1 is meaningful", ro->value);
         d->flags |= TL_DESC_READONLY;
     }
     return TL_OK;
+}
+
+/* The map the strides make must be valid on its own (aliasing, overflow):
+ * checked here, so that a failure is blamed on these options. size= comes
+ * after and is checked by the final validation. */
+static tl_status apply_strides_checked(tl_desc *d, tl_spec *sp)
+{
+    TL_TRY(apply_strides(d, sp));
+    return tl_desc_validate(d);
+}
+
+static tl_status apply_size(tl_desc *d, tl_spec *sp)
+{
+    int64_t size;
+    bool has;
+    TL_TRY(opt_list(sp, "size", &size, 1, &has));
+    if (has) d->size_bytes = size;
+    return TL_OK;
+}
+
+/* Apply one group of options; a failure whose message does not start with
+ * the option it comes from gets "KEY=VALUE: " in front, so that every message
+ * names the option and the value at fault. */
+static tl_status apply_named(tl_desc *d, tl_spec *sp, tl_status (*apply)(tl_desc *, tl_spec *))
+{
+    bool before[TL_SPEC_MAX_OPTS];
+    for (int i = 0; i < sp->nopts; i++) before[i] = sp->opts[i].used;
+    tl_status s = apply(d, sp);
+    if (s == TL_OK) return s;
+    char why[512], names[512];
+    tl_strbuf sb = {names, sizeof names, 0};
+    snprintf(why, sizeof why, "%s", tl_last_error());
+    for (int i = 0; i < sp->nopts; i++) {
+        const tl_spec_opt *o = &sp->opts[i];
+        if (before[i] || !o->used) continue;
+        if (strncmp(why, o->key, strlen(o->key)) == 0) return s; /* already named */
+        tl_sb_printf(&sb, "%s%s=%s", sb.len ? ", " : "", o->key, o->value);
+    }
+    if (sb.len == 0) return s;
+    return tl_fail(s, "%s: %s", names, why);
 }
 
 static tl_status parse_generic(tl_desc *d, tl_spec *sp)
@@ -171,10 +207,11 @@ static tl_status parse_generic(tl_desc *d, tl_spec *sp)
     if (L.rank != sp->ndims)
         return tl_fail(TL_ERR_SPEC_VALUE, "layout %s has %d dims but %d were given", sp->layout, L.rank, sp->ndims);
     TL_TRY(tl_desc_from_layout(d, &L, sp->dtype, sp->dims, sp->ndims));
-    TL_TRY(apply_labels(d, sp));
-    TL_TRY(apply_pad(d, sp));
-    TL_TRY(apply_strides(d, sp));
-    return apply_size(d, sp);
+    TL_TRY(apply_named(d, sp, apply_labels));
+    TL_TRY(apply_named(d, sp, apply_readonly));
+    TL_TRY(apply_named(d, sp, apply_pad));
+    TL_TRY(apply_named(d, sp, apply_strides_checked));
+    return apply_named(d, sp, apply_size);
 }
 
 /* ---- quantization options (every layout) ------------------------------- */
@@ -226,6 +263,9 @@ static tl_status apply_quant(tl_desc *d, tl_spec *sp)
         /* "scale=-0" means zero; a -0 would print as nothing and parse back as +0 */
         if (Q->scale == 0.0f) Q->scale = 0.0f;
     }
+    if (zp && !sc && !q && (Q->kind == TL_Q_AFFINE || Q->kind == TL_Q_INV) && Q->scale == 0.0f)
+        return tl_fail(TL_ERR_QUANT, "zp=%s without scale=: a zero point makes the tensor quantized, which needs a "
+                       "finite scale= > 0", zp->value);
     return TL_OK;
 }
 
@@ -271,6 +311,31 @@ tl_status tl_desc_parse(tl_desc *out, const char *spec)
     return TL_OK;
 }
 
+/* Byte alignments (align=) that re-derive d's strides from ref (its layout
+ * word and padding): each axis's span rounded up to the stride of the axis
+ * outside it. The only spelling of strides that are not whole elements
+ * (HW:f64:2x87:align=0,10 has rows of 700 bytes). */
+static bool strides_as_align(const tl_desc *d, const tl_desc *ref, int64_t *al)
+{
+    const tl_plane *p = &d->planes[0];
+    tl_desc t = *ref;
+    bool whole = true;
+    for (int a = 0; a < p->naxes; a++) whole &= p->axes[a].stride_bits % tl_dtype_bits((tl_dtype)d->dtype) == 0;
+    if (whole) return false; /* strides= says it in elements */
+    al[0] = 0;
+    for (int a = 1; a < p->naxes; a++) {
+        if (p->axes[a - 1].stride_bits % 8) return false;
+        al[a] = p->axes[a - 1].stride_bits / 8;
+    }
+    if (tl_desc_restride(&t, al) != TL_OK) {
+        tl_clear_error();
+        return false;
+    }
+    for (int a = 0; a < p->naxes; a++)
+        if (t.planes[0].axes[a].stride_bits != p->axes[a].stride_bits) return false;
+    return true;
+}
+
 /* Options that make a generic descriptor differ from its layout word's default. */
 static tl_status format_generic_options(const tl_desc *d, const tl_layout *L, tl_strbuf *sb)
 {
@@ -288,7 +353,16 @@ static tl_status format_generic_options(const tl_desc *d, const tl_layout *L, tl
     const tl_plane *p = &d->planes[0];
     int64_t ebits = tl_dtype_bits((tl_dtype)d->dtype);
     for (int a = 0; a < p->naxes; a++) strides |= p->axes[a].stride_bits != ref.planes[0].axes[a].stride_bits;
-    if (strides) {
+    int64_t al[TL_MAX_AXES];
+    tl_desc tmp = *d;
+    TL_TRY(tl_desc_update_size(&tmp)); /* the size strides= gives */
+    if (strides && strides_as_align(d, &ref, al)) {
+        tmp = ref;
+        tmp.planes[0].offset_bytes = p->offset_bytes;
+        TL_TRY(tl_desc_restride(&tmp, al)); /* the size align= gives */
+        tl_sb_printf(sb, ":align=");
+        tl_sb_i64_list(sb, al, p->naxes, ",");
+    } else if (strides) {
         tl_sb_printf(sb, ":strides=");
         for (int a = 0; a < p->naxes; a++) {
             if (p->axes[a].stride_bits % ebits)
@@ -298,8 +372,6 @@ static tl_status format_generic_options(const tl_desc *d, const tl_layout *L, tl
         }
     }
     if (p->offset_bytes) tl_sb_printf(sb, ":offset=%lld", (long long)p->offset_bytes);
-    tl_desc tmp = *d;
-    TL_TRY(tl_desc_update_size(&tmp));
     if (d->size_bytes != tmp.size_bytes) tl_sb_printf(sb, ":size=%lld", (long long)d->size_bytes);
     bool zero_stride = false;
     for (int a = 0; a < p->naxes; a++) zero_stride |= p->axes[a].stride_bits == 0 && p->axes[a].extent > 1;
@@ -326,18 +398,26 @@ static tl_status format_generic(const tl_desc *d, tl_strbuf *sb)
     return format_generic_options(d, &L, sb);
 }
 
+tl_status tl_desc_format_unchecked(const tl_desc *d, char *buf, size_t len)
+{
+    tl_strbuf sb = {buf, len, 0};
+    const tl_vendor_ops *v = d->vendor != TL_VENDOR_NONE ? tl_vendor_find((tl_vendor)d->vendor) : NULL;
+    if (v) TL_TRY(v->format(d, &sb));
+    else TL_TRY(format_generic(d, &sb));
+    format_quant(d, &sb);
+    if (sb.len >= len) return tl_fail(TL_ERR_UNSUPPORTED, "spec string longer than %zu characters", len - 1);
+    return TL_OK;
+}
+
 tl_status tl_desc_format(const tl_desc *d, char *buf, size_t len)
 {
     if (!buf) return tl_fail(TL_ERR_NULL, "buffer is NULL");
     TL_TRY(tl_desc_validate(d));
     char tmp[SPEC_MAX];
-    tl_strbuf sb = {tmp, sizeof tmp, 0};
-    const tl_vendor_ops *v = d->vendor != TL_VENDOR_NONE ? tl_vendor_find((tl_vendor)d->vendor) : NULL;
-    if (v) TL_TRY(v->format(d, &sb));
-    else TL_TRY(format_generic(d, &sb));
-    format_quant(d, &sb);
-    if (sb.len >= sizeof tmp) return tl_fail(TL_ERR_UNSUPPORTED, "spec string longer than %d characters", SPEC_MAX - 1);
-    if (sb.len >= len) return tl_fail(TL_ERR_BUFFER_SMALL, "len=%zu: the spec string needs %zu bytes", len, sb.len + 1);
-    memcpy(buf, tmp, sb.len + 1);
+    TL_TRY(tl_desc_format_unchecked(d, tmp, sizeof tmp));
+    TL_TRY(tl_desc_check_round_trip(d, tmp));
+    size_t n = strlen(tmp);
+    if (n >= len) return tl_fail(TL_ERR_BUFFER_SMALL, "len=%zu: the spec string needs %zu bytes", len, n + 1);
+    memcpy(buf, tmp, n + 1);
     return TL_OK;
 }

@@ -58,7 +58,9 @@ static tl_status parse(tl_desc *d, tl_spec *sp)
     tl_spec_opt *o;
     if ((o = tl_spec_take(sp, "pitch"))) TL_TRY(tl_parse_i64("pitch", o->value, &pitch));
     if (kind <= TL_YUV_I420 && (o = tl_spec_take(sp, "chroma"))) TL_TRY(tl_parse_i64("chroma", o->value, &chroma));
-    if (pitch < 0 || chroma < 0) return tl_fail(TL_ERR_SPEC_VALUE, "pitch/chroma must be >= 0");
+    if (pitch < 0) return tl_fail(TL_ERR_SPEC_VALUE, "pitch=%lld: must be >= 0 (0 = the width)", (long long)pitch);
+    if (chroma < 0)
+        return tl_fail(TL_ERR_SPEC_VALUE, "chroma=%lld: must be >= 0 (0 = right after the Y plane)", (long long)chroma);
     if (kind >= TL_YUV_YUYV) return tl_desc_init_yuv422(d, (tl_yuv_kind)kind, sp->dims[1], sp->dims[2], pitch);
     return tl_desc_init_yuv420(d, (tl_yuv_kind)kind, sp->dims[1], sp->dims[2], pitch, chroma);
 }
@@ -73,7 +75,8 @@ static tl_status format(const tl_desc *d, tl_strbuf *sb)
         return TL_OK;
     }
     if (d->vendor_params[0] != d->dims[2]) tl_sb_printf(sb, ":pitch=%lld", (long long)d->vendor_params[0]);
-    if (d->vendor_params[1] != d->dims[1] * d->vendor_params[0])
+    int64_t packed; /* the chroma offset of a packed image (0 in the spec) */
+    if (!tl_mul_ok(d->dims[1], d->vendor_params[0], &packed) || d->vendor_params[1] != packed)
         tl_sb_printf(sb, ":chroma=%lld", (long long)d->vendor_params[1]);
     return TL_OK;
 }

@@ -37,8 +37,11 @@ static void stream_out(uint8_t *d, const uint8_t *s, size_t n)
 /* Slice [b, e) of the outermost node for part `part` of `nparts`. */
 static void part_range(int64_t count, unsigned part, unsigned nparts, int64_t *b, int64_t *e)
 {
-    *b = (int64_t)((uint64_t)count * part / nparts);
-    *e = (int64_t)((uint64_t)count * (part + 1) / nparts);
+    /* floor(count * part / nparts) without the product, which can pass 2^64:
+     * count = q * nparts + r, and r * part < nparts^2 <= 2^64 */
+    uint64_t q = (uint64_t)count / nparts, r = (uint64_t)count % nparts;
+    *b = (int64_t)(q * part + r * part / nparts);
+    *e = (int64_t)(q * ((uint64_t)part + 1) + r * ((uint64_t)part + 1) / nparts);
 }
 
 /* ---- the generic node walker (bit strides, the element rule) --------------------- */

@@ -409,6 +409,12 @@ static void explain_nc1hwc2(const tl_desc *d, tl_strbuf *sb)
 {
     long long n = d->dims[0], c = d->dims[1], h = d->dims[2], w = d->dims[3];
     long long c1 = d->vendor_params[TL_RKNN_P_C1], c2 = d->vendor_params[TL_RKNN_P_C2], wr = w + d->pad_hi[3];
+    int64_t t;
+    if (!tl_mul_ok(c1, c2, &t) || !tl_mul_ok(t, h, &t) || !tl_mul_ok(t, wr, &t)) { /* no valid RKNN tensor */
+        tl_sb_printf(sb, "RKNN NC1HWC2 with C1=%lld, C2=%lld: C1*H*W*C2 overflows int64, not a tensor the runtime "
+                     "reports. ", c1, c2);
+        return;
+    }
     tl_sb_printf(sb, "RKNN NC1HWC2, the NPU's native layout (User Guide 1.5.2 §4.4.5.3): the runtime reports dims "
                  "[%lld, %lld, %lld, %lld, %lld] = [N, C1, H, W, C2]. ", n, c1, h, w, c2);
     tl_sb_printf(sb, "The %lld true channels (from the non-native attr) are stored in C1=%lld blocks of C2=%lld", c, c1,

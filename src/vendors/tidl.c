@@ -442,6 +442,9 @@ tl_status tl_tidl_zero_padding(const tl_desc *d, void *buf, size_t len)
         return tl_fail(TL_ERR_VENDOR, "vendor=%d: not a TIDL descriptor; use tl_fill_padding for others (TIDL)",
                        (int)d->vendor);
     TL_TRY(tl_desc_validate(d));
+    tl_tidl_buf b; /* zero_gaps walks TIDL's rows: only TIDL's own layout has them */
+    TL_TRY(buf_of_desc(d, &b));
+    TL_TRY(check_same(d, &b));
     if (d->nplanes != 1)
         return tl_fail(TL_ERR_UNSUPPORTED, "nplanes=%d: a TIDL buffer has one plane (TIDL)", (int)d->nplanes);
     if ((uint64_t)len < (uint64_t)d->size_bytes)

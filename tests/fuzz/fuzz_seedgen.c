@@ -86,6 +86,39 @@ static void desc_from_specs(const char *spec_dir)
     closedir(dp);
 }
 
+/* Vendor tags over layouts their vendor did not build, and forged vendor
+ * fields (issue 15): the inputs of the vendor entry points fuzz_desc calls. */
+static void desc_forged_vendors(void)
+{
+    tl_desc d;
+    if (tl_desc_parse(&d, "W:u8:8") != TL_OK) fail("W:u8:8");
+    d.planes[0].axes[0].block = 2; /* subsampled, size 4, tagged TIDL */
+    d.planes[0].axes[0].extent = 4;
+    d.size_bytes = 4;
+    d.vendor = TL_VENDOR_TIDL;
+    desc_seed(&d, "regress-tidl-tag-subsampled");
+    if (tl_desc_parse(&d, "tidl:u8:2x2x3x4:pad=1,1,1,1") != TL_OK) fail("tidl padded");
+    d.planes[0].axes[0].stride_bits += 8 * 64; /* rows moved after building */
+    tl_desc_update_size(&d);
+    desc_seed(&d, "regress-tidl-edited");
+    if (tl_desc_parse(&d, "rknn.nc1hwc2:i8:1x1x4x4x16:c=16") != TL_OK) fail("rknn nc1hwc2");
+    tl_desc r = d;
+    r.vendor_params[0] = INT64_MAX / 3; /* C1 x C2 overflows */
+    r.vendor_params[1] = INT64_MAX / 5;
+    desc_seed(&r, "regress-rknn-c1c2");
+    const int64_t lo[4] = {0, 0, 1, 1}, hi[4] = {0, 0, 2, 2};
+    r = d;
+    r.pad_lo[2] = r.pad_lo[3] = 1; /* padding by hand, tag kept */
+    r.pad_hi[2] = r.pad_hi[3] = 2;
+    if (tl_desc_set_padding(&d, lo, hi) != TL_OK) fail("rknn padding");
+    memcpy(r.planes, d.planes, sizeof r.planes);
+    r.size_bytes = d.size_bytes;
+    desc_seed(&r, "regress-rknn-padded-tagged");
+    if (tl_desc_init_yuv420(&d, TL_YUV_NV12, 4, 4, 0, 0) != TL_OK) fail("nv12");
+    d.vendor_params[0] = INT64_MAX / 2; /* H x pitch overflows */
+    desc_seed(&d, "regress-yuv-pitch");
+}
+
 static void desc_builders(void)
 {
     tl_desc d;
@@ -105,6 +138,7 @@ static void desc_builders(void)
     const int64_t blk[4] = {1, 20, 2, 3};
     if (tl_desc_init(&d, "NCHW16c", TL_U4, blk, 4) != TL_OK) fail("u4 blocked");
     else desc_seed(&d, "blocked-u4");
+    desc_forged_vendors();
 }
 
 /* ---- tidl_io: real-size images ------------------------------------------- */

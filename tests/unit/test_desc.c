@@ -356,7 +356,7 @@ static const bad_spec bad_specs[] = {
     {"NCHW:i8:1x1x1x1:scale=-0", TL_ERR_QUANT, "scale=0: affine quantization needs a finite scale > 0"},
     {"tidl:u8:1x3x1x40:scale=1e-45", TL_ERR_QUANT, "scale=1e-45: an integer TIDL buffer needs a finite, normal scale > 0"},
     {"NCHW:i8:1x1x1x1:scale=abc", TL_ERR_SPEC_VALUE, "scale=abc"},
-    {"NCHW:i8:1x1x1x1:zp=3", TL_ERR_QUANT, "scale=0"},
+    {"NCHW:i8:1x1x1x1:zp=3", TL_ERR_QUANT, "zp=3 without scale="},
     {"NCHW:i8:1x1x1x1:zp=99999999999", TL_ERR_QUANT, "int32"},
     {"NCHW:i8:1x1x1x1:q=dfp:fl=300", TL_ERR_QUANT, "int8"},
     {"NCHW:i8:1x1x1x1:q=dfp:fl=2:zp=1", TL_ERR_QUANT, "DFP"},

@@ -232,8 +232,11 @@ TL_TEST(runtime_info_not_expressible)
     tl_vendor_find(TL_VENDOR_TRT)->explain(&d, &sb);
     CHECK_STR_EQ(buf, "Not a valid TensorRT descriptor.");
     REQUIRE_STATUS(tl_desc_parse(&d, "trt.hwc8:f16:1x3x4x5"), TL_OK);
-    d.vendor_format = 42;
-    expect_export(&d, "vendor_format=42 with rank 4: not a TensorRT format this rank allows");
+    d.vendor_format = 42; /* validation checks the vendor fields' domains */
+    tl_trt_runtime rt2;
+    CHECK_STATUS(tl_desc_validate(&d), TL_ERR_VENDOR);
+    CHECK_STATUS(tl_trt_runtime_info(&d, &rt2), TL_ERR_VENDOR);
+    CHECK_STR_CONTAINS(tl_last_error(), "vendor_format=42: must be 0..12 (TensorRT)");
 }
 
 /* A TensorRT descriptor changed by hand no longer formats as a spec, and the
