@@ -87,7 +87,7 @@ TL_TEST(vendor_fields_validated)
         {"rknn.nc1hwc2:i8:1x1x4x4x16:c=16", -1, 77, "vendor_format=77: must be 0..3 (rknn)"},
         {"rknn.nc1hwc2:i8:1x1x4x4x16:c=16", 1, -16, "vendor_params[1]=-16"},
         {"rknn.nhwc:u8:1x4x4x3", 5, 99, "vendor_params[5]=99"},
-        {"yuv.nv12:u8:3x4x4", -1, 0, "vendor_format=0: must be 1..3 (yuv)"},
+        {"yuv.nv12:u8:3x4x4", -1, 0, "vendor_format=0: must be 1..5 (yuv)"},
         {"yuv.nv12:u8:3x4x4", 0, -4, "vendor_params[0]=-4"},
         {"tidl:u8:1x3x4x5", -1, 2, "vendor_format=2: must be 0..1 (TIDL)"},
         {"tidl:u8:1x3x4x5", 0, INT64_C(1) << 40, "vendor_params[0]=1099511627776"},
