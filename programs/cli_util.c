@@ -1,6 +1,6 @@
 /* The CLI's own error detail and text builder (declared in cli.h).
  *
- * programs/ links the public API only (DESIGN.md), so it cannot write the
+ * programs/ links the public API only, so it cannot write the
  * library's thread-local error: it keeps its detail here, and die_status
  * chooses between the two. The CLI runs on one thread, so plain statics do.
  */

@@ -70,7 +70,7 @@ static void list_i64(char *buf, size_t len, const int64_t *v, int n)
     for (int i = 0; i < n && u < len; i++) u += (size_t)snprintf(buf + u, len - u, "%s%lld", i ? ", " : "", (long long)v[i]);
 }
 
-/* larod: pitches in bytes, computed right to left (FORMATS.md §1). */
+/* larod: pitches in bytes, computed right to left (larod.h). */
 static tl_status larod_view(const tl_desc *d, vview *v)
 {
     tl_larod_tensor_pitches p;

@@ -86,7 +86,7 @@ static tl_status match_dims(const tl_desc *s, const tl_desc *d, int map[TL_MAX_D
 }
 
 /* Element-typed access needs strides and plane offsets in whole elements; a
- * byte-granular pitch (larod, FORMATS.md §1.4 rule 7) allows byte access only. */
+ * byte-granular pitch (larod) allows byte access only. */
 static tl_status check_elem_aligned(const tl_desc *d, const char *side)
 {
     int64_t eb = tl_dtype_bits((tl_dtype)d->dtype);
@@ -103,7 +103,7 @@ static tl_status check_elem_aligned(const tl_desc *d, const char *side)
             if (ax->extent <= 1 || ax->stride_bits % eb == 0) continue;
             return tl_fail(TL_ERR_UNSUPPORTED, "%s planes[%d].axes[%d] (dim %d) stride_bits=%lld "
                            "is not a multiple of the %lld-bit %s element: element-wise conversion "
-                           "needs element-aligned strides (byte-granular pitch, FORMATS.md §1.4 "
+                           "needs element-aligned strides (byte-granular pitch, as larod "
                            "rule 7)", side, p, a, (int)ax->dim, (long long)ax->stride_bits,
                            (long long)eb, tl_dtype_name((tl_dtype)d->dtype));
         }

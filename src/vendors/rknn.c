@@ -1,4 +1,4 @@
-/* RKNN: descriptors from native attrs and spec strings (FORMATS.md §4.2-§4.4).
+/* RKNN: descriptors from native attrs and spec strings (rknn_api.h 2.3.2, RKNPU User Guide 1.5.2).
  *
  * NC1HWC2 is the generic blocked model: logical N,C,H,W with C padded up to
  * C1*C2 and W up to the stored row length Wr, axes N C(block C2) H W C(inner C2),
@@ -124,7 +124,7 @@ static tl_status build_nc1hwc2(tl_desc *d, const rk_geom *g)
     return finish(d, g);
 }
 
-/* NHWC / NCHW, 4 dims: w_stride pads W, h_stride pads H (FORMATS.md §4.3). */
+/* NHWC / NCHW, 4 dims: w_stride pads W, h_stride pads H (rknn_api.h). */
 static tl_status build_4d(tl_desc *d, const rk_geom *g)
 {
     bool nhwc = g->fmt == TL_RKNN_TENSOR_NHWC;
@@ -310,7 +310,7 @@ static tl_status spec_fmt(const char *vformat, int *fmt)
                    "rknn.undefined (rknn)", vformat);
 }
 
-/* Quantized RKNN tensors round ties away from zero (FORMATS.md §4.4). */
+/* Quantized RKNN tensors round ties away from zero (RKNPU User Guide 1.5.2). */
 static bool spec_has_quant(const tl_spec *sp)
 {
     static const char *const keys[] = {"q", "zp", "scale", "fl"};

@@ -1,5 +1,5 @@
 /* RKNN post-processing helpers: the rknn-runtime crate's Nc1hwc2Layout done
- * right (FORMATS.md §4.5, §4.6 items 1 and 7) and the quantized threshold.
+ * right (docs/sources.md: the sample's batch and row bugs) and the quantized threshold.
  *
  * The view holds strides only; the per-channel offsets are a caller array so
  * any channel count works. The threshold is exact against the library's own

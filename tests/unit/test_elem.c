@@ -1,5 +1,5 @@
 /* Element semantics (src/core/elem.c): dtypes, f16/bf16, raw access,
- * quantization vectors of FORMATS.md, and the element conversion rule,
+ * quantization vectors of docs/conversion.md, and the element conversion rule,
  * checked against computations written independently here (libm, plain
  * integer arithmetic, nearest-value search). */
 #include <math.h>

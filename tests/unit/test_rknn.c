@@ -1,5 +1,5 @@
 /* RKNN: the rknn_tensor_attr mirror and its image, the platform table, native
- * descriptors, spec strings (FORMATS.md §4.1-§4.3, vectors R1-R4, R11, R12). */
+ * descriptors, spec strings (rknn_api.h, User Guide 1.5.2, vectors R1-R4, R11, R12). */
 #include <math.h>
 #include <stddef.h>
 
@@ -350,7 +350,7 @@ TL_TEST(nc1hwc2_offset_formula)
                 }
 }
 
-/* USERS.md P1 (airockchip/rknn-toolkit2#129): yolov5s outputs report size
+/* A user report (airockchip/rknn-toolkit2#129): yolov5s outputs report size
  * 408000 / 102000 and size_with_stride 491520 / 163840. Rows padded to 16
  * pixels (w_stride 48 for W 40, 32 for W 20) account for both exactly. */
 TL_TEST(rv1106_row_padding_sizes)

@@ -34,7 +34,7 @@ static int32_t thr(tl_quant q, tl_dtype dt, double t)
     return T;
 }
 
-/* The rknn-runtime crate's threshold_i8 (FORMATS.md §4.5), re-typed in C. */
+/* The rknn-runtime crate's threshold_i8 (v0.1.1), re-typed in C. */
 static int32_t crate_threshold_i8(float conf, float scale, int32_t zp)
 {
     if (!(scale > 0.0f)) return INT8_MIN;
