@@ -11,7 +11,7 @@
 #include "cli.h"
 
 /* Same length as the library's detail, so a message truncates the same way. */
-static char cli_error[512];
+static char cli_error[1024];
 static int cli_error_set;
 
 tl_status cli_fail(tl_status s, const char *fmt, ...)
@@ -43,6 +43,21 @@ void cli_sb_printf(cli_sb *sb, const char *fmt, ...)
     int n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, ap);
     va_end(ap);
     if (n > 0) sb->len += (size_t)n;
+}
+
+void cli_sb_json_str(cli_sb *sb, const char *s)
+{
+    cli_sb_printf(sb, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            cli_sb_printf(sb, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            cli_sb_printf(sb, "\\u%04x", c);
+        else
+            cli_sb_printf(sb, "%c", c);
+    }
+    cli_sb_printf(sb, "\"");
 }
 
 void cli_sb_float(cli_sb *sb, float f)

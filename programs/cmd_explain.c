@@ -20,13 +20,16 @@
 #define TEXT_CAP (64 * 1024)
 
 static const char explain_usage[] =
-    "usage: tlayout explain SPEC\n\n"
+    "usage: tlayout explain SPEC [--json]\n\n"
     "Explain SPEC in sentences: the logical tensor and its quantization, the\n"
     "memory order of its axes, its padding, the bytes each step moves, the\n"
     "byte-offset formula, how the buffer divides into values, padding elements\n"
     "and slack, and where the last element is; then the vendor's own account\n"
     "for vendor formats (larod pitches, TIDL line and channel pitch, DirectML\n"
-    "Sizes/Strides, RKNN native dims, TensorRT strides and DLA rules).\n";
+    "Sizes/Strides, RKNN native dims, TensorRT strides and DLA rules).\n\n"
+    "  --json   one JSON object {\"spec\", \"model\", \"vendor\", \"vendor_text\"}: the\n"
+    "           same text unwrapped, paragraphs separated by a newline (\"vendor\"\n"
+    "           and \"vendor_text\" are \"\" for generic layouts)\n";
 
 /* ---- output: paragraphs wrapped at WRAP columns ---------------------------------- */
 static void put_wrapped(const char *text, const char *indent)
@@ -383,24 +386,57 @@ static tl_status vendor_text(const tl_desc *d, char **text)
     return tl_desc_explain_vendor(d, *text, need, NULL);
 }
 
+static void print_json(const char *spec, const char *model, const tl_desc *d, const char *vend)
+{
+    cli_sb sb = {NULL, 0, 0};
+    for (size_t cap = 2 * TEXT_CAP;; cap = sb.len + 1) {
+        free(sb.buf);
+        sb = (cli_sb){malloc(cap), cap, 0};
+        if (!sb.buf) return;
+        cli_sb_printf(&sb, "{\"spec\": ");
+        cli_sb_json_str(&sb, spec);
+        cli_sb_printf(&sb, ", \"model\": ");
+        cli_sb_json_str(&sb, model);
+        cli_sb_printf(&sb, ", \"vendor\": ");
+        cli_sb_json_str(&sb, vend[0] ? vendor_name(d->vendor) : "");
+        cli_sb_printf(&sb, ", \"vendor_text\": ");
+        cli_sb_json_str(&sb, vend);
+        cli_sb_printf(&sb, "}\n");
+        if (sb.len < sb.cap) break;
+    }
+    fputs(sb.buf, stdout);
+    free(sb.buf);
+}
+
 int cmd_explain(int argc, char **argv)
 {
-    if (argc > 1 && is_help(argv[1])) {
-        fputs(explain_usage, stdout);
-        return CLI_EXIT_OK;
+    static const char *const known[] = {"--json", "--help"};
+    const char *arg = NULL;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (is_help(argv[i])) {
+            fputs(explain_usage, stdout);
+            return CLI_EXIT_OK;
+        }
+        if (strcmp(argv[i], "--json") == 0) json = cli_json_errors = 1;
+        else if (strncmp(argv[i], "--", 2) == 0) return die_unknown_arg("explain", argv[i], known, 2);
+        else if (arg) return die_usage("explain", "unexpected argument '%s' (one SPEC)", argv[i]);
+        else arg = argv[i];
     }
-    if (argc < 2) return die_usage("explain", "missing SPEC");
-    if (argc > 2) return die_usage("explain", "unexpected argument '%s' (one SPEC)", argv[2]);
+    if (!arg) return die_usage("explain", "missing SPEC");
     tl_desc d;
     char spec[1024];
-    tl_status s = parse_spec(&d, "spec", argv[1]);
-    if (s == TL_OK && tl_desc_format(&d, spec, sizeof spec) != TL_OK) snprintf(spec, sizeof spec, "%s", argv[1]);
+    tl_status s = parse_spec(&d, "spec", arg);
+    if (s == TL_OK && tl_desc_format(&d, spec, sizeof spec) != TL_OK) snprintf(spec, sizeof spec, "%s", arg);
     char *model = calloc(1, TEXT_CAP), *vend = NULL;
     cli_sb a = {model, TEXT_CAP, 0};
     if (s == TL_OK && !model) s = cli_fail(TL_ERR_NOMEM, "explain: out of memory");
     if (s == TL_OK) s = model_text(&d, &a);
     if (s == TL_OK) s = vendor_text(&d, &vend);
-    if (s == TL_OK) {
+    if (s == TL_OK && json) {
+        model[TEXT_CAP - 1] = '\0';
+        print_json(spec, model, &d, vend);
+    } else if (s == TL_OK) {
         model[TEXT_CAP - 1] = '\0';
         printf("%s\n\n", spec);
         put_paragraphs(model, "", 0);

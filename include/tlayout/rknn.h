@@ -155,7 +155,9 @@ enum {
  * formats pass 0 (or C, which is then checked). Quantization: AFFINE -> affine
  * (zp, scale; a normal f32 scale > 0), DFP -> dfp (fl), ignored for float types;
  * quantized descriptors round ties away from zero. Strides equal to the dims
- * they pad are normalised to 0 (they say nothing). *d untouched on error. */
+ * they pad (w_stride == W, h_stride == H, for every format, NC1HWC2 included)
+ * are normalised to 0: they say nothing, and equivalent attrs give identical
+ * descriptors and spec strings. *d untouched on error. */
 TL_API tl_status tl_rknn_desc_from_attr(tl_desc *d, const tl_rknn_tensor_attr *native,
                                         int64_t channels);
 /* The channel count of a non-native 4-D NCHW/NHWC attr. */

@@ -18,11 +18,28 @@ tl_status tl_fail(tl_status s, const char *fmt, ...)
 #endif
     ;
 void tl_clear_error(void);
+/* Add to the current detail: "PREFIX: detail" and "detail; MORE" (printf). For
+ * naming the side of a conversion and for hints that say what to do. */
+tl_status tl_fail_prefix(tl_status s, const char *prefix);
+tl_status tl_fail_append(tl_status s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 #define TL_TRY(expr)                            \
     do {                                        \
         tl_status tl_try_s_ = (expr);           \
         if (tl_try_s_ != TL_OK) return tl_try_s_; \
     } while (0)
+
+/* ---- hints (hint.c) ------------------------------------------------------ */
+/* "NHWC dims are N,H,W,C: did you mean NHWC:u8:1x480x640x3?" when d's image
+ * dims look given in the other common order; false (out untouched) otherwise.
+ * Leaves tl_last_error() as it was only if the caller saved it: call it before
+ * tl_fail. */
+bool tl_dims_order_hint(const tl_desc *d, char *out, size_t cap);
+/* The canonical dtype name closest to a mistyped one, or NULL (elem.c). */
+const char *tl_dtype_closest_name(const char *s);
 
 /* ---- overflow-checked 64-bit arithmetic ----------------------------- */
 /* Each returns false on overflow and leaves *r unspecified. */
@@ -54,6 +71,7 @@ typedef struct tl_spec_opt {
     bool used;          /* set by whoever consumes it; leftovers are errors */
 } tl_spec_opt;
 
+#define TL_SPEC_MAX_ASKED 32
 typedef struct tl_spec {
     const char *layout;     /* e.g. "NCHW16c", "larod.nhwc", "tidl" */
     const char *vformat;    /* for "vendor.format": the part after '.', else "" */
@@ -62,6 +80,10 @@ typedef struct tl_spec {
     int64_t dims[TL_MAX_DIMS + 4];
     int nopts;
     tl_spec_opt opts[TL_SPEC_MAX_OPTS];
+    /* Every key a parser asked for, given or not: the keys valid for this
+     * layout, listed when a key is not known. */
+    int nasked;
+    const char *asked[TL_SPEC_MAX_ASKED];
 } tl_spec;
 
 /* Find an option (marks it used) or NULL. */

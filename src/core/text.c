@@ -33,6 +33,8 @@ static tl_status parse_dims(const char *s, tl_spec *sp)
     for (;;) {
         char item[24];
         size_t len = strcspn(p, "x");
+        if (strpbrk(s, ",[]() "))
+            return tl_fail(TL_ERR_SPEC_SYNTAX, "dims '%s': dims are separated by 'x', e.g. 1x3x224x224", s);
         if (len == 0 || len >= sizeof item)
             return tl_fail(TL_ERR_SPEC_SYNTAX, "dims '%s': expected INTxINT..., item %d is empty or too long", s, sp->ndims);
         if (sp->ndims == (int)(sizeof sp->dims / sizeof sp->dims[0]))
@@ -82,8 +84,12 @@ static tl_status split_spec(char *s, tl_spec *sp)
         sp->vformat = dot + 1;
     }
     sp->dtype = tl_dtype_from_name(f[1]);
-    if (sp->dtype == TL_DT_INVALID)
-        return tl_fail(TL_ERR_DTYPE, "dtype '%s': expected u8 i8 u16 i16 u32 i32 u64 i64 f16 bf16 f32 f64 bool u4 i4", f[1]);
+    if (sp->dtype == TL_DT_INVALID) {
+        const char *near = tl_dtype_closest_name(f[1]);
+        tl_fail(TL_ERR_DTYPE, "dtype '%s': expected u8 i8 u16 i16 u32 i32 u64 i64 f16 bf16 f32 f64 bool u4 i4 "
+                "(or float32, float16, fp16, half, bfloat16, uint8, int8, ...)", f[1]);
+        return near ? tl_fail_append(TL_ERR_DTYPE, "; did you mean %s?", near) : TL_ERR_DTYPE;
+    }
     TL_TRY(parse_dims(f[2], sp));
     for (int i = 3; i < n; i++) TL_TRY(parse_option(f[i], sp));
     return TL_OK;
@@ -244,6 +250,19 @@ static void format_quant(const tl_desc *d, tl_strbuf *sb)
 
 /* ---- public entry points ----------------------------------------------- */
 
+/* A key no parser asked for: the closest valid one, and all of them. */
+static tl_status unknown_option(const tl_spec *sp, const char *key)
+{
+    const char *near = tl_closest_name(key, sp->asked, (size_t)sp->nasked);
+    char layout[64];
+    snprintf(layout, sizeof layout, "%s%s%s", sp->layout, *sp->vformat ? "." : "", sp->vformat);
+    tl_fail(TL_ERR_SPEC_OPTION, "option '%s' is not known for layout %s", key, layout);
+    if (near) tl_fail_append(TL_ERR_SPEC_OPTION, " (did you mean '%s'?)", near);
+    tl_fail_append(TL_ERR_SPEC_OPTION, "; its keys are");
+    for (int i = 0; i < sp->nasked; i++) tl_fail_append(TL_ERR_SPEC_OPTION, " %s", sp->asked[i]);
+    return TL_ERR_SPEC_OPTION;
+}
+
 tl_status tl_desc_parse(tl_desc *out, const char *spec)
 {
     char buf[SPEC_MAX];
@@ -264,8 +283,7 @@ tl_status tl_desc_parse(tl_desc *out, const char *spec)
     }
     TL_TRY(apply_quant(&d, &sp));
     for (int i = 0; i < sp.nopts; i++)
-        if (!sp.opts[i].used)
-            return tl_fail(TL_ERR_SPEC_OPTION, "option '%s' is not known for layout %s", sp.opts[i].key, sp.layout);
+        if (!sp.opts[i].used) return unknown_option(&sp, sp.opts[i].key);
     TL_TRY(tl_desc_validate(&d));
     *out = d;
     return TL_OK;

@@ -163,10 +163,25 @@ static tl_status build_plain(tl_desc *d, const rk_geom *g)
     return finish(d, g);
 }
 
+/* Strides equal to the dims they pad say nothing: 0, so that an attr (or a
+ * spec) with w_stride == W gives the same descriptor as one without. */
+static void normalise_strides(rk_geom *g)
+{
+    int wdim = -1, hdim = -1;
+    if (g->fmt == TL_RKNN_TENSOR_NC1HWC2 && g->rank == 5) wdim = 3, hdim = 2;
+    else if (g->fmt == TL_RKNN_TENSOR_NHWC && g->rank == 4) wdim = 2, hdim = 1;
+    else if (g->fmt == TL_RKNN_TENSOR_NCHW && g->rank == 4) wdim = 3, hdim = 2;
+    else if (g->rank >= 1) wdim = g->rank - 1, hdim = g->rank - 2;
+    if (wdim >= 0 && g->w_stride == g->dims[wdim]) g->w_stride = 0;
+    if (hdim >= 0 && g->h_stride == g->dims[hdim]) g->h_stride = 0;
+}
+
 /* Build into *out only when everything is valid. */
-static tl_status build(tl_desc *out, const rk_geom *g)
+static tl_status build(tl_desc *out, const rk_geom *given)
 {
     tl_desc d;
+    rk_geom norm = *given, *g = &norm;
+    normalise_strides(g);
     TL_TRY(check_geom_dims(g));
     if (g->platform && g->fmt == TL_RKNN_TENSOR_UNDEFINED)
         return tl_fail(TL_ERR_VENDOR, "platform= checks NC1HWC2 or NHWC/NCHW tensors, not UNDEFINED (rknn)");
@@ -223,11 +238,6 @@ tl_status tl_rknn_desc_from_attr(tl_desc *d, const tl_rknn_tensor_attr *a, int64
         (plain || g.dims[g.fmt == TL_RKNN_TENSOR_NHWC ? 3 : 1] != channels))
         return tl_fail(TL_ERR_VENDOR, "channels=%lld does not match the C of the %d-dim %s attr (rknn)",
                        (long long)channels, g.rank, k_fmt_names[g.fmt]);
-    if (g.fmt == TL_RKNN_TENSOR_NC1HWC2 && g.rank == 5 && g.h_stride == g.dims[2]) g.h_stride = 0; /* says nothing */
-    if (plain) { /* strides equal to the dims say nothing */
-        if (g.w_stride == g.dims[g.rank - 1]) g.w_stride = 0;
-        if (g.rank >= 2 && g.h_stride == g.dims[g.rank - 2]) g.h_stride = 0;
-    }
     tl_desc tmp;
     TL_TRY(quant_from_attr(a, g.dt, &tmp.quant));
     TL_TRY(build(&tmp, &g));

@@ -256,7 +256,7 @@ TL_TEST(threshold_errors)
     CHECK_FAIL(tl_rknn_quant_threshold(&inv0, TL_I8, 0.5, &T), TL_ERR_QUANT, "inverse-scale quantization needs");
     CHECK_FAIL(tl_rknn_quant_threshold(&bad, TL_I8, 0.5, &T), TL_ERR_QUANT, "quant.kind=9");
     CHECK_FAIL(tl_rknn_quant_threshold(&ok, TL_F32, 0.5, &T), TL_ERR_DTYPE,
-               "dtype f32: the quantized threshold needs codes of i8 u8 i16 u16 i4 or u4 (rknn)");
+               "dtype f32: the quantized threshold needs codes of i8 u8 i16 u16 i4 or u4");
     CHECK_FAIL(tl_rknn_quant_threshold(&ok, TL_I32, 0.5, &T), TL_ERR_DTYPE, "dtype i32");
     CHECK_FAIL(tl_rknn_quant_threshold(&ok, TL_I8, 0.5, NULL), TL_ERR_NULL, "threshold is NULL");
     CHECK_EQ_I64(T, 12345);
