@@ -52,6 +52,8 @@ void cli_sb_json_str(cli_sb *sb, const char *s)
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
             cli_sb_printf(sb, "\\%c", c);
+        else if (c == '\n')
+            cli_sb_printf(sb, "\\n");
         else if (c < 0x20 || c == 0x7f)
             cli_sb_printf(sb, "\\u%04x", c);
         else
