@@ -126,8 +126,8 @@ static tl_status check_elem_aligned(const tl_desc *d, const char *side)
             if (ax->extent <= 1 || ax->stride_bits % eb == 0) continue;
             return tl_fail(TL_ERR_UNSUPPORTED, "%s planes[%d].axes[%d] (dim %d) stride_bits=%lld "
                            "is not a multiple of the %lld-bit %s element: element-wise conversion "
-                           "needs element-aligned strides (byte-granular pitch, as larod "
-                           "rule 7)", side, p, a, (int)ax->dim, (long long)ax->stride_bits,
+                           "needs element-aligned strides (this is a byte-granular pitch, which "
+                           "larod allows: such a buffer can be described and addressed, not converted)", side, p, a, (int)ax->dim, (long long)ax->stride_bits,
                            (long long)eb, tl_dtype_name((tl_dtype)d->dtype));
         }
     }
