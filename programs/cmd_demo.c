@@ -540,7 +540,8 @@ int cmd_demo(int argc, char **argv)
                 return die_usage("demo", "--runs needs a count from 1 to 1000");
             runs = (int)n;
         } else {
-            return die_usage("demo", "unexpected argument '%s'", argv[i]);
+            static const char *const known[] = {"--out", "--no-svg", "--runs", "--help"};
+            return die_unknown_arg("demo", argv[i], known, sizeof known / sizeof known[0]);
         }
     }
     return demo_main(dir, runs);
