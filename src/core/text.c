@@ -174,8 +174,20 @@ static tl_status parse_generic(tl_desc *d, tl_spec *sp)
 {
     tl_layout L;
     TL_TRY(tl_layout_parse(sp->layout, &L));
-    if (L.rank != sp->ndims)
-        return tl_fail(TL_ERR_SPEC_VALUE, "layout %s has %d dims but %d were given", sp->layout, L.rank, sp->ndims);
+    if (L.rank != sp->ndims) {
+        char order[2 * TL_MAX_DIMS + 8] = "";
+        for (int i = 0, n = 0; i < L.rank && !L.positional; i++)
+            n += snprintf(order + n, sizeof order - (size_t)n, "%s%c", i ? "," : " (", L.labels[i]);
+        if (order[0]) strcat(order, ")");
+        char with_n[200] = "";
+        if (sp->ndims + 1 == L.rank) { /* the batch dim left out, as image shapes often are */
+            tl_strbuf sb = {with_n, sizeof with_n, 0};
+            tl_sb_printf(&sb, ": dims include %c, e.g. 1x", L.positional ? 'a' : L.labels[0]);
+            tl_sb_i64_list(&sb, sp->dims, sp->ndims, "x");
+        }
+        return tl_fail(TL_ERR_SPEC_VALUE, "layout %s has %d dims%s but %d were given%s", sp->layout, L.rank, order,
+                       sp->ndims, with_n);
+    }
     TL_TRY(tl_desc_from_layout(d, &L, sp->dtype, sp->dims, sp->ndims));
     TL_TRY(apply_labels(d, sp));
     TL_TRY(apply_pad(d, sp));
