@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "tlayout.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

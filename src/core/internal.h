@@ -35,8 +35,7 @@ tl_status tl_fail_append(tl_status s, const char *fmt, ...)
 /* ---- hints (hint.c) ------------------------------------------------------ */
 /* "NHWC dims are N,H,W,C: did you mean NHWC:u8:1x480x640x3?" when d's image
  * dims look given in the other common order; false (out untouched) otherwise.
- * Leaves tl_last_error() as it was only if the caller saved it: call it before
- * tl_fail. */
+ * It formats d, which may overwrite tl_last_error(): call it before tl_fail. */
 bool tl_dims_order_hint(const tl_desc *d, char *out, size_t cap);
 /* The canonical dtype name closest to a mistyped one, or NULL (elem.c). */
 const char *tl_dtype_closest_name(const char *s);
