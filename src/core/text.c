@@ -30,11 +30,11 @@ static tl_status parse_dims(const char *s, tl_spec *sp)
 {
     const char *p = s;
     sp->ndims = 0;
+    if (strpbrk(s, ",[]() ")) /* a shape pasted from Python: (1, 3, 224, 224) */
+        return tl_fail(TL_ERR_SPEC_SYNTAX, "dims '%s': dims are separated by 'x', e.g. 1x3x224x224", s);
     for (;;) {
         char item[24];
         size_t len = strcspn(p, "x");
-        if (strpbrk(s, ",[]() "))
-            return tl_fail(TL_ERR_SPEC_SYNTAX, "dims '%s': dims are separated by 'x', e.g. 1x3x224x224", s);
         if (len == 0 || len >= sizeof item)
             return tl_fail(TL_ERR_SPEC_SYNTAX, "dims '%s': expected INTxINT..., item %d is empty or too long", s, sp->ndims);
         if (sp->ndims == (int)(sizeof sp->dims / sizeof sp->dims[0]))
