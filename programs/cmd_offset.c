@@ -85,8 +85,9 @@ int cmd_offset(int argc, char **argv)
 {
     static const char *const known[] = {"--json", "--help"};
     const char *spec = NULL;
-    const char *coords[256];
     int ncoords = 0, json = 0;
+    /* The coordinates stay in argv, in place: every argument after SPEC that is not an option. */
+    char **coords = argv;
     for (int i = 1; i < argc; i++) {
         if (is_help(argv[i])) {
             fputs(offset_usage, stdout);
@@ -95,8 +96,7 @@ int cmd_offset(int argc, char **argv)
         if (strcmp(argv[i], "--json") == 0) json = cli_json_errors = 1;
         else if (strncmp(argv[i], "--", 2) == 0) return die_unknown_arg("offset", argv[i], known, 2);
         else if (!spec) spec = argv[i];
-        else if (ncoords == (int)(sizeof coords / sizeof coords[0])) return die_usage("offset", "more than 256 COORDs");
-        else coords[ncoords++] = argv[i];
+        else coords[ncoords++] = argv[i]; /* ncoords < i: never overwrites an unread argument */
     }
     if (!spec) return die_usage("offset", "missing SPEC");
     if (!ncoords) return die_usage("offset", "missing COORD after SPEC");
