@@ -102,3 +102,33 @@ bool tl_dims_order_hint(const tl_desc *d, char *out, size_t cap)
     snprintf(out, cap, "%.*s dims are %s: did you mean %s?", (int)(dt - spec), spec, order, fixed);
     return true;
 }
+
+/* A vendor format refused 4 dims: when the same spec with them in the other
+ * common image order (N,H,W,C <-> N,C,H,W) parses and then has a channel-like
+ * C where the given dims had none, the message says which order the format
+ * takes ("trt.dla_hwc4 dims are N,C,H,W: did you mean ...?"). */
+tl_status tl_hint_vendor_dims(tl_status st, const char *spec, const int64_t *dims, int ndims)
+{
+    static const int orders[2][4] = {{0, 3, 1, 2}, {0, 2, 3, 1}}; /* NHWC->NCHW, NCHW->NHWC */
+    const char *dt = strchr(spec, ':'), *dv = dt ? strchr(dt + 1, ':') : NULL;
+    if (!dv || ndims != 4) return st;
+    const char *rest = strchr(dv + 1, ':');
+    char saved[1024]; /* the library's detail, kept while the other order is tried */
+    snprintf(saved, sizeof saved, "%s", tl_last_error());
+    for (int k = 0; k < 2; k++) {
+        char cand[1024];
+        tl_strbuf sb = {cand, sizeof cand, 0};
+        tl_sb_printf(&sb, "%.*s", (int)(dv + 1 - spec), spec);
+        for (int i = 0; i < 4; i++) tl_sb_printf(&sb, "%s%lld", i ? "x" : "", (long long)dims[orders[k][i]]);
+        tl_sb_printf(&sb, "%s", rest ? rest : "");
+        tl_desc d;
+        if (sb.len >= sizeof cand || tl_desc_parse_unhinted(&d, cand) != TL_OK || d.rank != 4) continue;
+        int c = -1;
+        for (int i = 0; i < 4; i++) c = d.labels[i] == 'C' ? i : c;
+        if (c < 0 || !channel_like(d.dims[c]) || channel_like(dims[c])) continue;
+        char order[8] = {d.labels[0], ',', d.labels[1], ',', d.labels[2], ',', d.labels[3], '\0'};
+        tl_fail(st, "%s", saved);
+        return tl_fail_append(st, "; %.*s dims are %s: did you mean %s?", (int)(dt - spec), spec, order, cand);
+    }
+    return tl_fail(st, "%s", saved);
+}

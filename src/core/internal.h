@@ -37,6 +37,12 @@ tl_status tl_fail_append(tl_status s, const char *fmt, ...)
  * dims look given in the other common order; false (out untouched) otherwise.
  * It formats d, which may overwrite tl_last_error(): call it before tl_fail. */
 bool tl_dims_order_hint(const tl_desc *d, char *out, size_t cap);
+/* A vendor parser refused the 4 dims of spec with status st: append to the
+ * detail the order the format takes when the other common image order parses
+ * (N,H,W,C <-> N,C,H,W); returns st. */
+tl_status tl_hint_vendor_dims(tl_status st, const char *spec, const int64_t *dims, int ndims);
+/* tl_desc_parse without that hint (what the hint itself tries). */
+tl_status tl_desc_parse_unhinted(tl_desc *out, const char *spec);
 /* The canonical dtype name closest to a mistyped one, or NULL (elem.c). */
 const char *tl_dtype_closest_name(const char *s);
 

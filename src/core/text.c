@@ -275,7 +275,19 @@ static tl_status unknown_option(const tl_spec *sp, const char *key)
     return TL_ERR_SPEC_OPTION;
 }
 
+static tl_status parse_spec(tl_desc *out, const char *spec, bool hint);
+
 tl_status tl_desc_parse(tl_desc *out, const char *spec)
+{
+    return parse_spec(out, spec, true);
+}
+
+tl_status tl_desc_parse_unhinted(tl_desc *out, const char *spec)
+{
+    return parse_spec(out, spec, false);
+}
+
+static tl_status parse_spec(tl_desc *out, const char *spec, bool hint)
 {
     char buf[SPEC_MAX];
     tl_spec sp;
@@ -287,7 +299,8 @@ tl_status tl_desc_parse(tl_desc *out, const char *spec)
     const tl_vendor_ops *v = tl_vendor_find_prefix(sp.layout);
     if (v) {
         tl_desc_clear(&d);
-        TL_TRY(v->parse(&d, &sp));
+        tl_status st = v->parse(&d, &sp);
+        if (st != TL_OK) return hint ? tl_hint_vendor_dims(st, spec, sp.dims, sp.ndims) : st;
         d.vendor = v->vendor;
     } else {
         if (*sp.vformat) return tl_fail(TL_ERR_SPEC_LAYOUT, "layout %s.%s: unknown vendor '%s'", sp.layout, sp.vformat, sp.layout);
