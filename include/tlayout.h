@@ -256,6 +256,14 @@ typedef enum tl_yuv_kind {
 } tl_yuv_kind;
 TL_API tl_status tl_desc_init_yuv420(tl_desc *d, tl_yuv_kind kind, int64_t height, int64_t width,
                                      int64_t row_pitch, int64_t chroma_offset);
+/* The same with a separate chroma row pitch (bytes per row of the CbCr plane
+ * for NV12/NV21, of each of U and V for I420), as libyuv and FFmpeg lay out an
+ * odd width W: Y rows of W bytes, CbCr rows of W + 1. uv_pitch 0 = derived
+ * from row_pitch (row_pitch itself, or half of it for I420), which is then at
+ * least the chroma row; with uv_pitch > 0, row_pitch 0 = W.
+ * vendor_params of a YUV descriptor: {row_pitch, chroma_offset, uv_pitch}. */
+TL_API tl_status tl_desc_init_yuv420_pitches(tl_desc *d, tl_yuv_kind kind, int64_t height, int64_t width,
+                                             int64_t row_pitch, int64_t uv_pitch, int64_t chroma_offset);
 /* YUV 4:2:2 packed images (YUYV, UYVY), logical (C=3, H, W) as above: 2 bytes
  * a pixel, one U and one V per pixel pair. row_pitch 0 = 2 * ceil(W/2) * 2 / 2
  * rounded to pairs; it must be even and hold the row's pairs. */
@@ -313,5 +321,6 @@ TL_API int64_t tl_quantize_value(const tl_quant *q, tl_dtype t, float real);
 #include "tlayout/image.h"
 #include "tlayout/parallel.h"
 #include "tlayout/dmabuf.h"
+#include "tlayout/names.h"
 
 #endif /* TLAYOUT_H */

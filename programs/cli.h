@@ -86,6 +86,14 @@ int die_usage(const char *cmd, const char *fmt, ...)
     ;
 /* Record an I/O error (cli_fail: "WHAT 'PATH': strerror") and return TL_ERR_IO. */
 tl_status cli_io_error(const char *what, const char *path);
+/* Under --json a command sets this: die_status and die_usage then write one
+ * JSON object to stderr instead of text,
+ *   {"error": {"status": "TL_ERR_MISMATCH", "code": 300, "message": "..."}}
+ * (status "usage" and code 2 for usage errors); stdout keeps only results. */
+extern int cli_json_errors;
+/* A usage error for an argument that is not an option of cmd: names the
+ * closest of known[0..n-1] when there is one ("did you mean '--from'?"). */
+int die_unknown_arg(const char *cmd, const char *arg, const char *const *known, size_t n);
 
 /* ---- arguments ----------------------------------------------------------- */
 /* Non-zero when arg is "-h" or "--help". */
@@ -133,6 +141,8 @@ void cli_sb_printf(cli_sb *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* s as a JSON string, quoted and escaped. */
+void cli_sb_json_str(cli_sb *sb, const char *s);
 /* The shortest decimal that reads back as the same float (as the library
  * prints scales in specs and JSON, so the CLI's text agrees with them). */
 void cli_sb_float(cli_sb *sb, float f);

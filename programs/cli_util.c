@@ -1,6 +1,6 @@
 /* The CLI's own error detail and text builder (declared in cli.h).
  *
- * programs/ links the public API only (DESIGN.md), so it cannot write the
+ * programs/ links the public API only, so it cannot write the
  * library's thread-local error: it keeps its detail here, and die_status
  * chooses between the two. The CLI runs on one thread, so plain statics do.
  */
@@ -13,7 +13,7 @@
 #include "cli.h"
 
 /* Same length as the library's detail, so a message truncates the same way. */
-static char cli_error[512];
+static char cli_error[1024];
 static int cli_error_set;
 
 tl_status cli_fail(tl_status s, const char *fmt, ...)
@@ -45,6 +45,23 @@ void cli_sb_printf(cli_sb *sb, const char *fmt, ...)
     int n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, ap);
     va_end(ap);
     if (n > 0) sb->len += (size_t)n;
+}
+
+void cli_sb_json_str(cli_sb *sb, const char *s)
+{
+    cli_sb_printf(sb, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            cli_sb_printf(sb, "\\%c", c);
+        else if (c == '\n')
+            cli_sb_printf(sb, "\\n");
+        else if (c < 0x20 || c == 0x7f)
+            cli_sb_printf(sb, "\\u%04x", c);
+        else
+            cli_sb_printf(sb, "%c", c);
+    }
+    cli_sb_printf(sb, "\"");
 }
 
 void cli_sb_float(cli_sb *sb, float f)

@@ -70,7 +70,7 @@ static void list_i64(char *buf, size_t len, const int64_t *v, int n)
     for (int i = 0; i < n && u < len; i++) u += (size_t)snprintf(buf + u, len - u, "%s%lld", i ? ", " : "", (long long)v[i]);
 }
 
-/* larod: pitches in bytes, computed right to left (FORMATS.md §1). */
+/* larod: pitches in bytes, computed right to left (larod.h). */
 static tl_status larod_view(const tl_desc *d, vview *v)
 {
     tl_larod_tensor_pitches p;
@@ -542,7 +542,8 @@ int cmd_demo(int argc, char **argv)
                 return die_usage("demo", "--runs needs a count from 1 to 1000");
             runs = (int)n;
         } else {
-            return die_usage("demo", "unexpected argument '%s'", argv[i]);
+            static const char *const known[] = {"--out", "--no-svg", "--runs", "--help"};
+            return die_unknown_arg("demo", argv[i], known, sizeof known / sizeof known[0]);
         }
     }
     return demo_main(dir, runs);

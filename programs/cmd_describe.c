@@ -57,15 +57,17 @@ static void print_quant(const tl_desc *d)
     cli_sb sb = {sc, sizeof sc, 0};
     cli_sb_float(&sb, q->scale);
     const char *rnd = name_of(round_names, 3, q->round);
+    char zp[32]; /* a negative zero point in parentheses: (q - (-128)), not (q - -128) */
+    snprintf(zp, sizeof zp, q->zp < 0 ? "(%ld)" : "%ld", (long)q->zp);
     switch (q->kind) {
     case TL_Q_AFFINE:
-        printf("%-9s affine: real = (q - %ld) * %s, round=%s\n", "quant", (long)q->zp, sc, rnd);
+        printf("%-9s affine: real = (q - %s) * %s, round=%s\n", "quant", zp, sc, rnd);
         break;
     case TL_Q_INV:
-        printf("%-9s inv: real = (q - %ld) / %s, round=%s\n", "quant", (long)q->zp, sc, rnd);
+        printf("%-9s inv: real = (q - %s) / %s, round=%s\n", "quant", zp, sc, rnd);
         break;
     case TL_Q_DFP:
-        printf("%-9s dfp: real = q * 2^-%d, round=%s\n", "quant", (int)q->fl, rnd);
+        printf("%-9s dfp: real = q * 2^%d, round=%s\n", "quant", -(int)q->fl, rnd);
         break;
     default:
         printf("%-9s %s\n", "quant", name_of(qkind_names, 4, q->kind));
@@ -118,6 +120,7 @@ static int print_json(const tl_desc *d)
 
 int cmd_describe(int argc, char **argv)
 {
+    static const char *const known[] = {"--json", "--help"};
     const char *spec = NULL;
     int json = 0;
     for (int i = 1; i < argc; i++) {
@@ -126,9 +129,9 @@ int cmd_describe(int argc, char **argv)
             return CLI_EXIT_OK;
         }
         if (strcmp(argv[i], "--json") == 0)
-            json = 1;
+            json = cli_json_errors = 1;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return die_usage("describe", "unknown option '%s'", argv[i]);
+            return die_unknown_arg("describe", argv[i], known, sizeof known / sizeof known[0]);
         else if (spec)
             return die_usage("describe", "one SPEC expected, got '%s' and '%s'", spec, argv[i]);
         else

@@ -76,7 +76,8 @@ int cmd_draw(int argc, char **argv)
             if (r < 0) return die_usage("draw", "--title needs a text");
             o.title = v;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return die_usage("draw", "unknown option '%s'", argv[i]);
+            static const char *const known[] = {"--output", "--lines", "--cells", "--title", "--help"};
+            return die_unknown_arg("draw", argv[i], known, sizeof known / sizeof known[0]);
         } else if (!spec) {
             spec = argv[i];
         } else {

@@ -1,4 +1,5 @@
 /* tlayout tidl-info IO_1_BIN [--json]
+ * tlayout tidl-info --write OUT [--version V] [--cores N] --in SPEC... --out SPEC...
  * tlayout tidl-info --write-sample VERSION CORES OUT   (test aid) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,8 @@
 
 static const char tidl_info_usage[] =
     "usage: tlayout tidl-info IO_1_BIN [--json]\n"
+    "       tlayout tidl-info --write OUT [--version V] [--cores N]\n"
+    "                         --in [NAME=]SPEC ... --out [NAME=]SPEC ...\n"
     "       tlayout tidl-info --write-sample VERSION CORES OUT\n\n"
     "List every input and output buffer of a TI TIDL-RT io_1.bin, the raw\n"
     "sTIDL_IOBufDesc_t the TIDL import tool writes: name, element type, dims,\n"
@@ -19,6 +22,13 @@ static const char tidl_info_usage[] =
     "(all buffers are still listed, the broken one with its error).\n\n"
     "  --json          one JSON object {\"version\", \"cores\", \"size_bytes\", ...,\n"
     "                  \"inputs\": [...], \"outputs\": [...]} (keys in docs/tidl.md)\n"
+    "  --write OUT     write an io_1.bin of variant --version (2, 3 or 4; default\n"
+    "                  4) for --cores cores (default 1) with one input buffer per\n"
+    "                  --in and one output buffer per --out, in that order. Each\n"
+    "                  SPEC is a tidl spec (tidl:DT:NxCxHxW[:pad=L,T,R,B][:scale=]\n"
+    "                  [:zp=][:cp=][:layout=nhwc] ...); NAME (default input_K,\n"
+    "                  output_K) is the buffer's name. Read it back with\n"
+    "                  'tlayout tidl-info OUT'.\n"
     "  --write-sample VERSION CORES OUT\n"
     "                  test aid: write a small example image (one u8 input, an i16\n"
     "                  and an f32 output) of variant VERSION (2, 3, 4) sized for\n"
@@ -26,21 +36,6 @@ static const char tidl_info_usage[] =
     "example: tlayout tidl-info model/io_1.bin\n";
 
 /* ---- output helpers ------------------------------------------------------ */
-
-static void json_str(cli_sb *sb, const char *s)
-{
-    cli_sb_printf(sb, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            cli_sb_printf(sb, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            cli_sb_printf(sb, "\\u%04x", c);
-        else
-            cli_sb_printf(sb, "%c", c);
-    }
-    cli_sb_printf(sb, "\"");
-}
 
 /* What one buffer becomes: its descriptor (or the error) and warnings. */
 typedef struct buf_report {
@@ -80,7 +75,7 @@ static void json_buffer(cli_sb *sb, const buf_report *r)
 {
     const tl_tidl_buf *b = &r->b;
     cli_sb_printf(sb, "{\"index\": %d, \"name\": ", (int)b->index);
-    json_str(sb, b->name);
+    cli_sb_json_str(sb, b->name);
     cli_sb_printf(sb, ", \"width\": %d, \"height\": %d, \"channels\": %d, \"pad\": [%d, %d, %d, %d], \"pad_ch\": %d, "
                   "\"channel_pitch\": %d, \"batches\": %d, \"dim1\": %d, \"dim2\": %d, \"element_type\": %d, "
                   "\"element_type_name\": \"%s\", \"layout\": \"%s\", \"data_id\": %d, \"scale\": ",
@@ -103,11 +98,11 @@ static void json_buffer(cli_sb *sb, const buf_report *r)
     if (r->status == TL_OK) {
         cli_sb_printf(sb, "\"line_pitch\": %lld, \"size_bytes\": %lld, \"spec\": ", line_pitch(&r->d),
                       (long long)r->d.size_bytes);
-        json_str(sb, r->spec);
+        cli_sb_json_str(sb, r->spec);
         cli_sb_printf(sb, ", \"error\": null");
     } else {
         cli_sb_printf(sb, "\"line_pitch\": null, \"size_bytes\": null, \"spec\": null, \"error\": ");
-        json_str(sb, r->error);
+        cli_sb_json_str(sb, r->error);
     }
     cli_sb_printf(sb, ", \"warnings\": [");
     char w[sizeof r->warnings];
@@ -117,7 +112,7 @@ static void json_buffer(cli_sb *sb, const buf_report *r)
         nl = strchr(line, '\n');
         if (nl) *nl = '\0';
         cli_sb_printf(sb, "%s", k ? ", " : "");
-        json_str(sb, line);
+        cli_sb_json_str(sb, line);
     }
     cli_sb_printf(sb, "]}");
 }
@@ -125,7 +120,7 @@ static void json_buffer(cli_sb *sb, const buf_report *r)
 static void json_header(cli_sb *sb, const char *path, const tl_tidl_io *io)
 {
     cli_sb_printf(sb, "{\"file\": ");
-    json_str(sb, path);
+    cli_sb_json_str(sb, path);
     cli_sb_printf(sb, ", \"version\": %d, \"cores\": %d, \"size_bytes\": %lld, \"max_inputs\": %d, "
                   "\"max_outputs\": %d, \"num_input_buf\": %d, \"num_output_buf\": %d",
                   (int)io->version, (int)io->max_cores, (long long)io->size_bytes, (int)io->max_inputs,
@@ -326,8 +321,110 @@ static int write_sample(const char *vtext, const char *ctext, const char *path)
     return s == TL_OK ? CLI_EXIT_OK : die_status(s);
 }
 
+/* ---- --write ------------------------------------------------------------------ */
+
+#define WRITE_MAX_BUFS 128 /* TIDL's largest capacity (V3/V4 inputs and outputs per core x 4) */
+
+typedef struct write_args {
+    const char *out, *version, *cores;
+    const char *in_specs[WRITE_MAX_BUFS], *out_specs[WRITE_MAX_BUFS];
+    int nin, nout;
+} write_args;
+
+/* [NAME=]SPEC: a NAME is what precedes an '=' that comes before the first ':'. */
+static tl_status buffer_of_arg(const char *arg, int is_output, int k, int version, tl_tidl_buf *b)
+{
+    const char *colon = strchr(arg, ':'), *eq = strchr(arg, '=');
+    int named = eq && (!colon || eq < colon);
+    const char *spec = named ? eq + 1 : arg;
+    char what[32];
+    tl_desc d;
+    snprintf(what, sizeof what, "--%s #%d", is_output ? "out" : "in", k + 1);
+    CLI_TRY(parse_spec(&d, what, spec));
+    CLI_TRY(tl_tidl_from_desc(&d, b));
+    if (named) snprintf(b->name, sizeof b->name, "%.*s", (int)(eq - arg), arg);
+    else snprintf(b->name, sizeof b->name, "%s_%d", is_output ? "output" : "input", k);
+    /* What the variant lacks is 0 (DIM1/DIM2 are 1 from V3), as TI's import tool writes it. */
+    b->dim1 = b->dim2 = version >= 3 ? 1 : 0;
+    if (version < 4) b->buf_size = 0;
+    b->num_valid_tensor_dims = is_output && version >= 3 ? 4 : 0;
+    b->is_output = is_output;
+    b->index = k;
+    return TL_OK;
+}
+
+static tl_status write_io(const write_args *w, int version, int cores)
+{
+    tl_tidl_io io;
+    tl_tidl_buf *bufs = calloc(2 * WRITE_MAX_BUFS, sizeof *bufs);
+    unsigned char *img = NULL;
+    if (!bufs) return cli_fail(TL_ERR_NOMEM, "tidl-info: out of memory");
+    tl_status s = tl_tidl_io_init(&io, version, cores);
+    for (int k = 0; k < w->nin && s == TL_OK; k++) s = buffer_of_arg(w->in_specs[k], 0, k, version, &bufs[k]);
+    for (int k = 0; k < w->nout && s == TL_OK; k++)
+        s = buffer_of_arg(w->out_specs[k], 1, k, version, &bufs[WRITE_MAX_BUFS + k]);
+    if (s == TL_OK) {
+        io.num_input_buf = w->nin;
+        io.num_output_buf = w->nout;
+        if (version >= 3) io.num_cores = io.num_virtual_cores = io.num_super_batches = 1;
+        img = malloc((size_t)io.size_bytes);
+        s = img ? TL_OK : cli_fail(TL_ERR_NOMEM, "tidl-info: out of memory");
+    }
+    if (s == TL_OK) s = tl_tidl_io_write(&io, bufs, bufs + WRITE_MAX_BUFS, img, (size_t)io.size_bytes);
+    if (s == TL_OK) s = write_file(w->out, img, (size_t)io.size_bytes);
+    free(img);
+    free(bufs);
+    return s;
+}
+
+/* A version or core count (0..64), or dflt when not given; 0 when malformed. */
+static int small_number(const char *text, int dflt, int *out)
+{
+    char *end;
+    if (!text) {
+        *out = dflt;
+        return 1;
+    }
+    long v = strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || v < 0 || v > 64) return 0;
+    *out = (int)v;
+    return 1;
+}
+
+static int write_cmd(int argc, char **argv)
+{
+    static const char *const known[] = {"--write", "--version", "--cores", "--in", "--out", "--help"};
+    write_args w = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int hit = 0;
+        for (size_t k = 0; k < 5 && !hit; k++) {
+            hit = take_option(argc, argv, &i, known[k], &v);
+            if (hit < 0) return die_usage("tidl-info", "%s needs a value", known[k]);
+            if (!hit) continue;
+            if (k == 0) w.out = v;
+            else if (k == 1) w.version = v;
+            else if (k == 2) w.cores = v;
+            else if ((k == 3 ? w.nin : w.nout) == WRITE_MAX_BUFS)
+                return die_usage("tidl-info", "more than %d %s buffers", WRITE_MAX_BUFS, known[k]);
+            else if (k == 3) w.in_specs[w.nin++] = v;
+            else w.out_specs[w.nout++] = v;
+        }
+        if (!hit) return die_unknown_arg("tidl-info", argv[i], known, sizeof known / sizeof known[0]);
+    }
+    int version, cores;
+    if (!small_number(w.version, 4, &version))
+        return die_usage("tidl-info", "--version '%s' is not 2, 3 or 4", w.version);
+    if (!small_number(w.cores, 1, &cores))
+        return die_usage("tidl-info", "--cores '%s' is not a core count", w.cores);
+    if (!w.nin && !w.nout) return die_usage("tidl-info", "--write needs at least one --in or --out SPEC");
+    tl_status s = write_io(&w, version, cores);
+    return s == TL_OK ? CLI_EXIT_OK : die_status(s);
+}
+
 int cmd_tidl_info(int argc, char **argv)
 {
+    static const char *const known[] = {"--json", "--write", "--write-sample", "--help"};
     const char *path = NULL;
     int json = 0;
     for (int i = 1; i < argc; i++) {
@@ -340,10 +437,11 @@ int cmd_tidl_info(int argc, char **argv)
                 return die_usage("tidl-info", "--write-sample takes VERSION CORES OUT and nothing else");
             return write_sample(argv[2], argv[3], argv[4]);
         }
+        if (strncmp(argv[i], "--write", 7) == 0 && (argv[i][7] == '\0' || argv[i][7] == '=')) return write_cmd(argc, argv);
         if (strcmp(argv[i], "--json") == 0)
-            json = 1;
+            json = cli_json_errors = 1;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return die_usage("tidl-info", "unknown option '%s'", argv[i]);
+            return die_unknown_arg("tidl-info", argv[i], known, sizeof known / sizeof known[0]);
         else if (path)
             return die_usage("tidl-info", "one IO_1_BIN expected, got '%s' and '%s'", path, argv[i]);
         else

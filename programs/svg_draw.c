@@ -7,16 +7,24 @@
  * stride and offset is a multiple of (one element, or one byte for
  * byte-granular pitches); an element spans cells/element boxes.
  *
- * Colour = the element's channel (C, or the plane dim); padding elements are
- * hatched over a pale tint; slack (bytes no element uses) is cross-hatched;
+ * Colour = the element's channel (C, or the plane dim): light fills under dark
+ * text, a categorical palette up to 12 channels, beyond that one hue per
+ * channel in golden-angle steps (neighbours differ strongly and no two
+ * channels share a colour, so a colour never suggests that two channels are
+ * the same); padding elements are hatched over a paler
+ * tint; slack (bytes no element uses) is cross-hatched;
  * elements that differ only in the innermost dim (a pixel's channels, a
- * vector's lanes, a CbCr pair) are outlined together.
+ * vector's lanes, a CbCr pair) are outlined together. When padding comes
+ * first (TIDL's border), the first valid element is marked. Byte counts have
+ * thousands separators; the legend says how many bytes one box is.
  *
  * Large tensors are summarised: a line shows its first cells, a gap (⋯) and
  * its end (with the slack run shortened to one labelled box), and a panel
  * shows its first lines, the lines around the first block boundaries and its
  * last line, with gaps (⋮) that say how much was left out.
  */
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,13 +40,16 @@
 #define GAPROW_H 20   /* an elided run of lines */
 #define MAX_SEGS 4
 #define MAX_SHOWN 40  /* lines listed per region, gaps excluded */
-#define NCOLOURS 10
+#define NCOLOURS 12
+#define GREY 11       /* Y of a YUV image */
+#define FIRST_SCAN (1 << 20) /* cells searched for the first valid element */
 
-/* Tableau-10 reordered so channels 0, 1, 2 of an RGB image are red, green, blue. */
-static const char *const palette[NCOLOURS] = {"#e15759", "#59a14f", "#4e79a7", "#f28e2b", "#b07aa1",
-                                              "#76b7b2", "#edc948", "#ff9da7", "#9c755f", "#79706e"};
-static const char *const tints[NCOLOURS] = {"#f6cdcd", "#cde4ca", "#cad7e5", "#fbdcbf", "#e7d7e3",
-                                            "#d6e9e8", "#f9efc9", "#ffe1e5", "#e1d5cf", "#d7d4d3"};
+/* Light fills for dark text (ColorBrewer Set3, reordered so channels 0, 1, 2 of
+ * an RGB image are red, green, blue), and paler tints of them for padding. */
+static const char *const palette[NCOLOURS] = {"#fb8072", "#b3de69", "#80b1d3", "#fdb462", "#bebada", "#8dd3c7",
+                                              "#ffed6f", "#fccde5", "#bc80bd", "#ccebc5", "#e5c494", "#c8c8c8"};
+static const char *const tints[NCOLOURS] = {"#fdd9d4", "#e8f5d2", "#d9e8f2", "#fee1c0", "#e5e3f0", "#d9f2ee",
+                                            "#fff8c5", "#feebf4", "#e4cce4", "#ebf7e8", "#f5e7d4", "#e9e9e9"};
 
 /* One shown run of a line: cells [from, to); `shorten` draws a slack run as one box. */
 typedef struct seg {
@@ -77,8 +88,11 @@ typedef struct canvas {
     int cw, rh;              /* cell width, row height (px) */
     int width;
     int colour_dim;
+    int ramp;                /* more channels than palette entries: one hue each */
     unsigned used_colours;   /* bit per palette entry seen */
     int used_grey, used_pad, used_slack, used_outline;
+    int64_t first_value;     /* cell of the first valid element when padding precedes it, else -1 */
+    int used_first;
     int64_t y;
 } canvas;
 
@@ -286,6 +300,33 @@ static void choose_sizes(canvas *cv)
     cv->width = (int)(2 * MARGIN + LABEL_W + w);
 }
 
+/* ---- numbers --------------------------------------------------------------------- */
+/* Bytes of a bit count with thousands separators: 1,228,800; 0.5; 12,345.5. */
+static const char *bytes_text(int64_t bits, char *buf, size_t len)
+{
+    char plain[40];
+    format_bits_as_bytes(bits, plain, sizeof plain);
+    const char *frac = strchr(plain, '.');
+    size_t digits = frac ? (size_t)(frac - plain) : strlen(plain), n = 0, lead = plain[0] == '-';
+    for (size_t i = 0; i < digits && n + 2 < len; i++) {
+        if (i > lead && (digits - i) % 3 == 0) buf[n++] = ',';
+        buf[n++] = plain[i];
+    }
+    snprintf(buf + n, len - n, "%s", frac ? frac : "");
+    return buf;
+}
+
+/* " (1.5 MiB)" for sizes of 10 KiB and more, "" below. */
+static const char *binary_size(int64_t bits, char *buf, size_t len)
+{
+    double b = (double)bits / 8.0;
+    if (b >= 1024.0 * 1024 * 1024) snprintf(buf, len, " (%.1f GiB)", b / (1024.0 * 1024 * 1024));
+    else if (b >= 1024.0 * 1024) snprintf(buf, len, " (%.1f MiB)", b / (1024.0 * 1024));
+    else if (b >= 10.0 * 1024) snprintf(buf, len, " (%.1f KiB)", b / 1024.0);
+    else buf[0] = '\0';
+    return buf;
+}
+
 /* ---- SVG pieces ------------------------------------------------------------------ */
 static void put_text(canvas *cv, int64_t x, int64_t y, const char *cls, const char *text)
 {
@@ -315,10 +356,11 @@ static void defs(canvas *cv)
                   "text{font-family:'DejaVu Sans',Verdana,sans-serif;font-size:11px;fill:#222}\n"
                   ".t{font-size:15px;font-weight:bold}.s{font-size:12px}.h{font-size:12px;font-weight:bold}\n"
                   ".l{font-size:11px;text-anchor:end}.b{font-size:9px;fill:#666;text-anchor:end}\n"
-                  ".c{font-size:9px;text-anchor:middle;fill:#fff}.cp{font-size:9px;text-anchor:middle}\n"
+                  ".c{font-size:9px;text-anchor:middle;fill:#111}.cp{font-size:9px;text-anchor:middle}\n"
                   ".g{font-size:10px;text-anchor:middle;fill:#444}.gap{font-size:14px;text-anchor:middle;fill:#666}\n"
                   ".e{stroke:#fff;stroke-width:1}.p{stroke:#fff;stroke-width:1}.k{stroke:#bbb;stroke-width:1}\n"
                   ".o{fill:none;stroke:#222;stroke-width:1.5}.x{fill:#f3f3f3;stroke:#ccc;stroke-dasharray:3 2}\n"
+                  ".m{fill:#111;stroke:#fff;stroke-width:1}\n"
                   "</style>\n");
     svg_printf(o, "<pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
                   "patternTransform=\"rotate(45)\"><rect width=\"2\" height=\"6\" fill=\"#000\" "
@@ -328,19 +370,52 @@ static void defs(canvas *cv)
                   "stroke-width=\"0.8\"/></pattern>\n</defs>\n");
 }
 
-/* Palette entry of channel c; YUV: Y grey, Cb blue, Cr red. -1 = a padding channel. */
+/* Palette entry of channel c; YUV: Y grey, Cb blue, Cr red. -1 = a padding
+ * channel, -2 = a channel of the ramp (more channels than palette entries). */
 static int colour_index(const tl_desc *d, int cd, int64_t c)
 {
-    static const int yuv[3] = {9, 2, 0};
+    static const int yuv[3] = {GREY, 2, 0};
     if (cd < 0) return 2;
     if (c < 0 || c >= d->dims[cd]) return -1;
     if (mm_channel_name(d, c)) return yuv[c];
-    return (int)(c % NCOLOURS);
+    return d->dims[cd] > NCOLOURS ? -2 : (int)c;
 }
 
-static int colour_of(canvas *cv, const mm_cell *c)
+/* Channel c's hue in golden-angle steps (137.5 degrees: neighbours far apart,
+ * no hue ever repeats), light (pale for padding), as #rrggbb. */
+static void ramp_colour(int64_t c, int pale, char out[8])
 {
-    return colour_index(cv->d, cv->colour_dim, cv->colour_dim >= 0 ? c->x[cv->colour_dim] : 0);
+    double h = fmod((double)c * 137.50776405, 360.0), s = 0.62, l = pale ? 0.9 : 0.74;
+    double q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q, rgb[3];
+    for (int k = 0; k < 3; k++) {
+        double t = h / 360.0 + (1 - k) / 3.0;
+        t -= t > 1 ? 1 : 0;
+        t += t < 0 ? 1 : 0;
+        rgb[k] = t < 1.0 / 6 ? p + (q - p) * 6 * t : t < 0.5 ? q : t < 2.0 / 3 ? p + (q - p) * (2.0 / 3 - t) * 6 : p;
+    }
+    snprintf(out, 8, "#%02x%02x%02x", (unsigned)(rgb[0] * 255 + 0.5), (unsigned)(rgb[1] * 255 + 0.5),
+             (unsigned)(rgb[2] * 255 + 0.5));
+}
+
+static int64_t channel_of(const canvas *cv, const mm_cell *c)
+{
+    return cv->colour_dim >= 0 ? c->x[cv->colour_dim] : 0;
+}
+
+/* The fill of channel ch (pale: a padding element's tint), noting what the legend shows. */
+static const char *channel_fill(canvas *cv, int64_t ch, int pale, char buf[8])
+{
+    int col = colour_index(cv->d, cv->colour_dim, ch);
+    if (col == -2) {
+        ramp_colour(ch, pale, buf);
+        return buf;
+    }
+    if (col < 0) {
+        cv->used_grey = 1;
+        return pale ? "#e4e4e4" : palette[GREY];
+    }
+    cv->used_colours |= 1u << col;
+    return pale ? tints[col] : palette[col];
 }
 
 /* The text in an element box: its coordinate along the region's label dim. */
@@ -362,21 +437,18 @@ static void draw_box(canvas *cv, const region *r, const mm_cell *c, int64_t x, i
     if (c->kind == MM_SLACK) {
         char b[32];
         put_rect(cv, x, y, w, cv->rh, "url(#cross)", "k");
-        snprintf(buf, sizeof buf, "%s B", format_bits_as_bytes(w / cv->cw * cv->m.unit_bits, b, sizeof b));
+        snprintf(buf, sizeof buf, "%s B", bytes_text(w / cv->cw * cv->m.unit_bits, b, sizeof b));
         if (text_w(buf) + 8 <= w) put_text(cv, x + w / 2, y + cv->rh / 2 + 4, "cp", buf);
         cv->used_slack = 1;
         return;
     }
-    int col = colour_of(cv, c);
+    char fill[8];
     if (c->kind == MM_VALUE) {
-        put_rect(cv, x, y, w, cv->rh, palette[col < 0 ? 9 : col], "e");
-        cv->used_colours |= 1u << (col < 0 ? 9 : col);
+        put_rect(cv, x, y, w, cv->rh, channel_fill(cv, channel_of(cv, c), 0, fill), "e");
     } else {
-        put_rect(cv, x, y, w, cv->rh, col < 0 ? "#e4e4e4" : tints[col], "p");
+        put_rect(cv, x, y, w, cv->rh, channel_fill(cv, channel_of(cv, c), 1, fill), "p");
         put_rect(cv, x, y, w, cv->rh, "url(#hatch)", "p");
         cv->used_pad = 1;
-        if (col < 0) cv->used_grey = 1;
-        else cv->used_colours |= 1u << col;
     }
     const char *t = cell_text(cv, r, c, buf, sizeof buf);
     if (text_w(t) > w) /* too narrow: the number alone, "c17" -> "17", "d1:5" -> "5" */
@@ -412,6 +484,25 @@ static void outline(canvas *cv, int64_t x0, int64_t x1, int elems)
     cv->used_outline = 1;
 }
 
+/* A triangle at the top left of the box at x: the first valid element. */
+static void mark_first(canvas *cv, int64_t x)
+{
+    svg_printf(cv->out, "<path d=\"M%lld %lldh13l-13 13z\" class=\"m\"/>\n", (long long)x, (long long)cv->y);
+    cv->used_first = 1;
+}
+
+/* The first valid element's cell when padding or slack comes before it (TIDL's
+ * border: PadT rows and PadL columns), else -1. */
+static int64_t first_value_cell(const canvas *cv)
+{
+    for (int64_t k = 0; k < cv->m.cells && k < FIRST_SCAN; k++) {
+        mm_cell c;
+        mm_locate(&cv->m, k, &c);
+        if (c.kind == MM_VALUE) return k > 0 ? k : -1;
+    }
+    return -1;
+}
+
 /* Draw cells [from, to) of the line starting at cell `base`, from pixel x. */
 static void draw_run(canvas *cv, const region *r, int64_t base, int64_t from, int64_t to, int64_t x)
 {
@@ -431,6 +522,8 @@ static void draw_run(canvas *cv, const region *r, int64_t base, int64_t from, in
             continue;
         }
         draw_box(cv, r, &cur, bx, x - bx);
+        int64_t box_first = base + k + 1 - (x - bx) / cv->cw; /* the box covers cells box_first..base+k */
+        if (cv->first_value >= box_first && cv->first_value <= base + k) mark_first(cv, bx);
         gel++;
         if (last || !same_group(r, &gfirst, &nxt, rank)) {
             if (gfirst.kind != MM_SLACK) outline(cv, gx, x, gel);
@@ -447,7 +540,7 @@ static void shortened_slack(canvas *cv, int64_t x, int64_t cells)
 {
     char t[48], b[32];
     put_rect(cv, x, cv->y, SLACK_W, cv->rh, "url(#cross)", "k");
-    snprintf(t, sizeof t, "%s B", format_bits_as_bytes(cells * cv->m.unit_bits, b, sizeof b));
+    snprintf(t, sizeof t, "%s B", bytes_text(cells * cv->m.unit_bits, b, sizeof b));
     put_text(cv, x + SLACK_W / 2, cv->y + cv->rh / 2 + 4, "cp", t);
     cv->used_slack = 1;
 }
@@ -506,7 +599,7 @@ static void draw_line(canvas *cv, const region *r, int64_t k)
     char lab[96], b[32], off[48];
     int64_t base = r->begin + k * r->line, x = MARGIN + LABEL_W;
     row_label(cv, r, base, lab, sizeof lab);
-    snprintf(off, sizeof off, "byte %s", format_bits_as_bytes(base * cv->m.unit_bits, b, sizeof b));
+    snprintf(off, sizeof off, "byte %s", bytes_text(base * cv->m.unit_bits, b, sizeof b));
     put_text(cv, x - 8, cv->y + cv->rh / 2 - 1, "l", lab);
     put_text(cv, x - 8, cv->y + cv->rh / 2 + 10, "b", off);
     for (int s = 0; s < r->nseg; s++) {
@@ -529,11 +622,12 @@ static void draw_line(canvas *cv, const region *r, int64_t k)
 
 static void gap_row(canvas *cv, const region *r, int64_t from, int64_t to)
 {
-    char t[160], b1[32], b2[32];
+    char t[160], b0[32], b1[32], b2[32];
     int64_t u = cv->m.unit_bits;
-    snprintf(t, sizeof t, "\xe2\x8b\xae  %lld lines not drawn (bytes %s to %s)", (long long)(to - from),
-             format_bits_as_bytes((r->begin + from * r->line) * u, b1, sizeof b1),
-             format_bits_as_bytes((r->begin + to * r->line) * u, b2, sizeof b2));
+    snprintf(t, sizeof t, "\xe2\x8b\xae  %s line%s not drawn (bytes %s to %s)", bytes_text((to - from) * 8, b0, sizeof b0),
+             to - from == 1 ? "" : "s",
+             bytes_text((r->begin + from * r->line) * u, b1, sizeof b1),
+             bytes_text((r->begin + to * r->line) * u, b2, sizeof b2));
     put_text(cv, MARGIN + LABEL_W + 6, cv->y + 13, "s", t);
     cv->y += GAPROW_H;
 }
@@ -562,9 +656,10 @@ static void region_title(canvas *cv, const region *r, int idx)
         snprintf(rd, sizeof rd, " (one step of %c)", d->labels[r->line_dim] - 'A' + 'a');
     else if (r->line_dim >= 0)
         snprintf(rd, sizeof rd, " (one step of d%d)", r->line_dim);
-    snprintf(t + n, sizeof t - n, "bytes %s-%s, %lld line%s of %s bytes%s",
-             format_bits_as_bytes(r->begin * u, b1, sizeof b1), format_bits_as_bytes(((r->end * u + 7) / 8 - 1) * 8, b2, sizeof b2),
-             (long long)r->nlines, r->nlines == 1 ? "" : "s", format_bits_as_bytes(r->line * u, b3, sizeof b3), rd);
+    char b4[32];
+    snprintf(t + n, sizeof t - n, "bytes %s-%s, %s line%s of %s bytes%s",
+             bytes_text(r->begin * u, b1, sizeof b1), bytes_text(((r->end * u + 7) / 8 - 1) * 8, b2, sizeof b2),
+             bytes_text(r->nlines * 8, b4, sizeof b4), r->nlines == 1 ? "" : "s", bytes_text(r->line * u, b3, sizeof b3), rd);
     put_text(cv, MARGIN, cv->y + 14, "h", t);
     cv->y += 22;
 }
@@ -586,7 +681,7 @@ static void column_heads(canvas *cv, const region *r)
     for (int s = 0; s < r->nseg; s++) {
         const seg *g = &r->segs[s];
         if (s > 0 && g->from != r->segs[s - 1].to) {
-            snprintf(buf, sizeof buf, "%s B", format_bits_as_bytes((g->from - r->segs[s - 1].to) * cv->m.unit_bits, b, sizeof b));
+            snprintf(buf, sizeof buf, "%s B", bytes_text((g->from - r->segs[s - 1].to) * cv->m.unit_bits, b, sizeof b));
             put_text(cv, x + GAP_W / 2, cv->y + 11, "g", buf);
             last_end = x + GAP_W / 2 + text_w(buf) / 2;
             x += GAP_W;
@@ -626,7 +721,7 @@ static void draw_region(canvas *cv, const region *r, int idx)
 /* ---- title and legend ------------------------------------------------------------ */
 static void title(canvas *cv)
 {
-    char spec[512], t[600], b[4][32];
+    char spec[512], t[600], b[5][32];
     const tl_desc *d = cv->d;
     if (tl_desc_format(d, spec, sizeof spec) != TL_OK) snprintf(spec, sizeof spec, "(no spec form)");
     put_text(cv, MARGIN, 24, "t", cv->o && cv->o->title ? cv->o->title : spec);
@@ -639,28 +734,73 @@ static void title(canvas *cv)
     if (cv->o && cv->o->title && n < sizeof t) snprintf(t + n, sizeof t - n, "  \xc2\xb7  %s", spec);
     put_text(cv, MARGIN, 44, "s", t);
     if (cv->st.aliased)
-        snprintf(t, sizeof t, "%s bytes; elements share bytes (read-only: broadcast or overlapping strides)",
-                 format_bits_as_bytes(cv->st.size_bits, b[0], sizeof b[0]));
+        snprintf(t, sizeof t, "%s bytes%s; elements share bytes (read-only: broadcast or overlapping strides)",
+                 bytes_text(cv->st.size_bits, b[0], sizeof b[0]), binary_size(cv->st.size_bits, b[4], sizeof b[4]));
     else {
-        size_t k = (size_t)snprintf(t, sizeof t, "%s bytes = %s of values",
-                                    format_bits_as_bytes(cv->st.size_bits, b[0], sizeof b[0]),
-                                    format_bits_as_bytes(cv->st.value_bits, b[1], sizeof b[1]));
+        size_t k = (size_t)snprintf(t, sizeof t, "%s bytes%s = %s of values", bytes_text(cv->st.size_bits, b[0], sizeof b[0]),
+                                    binary_size(cv->st.size_bits, b[4], sizeof b[4]),
+                                    bytes_text(cv->st.value_bits, b[1], sizeof b[1]));
         if (cv->st.pad_bits && k < sizeof t)
             k += (size_t)snprintf(t + k, sizeof t - k, " + %s of padding elements",
-                                  format_bits_as_bytes(cv->st.pad_bits, b[2], sizeof b[2]));
+                                  bytes_text(cv->st.pad_bits, b[2], sizeof b[2]));
         if (cv->st.slack_bits && k < sizeof t)
-            snprintf(t + k, sizeof t - k, " + %s of slack", format_bits_as_bytes(cv->st.slack_bits, b[3], sizeof b[3]));
+            snprintf(t + k, sizeof t - k, " + %s of slack", bytes_text(cv->st.slack_bits, b[3], sizeof b[3]));
     }
     put_text(cv, MARGIN, 62, "s", t);
     cv->y = 80;
 }
 
+/* Where a legend item of this text goes: x, or the start of a new legend line. */
+static int64_t legend_wrap(canvas *cv, int64_t x, const char *text)
+{
+    if (x > MARGIN && x + 21 + (int64_t)strlen(text) * 7 > cv->width - MARGIN) {
+        cv->y += 22;
+        return MARGIN;
+    }
+    return x;
+}
+
 static int64_t legend_item(canvas *cv, int64_t x, const char *fill, const char *fill2, const char *text)
 {
+    x = legend_wrap(cv, x, text);
     put_rect(cv, x, cv->y, 16, 16, fill, fill2 ? "p" : "e");
     if (fill2) put_rect(cv, x, cv->y, 16, 16, fill2, "p");
     put_text(cv, x + 21, cv->y + 12, "s", text);
     return x + 21 + (int64_t)strlen(text) * 7 + 16;
+}
+
+/* The first channels of the hue sequence in the legend, and what it means. */
+static int64_t ramp_legend(canvas *cv, int64_t x)
+{
+    const tl_desc *d = cv->d;
+    int cd = cv->colour_dim;
+    char t[128], fill[8], letter = d->labels[cd] ? (char)(d->labels[cd] - 'A' + 'a') : 'd';
+    for (int c = 0; c < 5; c++) {
+        snprintf(t, sizeof t, "%c%d", letter, c);
+        ramp_colour(c, 0, fill);
+        x = legend_item(cv, x, fill, NULL, t);
+    }
+    snprintf(t, sizeof t, "... each of the %lld channels its own hue: no two share a colour; the labels name them",
+             (long long)d->dims[cd]);
+    x = legend_wrap(cv, x, t);
+    put_text(cv, x, cv->y + 12, "s", t);
+    return x;
+}
+
+/* "1 box = 4 bytes (one f32 element)" or "1 box = 1 byte; an f32 element is 4 boxes". */
+static void box_legend(canvas *cv)
+{
+    char t[128], b[32];
+    tl_dtype dt = (tl_dtype)cv->d->dtype;
+    int64_t u = cv->m.unit_bits, e = cv->m.ebits;
+    if (u == e)
+        snprintf(t, sizeof t, "1 box = %s byte%s (one %s element)", bytes_text(u, b, sizeof b), u == 8 ? "" : "s",
+                 tl_dtype_name(dt));
+    else
+        snprintf(t, sizeof t, "1 box = %s byte%s; one %s element is %lld boxes", bytes_text(u, b, sizeof b),
+                 u == 8 ? "" : "s", tl_dtype_name(dt), (long long)(e / u));
+    put_text(cv, MARGIN, cv->y + 12, "h", t);
+    cv->y += 22;
 }
 
 static void legend(canvas *cv)
@@ -669,25 +809,37 @@ static void legend(canvas *cv)
     int64_t x = MARGIN;
     const tl_desc *d = cv->d;
     int cd = cv->colour_dim;
-    for (int k = 0; k < NCOLOURS; k++) {
+    box_legend(cv);
+    for (int k = 0; k < NCOLOURS && !cv->ramp; k++) {
         int ci = colour_index(d, cd, k);
         if (ci < 0 || !(cv->used_colours & (1u << ci)) || (cd < 0 && k > 0)) continue;
         const char *nm = cd >= 0 ? mm_channel_name(d, k) : NULL;
         if (cd < 0) snprintf(t, sizeof t, "value");
         else if (nm) snprintf(t, sizeof t, "%s", nm);
-        else if (d->dims[cd] > NCOLOURS) snprintf(t, sizeof t, "%c%d, %c%d, ...", d->labels[cd] ? d->labels[cd] - 'A' + 'a' : 'd', k,
-                                                  d->labels[cd] ? d->labels[cd] - 'A' + 'a' : 'd', k + NCOLOURS);
         else snprintf(t, sizeof t, "%c%d", d->labels[cd] ? d->labels[cd] - 'A' + 'a' : 'd', k);
         if (x > cv->width - 160) { x = MARGIN; cv->y += 22; }
         x = legend_item(cv, x, palette[ci], NULL, t);
     }
+    if (cv->ramp) ramp_legend(cv, x);
     cv->y += 24;
     x = MARGIN;
-    int tint = cd < 0 ? 2 : 0;
-    for (int k = NCOLOURS - 1; k >= 0; k--)
-        if (cv->used_colours & (1u << k)) tint = k;
-    if (cv->used_pad) x = legend_item(cv, x, cv->used_grey ? "#e4e4e4" : tints[tint], "url(#hatch)",
-                                      "padding element (stored; conversions write 0)");
+    char pale[8];
+    /* The padding swatch: grey when padding channels were drawn, else the first channel's tint. */
+    const char *tint = cv->used_grey ? "#e4e4e4" : NULL;
+    for (int k = 0; k < NCOLOURS && !tint; k++)
+        if (cv->used_colours & (1u << k)) tint = tints[k];
+    if (!tint) ramp_colour(0, 1, pale), tint = pale;
+    if (cv->used_pad) x = legend_item(cv, x, tint, "url(#hatch)", "padding element (stored; conversions write 0)");
+    if (cv->used_first) {
+        char b[32];
+        snprintf(t, sizeof t, "first valid element (byte %s)", bytes_text(cv->first_value * cv->m.unit_bits, b, sizeof b));
+        x = legend_wrap(cv, x, t);
+        svg_printf(cv->out, "<rect x=\"%lld\" y=\"%lld\" width=\"16\" height=\"16\" fill=\"#fff\" class=\"k\"/>"
+                   "<path d=\"M%lld %lldh13l-13 13z\" class=\"m\"/>\n", (long long)x, (long long)cv->y, (long long)x,
+                   (long long)cv->y);
+        put_text(cv, x + 21, cv->y + 12, "s", t);
+        x += 21 + (int64_t)strlen(t) * 7 + 16;
+    }
     if (cv->used_slack) x = legend_item(cv, x, "url(#cross)", NULL, "slack (no element; never written)");
     if (x > cv->width - 200) { x = MARGIN; cv->y += 22; }
     if (cv->used_outline) {
@@ -734,6 +886,8 @@ tl_status svg_draw(const tl_desc *d, const svg_opts *o, svg_buf *out)
     cv->d = d;
     cv->o = o;
     cv->colour_dim = mm_colour_dim(d);
+    cv->ramp = cv->colour_dim >= 0 && d->dims[cv->colour_dim] > NCOLOURS && !mm_channel_name(d, 0);
+    cv->first_value = first_value_cell(cv);
     plan_canvas(cv);
     svg_buf body = {0};
     cv->out = &body;

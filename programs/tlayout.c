@@ -35,13 +35,44 @@ static const cli_command commands[] = {
 static void usage(FILE *f)
 {
     fprintf(f, "usage: tlayout <command> [args]\n"
-               "       tlayout <command> --help\n"
-               "       tlayout --version\n\n"
+               "       tlayout <command> --help     (or: tlayout help <command>)\n"
+               "       tlayout --version            (or: -V)\n\n"
                "Describe, check, address and convert the tensor memory formats of\n"
                "edge-AI accelerators. A SPEC is LAYOUT:DTYPE:DIMS[:KEY=VALUE...],\n"
                "e.g. NCHW16c:f32:1x20x2x3 (docs/spec.md).\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+}
+
+static const cli_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(name, commands[i].name) == 0) return &commands[i];
+    return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+    const char *names[NCOMMANDS + 1];
+    for (size_t i = 0; i < NCOMMANDS; i++) names[i] = commands[i].name;
+    names[NCOMMANDS] = "help";
+    const char *near = tl_closest_name(name, names, NCOMMANDS + 1);
+    if (near) fprintf(stderr, "tlayout: unknown command '%s' (did you mean '%s'?)\n", name, near);
+    else fprintf(stderr, "tlayout: unknown command '%s' (see 'tlayout --help')\n", name);
+    return CLI_EXIT_USAGE;
+}
+
+/* tlayout help [CMD]: the overview, or CMD --help. */
+static int help(int argc, char **argv)
+{
+    if (argc < 3) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    const cli_command *c = find_command(argv[2]);
+    if (!c) return unknown_command(argv[2]);
+    char *args[] = {argv[2], "--help", NULL};
+    return c->fn(2, args);
 }
 
 int main(int argc, char **argv)
@@ -54,36 +85,60 @@ int main(int argc, char **argv)
         usage(stdout);
         return cli_finish_stdout(CLI_EXIT_OK);
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    if (strcmp(argv[1], "help") == 0) return help(argc, argv);
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         printf("tlayout %s\n", tl_version_string());
         return cli_finish_stdout(CLI_EXIT_OK);
     }
-    for (size_t i = 0; i < NCOMMANDS; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) return cli_finish_stdout(commands[i].fn(argc - 1, argv + 1));
-    fprintf(stderr, "tlayout: unknown command '%s' (see 'tlayout --help')\n", argv[1]);
-    return CLI_EXIT_USAGE;
+    const cli_command *c = find_command(argv[1]);
+    return c ? cli_finish_stdout(c->fn(argc - 1, argv + 1)) : unknown_command(argv[1]);
 }
 
 /* ======================================================================== */
 /* Helpers declared in cli.h                                                */
 /* ======================================================================== */
 
+int cli_json_errors;
+
+/* {"error": {"status": ..., "code": ..., "message": ...}} on stderr. */
+static void json_error(const char *status, int code, const char *message)
+{
+    char buf[4096];
+    cli_sb sb = {buf, sizeof buf, 0};
+    cli_sb_printf(&sb, "{\"error\": {\"status\": \"%s\", \"code\": %d, \"message\": ", status, code);
+    cli_sb_json_str(&sb, message);
+    cli_sb_printf(&sb, "}}\n");
+    if (sb.len < sb.cap) fputs(buf, stderr);
+    else fprintf(stderr, "{\"error\": {\"status\": \"%s\", \"code\": %d, \"message\": \"\"}}\n", status, code);
+}
+
 int die_status(tl_status s)
 {
-    fprintf(stderr, "tlayout: %s: %s\n", tl_status_str(s), cli_last_error());
+    if (cli_json_errors) json_error(tl_status_str(s), (int)s, cli_last_error());
+    else fprintf(stderr, "tlayout: %s: %s\n", tl_status_str(s), cli_last_error());
     cli_clear_error();
     return CLI_EXIT_ERROR;
 }
 
 int die_usage(const char *cmd, const char *fmt, ...)
 {
+    char msg[1024];
     va_list ap;
-    fprintf(stderr, "tlayout: %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry 'tlayout %s --help'.\n", cmd);
+    if (cli_json_errors) json_error("usage", CLI_EXIT_USAGE, msg);
+    else fprintf(stderr, "tlayout: %s: %s\nTry 'tlayout %s --help'.\n", cmd, msg, cmd);
     return CLI_EXIT_USAGE;
+}
+
+int die_unknown_arg(const char *cmd, const char *arg, const char *const *known, size_t n)
+{
+    char word[64];
+    snprintf(word, sizeof word, "%.*s", (int)strcspn(arg, "="), arg); /* --name=VALUE: the name */
+    const char *near = tl_closest_name(word, known, n);
+    if (near) return die_usage(cmd, "unexpected argument '%s' (did you mean '%s'?)", arg, near);
+    return die_usage(cmd, "unexpected argument '%s'", arg);
 }
 
 tl_status cli_io_error(const char *what, const char *path)

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Stage: packaging. What a user of the installed library meets:
-#  - `cmake --install` into a temporary prefix puts the headers, libtlayout.a,
-#    libtlayout.so with its SONAME, the tlayout binary, the man page,
-#    tlayout.pc and the CMake package in place;
-#  - the README's C example builds out of tree against that prefix with
+#  - `cmake --install build --prefix DIR` (the prefix chosen at install time, not
+#    at configure time) puts the headers, libtlayout.a, libtlayout.so with its
+#    SONAME, the tlayout binary, the man pages, the docs, tlayout.pc and the
+#    CMake package in place;
+#  - the prefix is then moved: tlayout.pc and the CMake package must follow it;
+#  - the README's C example builds out of tree against the moved prefix with
 #    pkg-config (shared and static) and with find_package (tlayout::tlayout and
 #    tlayout::tlayout_static), and runs;
 #  - every program in examples/ builds and runs against it, both ways: the
 #    examples' own CMakeLists.txt (find_package, then ctest) and pkg-config;
-#  - the installed tlayout runs the demo; the API reference builds with doxygen.
+#  - the installed tlayout runs the demo; the API reference builds with doxygen;
+#  - a project embedding tlayout with add_subdirectory() builds and runs the
+#    README's example, without tlayout's tests, examples or benchmark.
 source "$(dirname "$0")/lib.sh"
 need_build_tools
 need pkgconf:pkg-config binutils:readelf doxygen:doxygen
@@ -19,18 +23,21 @@ prefix=$work/prefix
 build=build-packaging
 
 # Warnings are stage werror's business: here only what a user's build does matters.
-step "configure" cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DTL_WERROR=OFF -DTL_BUILD_TESTS=OFF \
-    -DCMAKE_INSTALL_PREFIX="$prefix"
+# No CMAKE_INSTALL_PREFIX: the prefix is given at install time, and then moved.
+step "configure" cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DTL_WERROR=OFF -DTL_BUILD_TESTS=OFF
 step "build" cmake --build "$build" -j"$JOBS"
-step "install" cmake --install "$build"
+step "install" cmake --install "$build" --prefix "$work/first-prefix"
+step "move the prefix" mv "$work/first-prefix" "$prefix"
 
 # ---- what was installed -------------------------------------------------------------
 check_installed() {
     local f libdir
     for f in include/tlayout.h include/tlayout/larod.h include/tlayout/tidl.h include/tlayout/dml.h \
         include/tlayout/rknn.h include/tlayout/trt.h include/tlayout/vendors.h include/tlayout/post.h \
-        include/tlayout/detect.h bin/tlayout \
-        share/man/man1/tlayout.1; do
+        include/tlayout/detect.h include/tlayout/image.h include/tlayout/parallel.h \
+        include/tlayout/dmabuf.h include/tlayout/names.h bin/tlayout \
+        share/man/man1/tlayout.1 share/man/man3/tlayout.3 share/doc/tlayout/guide.md \
+        share/doc/tlayout/sources.md; do
         [[ -s $prefix/$f ]] || { echo "missing: $prefix/$f" >&2; return 1; }
     done
     libdir=$(dirname "$(find "$prefix" -name libtlayout.a | head -n 1)")
@@ -67,6 +74,11 @@ pkgconfig_app() {
     cflags=$(pkg-config --cflags tlayout)
     libs=$(pkg-config --libs tlayout)
     echo "pkg-config: $cflags $libs (version $(pkg-config --modversion tlayout))"
+    # The paths must lead into the moved prefix, however pkg-config spells them.
+    local inc
+    inc=$(pkg-config --variable=includedir tlayout)
+    [[ $(cd "$inc" && pwd -P) == $(cd "$prefix/include" && pwd -P) ]] ||
+        { echo "tlayout.pc points at $inc, not the moved prefix $prefix/include" >&2; return 1; }
     # shellcheck disable=SC2086  # word splitting of the flags is intended
     cc -std=c11 -Wall -Wextra -Werror $cflags "$work/app/app.c" $libs -o "$work/app/app_pc"
     # static: the archive plus Libs.private
@@ -127,3 +139,29 @@ api_reference() {
     echo "API reference: $build/docs/api/html/index.html"
 }
 step "API reference (doxygen)" api_reference
+
+# ---- tlayout as a subproject (add_subdirectory) --------------------------------------------
+subproject() {
+    local sub=$work/sub opt
+    mkdir -p "$sub"
+    cp "$work/app/app.c" "$sub/app.c"
+    ln -s "$PWD" "$sub/tlayout"
+    cat >"$sub/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(embeds_tlayout LANGUAGES C)
+add_subdirectory(tlayout)
+add_executable(app app.c)
+target_link_libraries(app PRIVATE tlayout::tlayout_static)
+EOF
+    cmake -S "$sub" -B "$sub/build" -DCMAKE_BUILD_TYPE=Release >"$sub/configure.log"
+    for opt in TL_BUILD_TESTS TL_BUILD_EXAMPLES TL_BUILD_BENCH TL_WERROR; do
+        grep -qx "$opt:BOOL=OFF" "$sub/build/CMakeCache.txt" ||
+            { echo "as a subproject, $opt is not OFF by default" >&2; return 1; }
+    done
+    cmake --build "$sub/build" -j"$JOBS"
+    "$sub/build/app"
+    [[ ! -e $sub/build/tlayout/bench && ! -e $sub/build/tlayout/tests && ! -e $sub/build/tlayout/examples ]] ||
+        { echo "the subproject built tlayout's tests, examples or benchmark" >&2; return 1; }
+    echo "add_subdirectory: the README example built and ran; no tests, examples or benchmark"
+}
+step "README example with add_subdirectory" subproject

@@ -1,6 +1,6 @@
 /* DirectML section of the tlayout public API (included by tlayout.h).
  *
- * A DirectML buffer tensor (DML_BUFFER_TENSOR_DESC, FORMATS.md §3) is a list
+ * A DirectML buffer tensor (DML_BUFFER_TENSOR_DESC in DirectML.h) is a list
  * of Sizes in DirectML's fixed logical order -- N,C,H,W for 4-D, N,C,D,H,W for
  * 5-D -- plus optional Strides in ELEMENTS. The physical layout (NHWC, row
  * padding, broadcast) is expressed only through the strides; a stride of 0
@@ -54,7 +54,7 @@ typedef enum tl_dml_data_type {
 #define TL_DML_TENSOR_TYPE_BUFFER 1u
 
 /* DirectML.h constants. DimensionCount may be 1..COUNT_MAX1 at descriptor level
- * (older docs said 4 or 5; FORMATS.md §3.6 item 2); operators may allow fewer. */
+ * (an older revision of the DML_BUFFER_TENSOR_DESC page said 4 or 5); operators may allow fewer. */
 #define TL_DML_TENSOR_DIMENSION_COUNT_MAX 5
 #define TL_DML_TENSOR_DIMENSION_COUNT_MAX1 8
 #define TL_DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT 16
@@ -98,18 +98,18 @@ TL_API tl_dtype tl_dml_data_type_to_dtype(uint32_t data_type);
 TL_API tl_dml_data_type tl_dml_data_type_from_dtype(tl_dtype t);
 
 /* ---- DirectML's helper functions, exact ---------------------------------- */
-/* DMLCalcBufferTensorSize (FORMATS.md §3.3), the bits-based form of DirectMLX:
+/* DMLCalcBufferTensorSize (Microsoft Learn, DirectML helper functions), the bits-based form of DirectMLX:
  *   last = Σ (Sizes[i]-1) * Strides[i];  bits = (last + 1) * ebits
  *   (Strides NULL: bits = Π Sizes[i] * ebits);  *bytes = rup(cdiv(bits, 8), 4).
  * Computed in checked 64-bit arithmetic, so it is exact above 4 GiB where every
- * published version overflows (§3.6). Rejects Sizes[i] == 0 (TL_ERR_DIM), which
+ * published version overflows (docs/sources.md). Rejects Sizes[i] == 0 (TL_ERR_DIM), which
  * the published versions wrap around. Does not apply the 2^32-element limit
  * (that is tl_dml_validate's). *bytes is written only on success. */
 TL_API tl_status tl_dml_buffer_tensor_size(uint32_t data_type, uint32_t dimension_count,
                                            const uint32_t *sizes, const uint32_t *strides,
                                            uint64_t *bytes);
 
-/* CalculateStrides (FORMATS.md §3.4) for any DimensionCount: each dim whose bit
+/* CalculateStrides (Microsoft Learn, DirectML helper functions) for any DimensionCount: each dim whose bit
  * is set in broadcast_mask (bit i = sizes[i]) counts as size 1 and gets stride 0.
  *   TL_DML_LAYOUT_NCHW: packed row-major in logical order (ranks 1..8).
  *   TL_DML_LAYOUT_NHWC: DirectMLX's InterleavedChannel policy, ranks 3..5 only:
@@ -122,7 +122,7 @@ TL_API tl_status tl_dml_calc_strides(tl_dml_layout layout, uint32_t dimension_co
                                      uint32_t *strides);
 
 /* ---- descriptors ---------------------------------------------------------- */
-/* Check the descriptor rules of FORMATS.md §3.2: DataType 1..13, Flags only
+/* Check the rules of the DML_BUFFER_TENSOR_DESC reference: DataType 1..13, Flags only
  * OWNED_BY_DML, DimensionCount 1..8, Sizes[i] >= 1, fewer than 2^32 elements,
  * TotalTensorSizeInBytes >= tl_dml_buffer_tensor_size(), and
  * GuaranteedBaseOffsetAlignment 0 or a power of two >= the element size.

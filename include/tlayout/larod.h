@@ -1,7 +1,7 @@
 /* Axis larod section of the tlayout public API (included by tlayout.h).
  *
  * larod describes a tensor with a layout, a data type, dims and byte pitches
- * (larod.h, FORMATS.md §1). The types below mirror larod's field by field and
+ * (larod.h of the ACAP Native SDK). The types below mirror larod's field by field and
  * value by value, so a program can copy larod's structs into them (or cast:
  * the layouts are identical) without larod's header.
  *
@@ -37,7 +37,7 @@
  *     never write it.
  *   - a pitch that is not a multiple of the element size is a valid
  *     description (offsets, sizes) but element-wise conversion refuses it
- *     (TL_ERR_UNSUPPORTED, FORMATS.md §7.3 item 5).
+ *     (TL_ERR_UNSUPPORTED).
  * larod carries no quantization: give scale/zero point separately (spec
  * options q= scale= zp=, or d->quant).
  */
@@ -63,7 +63,7 @@ typedef enum tl_larod_tensor_layout {
 } tl_larod_tensor_layout;
 
 /* larodTensorDataType. BOOL is stored as one byte (larod says "1-bit
- * boolean" without a word on storage; FORMATS.md §1.6). */
+ * boolean" without a word on storage). */
 typedef enum tl_larod_tensor_data_type {
     TL_LAROD_TENSOR_DATA_TYPE_INVALID = 0,
     TL_LAROD_TENSOR_DATA_TYPE_UNSPECIFIED = 1,
@@ -103,9 +103,9 @@ TL_API const char *tl_larod_data_type_name(tl_larod_tensor_data_type data_type);
 TL_API tl_status tl_larod_dtype(tl_larod_tensor_data_type data_type, tl_dtype *out);
 TL_API tl_status tl_larod_data_type(tl_dtype dtype, tl_larod_tensor_data_type *out);
 
-/* Pitches from dims, data type and per-dim byte alignment (§1.2), right to
+/* Pitches from dims, data type and per-dim byte alignment (larod.h), right to
  * left. align: dims->len values, 0 or 1 = none; NULL = dense. For 420SP,
- * align is {row alignment, Y-plane alignment} (§1.3, larod's Example 3):
+ * align is {row alignment, Y-plane alignment} (larod's Example 3):
  * pitches[2] = rup(2*ceil(W/2), row) (an odd width's CbCr row is W+1 bytes),
  * pitches[1] = rup(H*pitches[2], plane), pitches[0] = pitches[1] +
  * ceil(H/2)*pitches[2]. The result passes every rule of tl_larod_validate.
@@ -115,8 +115,8 @@ TL_API tl_status tl_larod_pitches_compute(tl_larod_tensor_layout layout,
                                           const tl_larod_tensor_dims *dims, const size_t *align,
                                           tl_larod_tensor_pitches *out);
 
-/* Check larod metadata against the rules of FORMATS.md §1.4 (1-7) and the
- * 420SP minimum sizes of §1.3; TL_OK when a descriptor can be built from it. */
+/* Check larod metadata against the rules of larod.h's comments (docs/larod.md,
+ * rules 1-7) and the 420SP minimum sizes; TL_OK when a descriptor can be built from it. */
 TL_API tl_status tl_larod_validate(tl_larod_tensor_layout layout,
                                    tl_larod_tensor_data_type data_type,
                                    const tl_larod_tensor_dims *dims,
@@ -143,7 +143,7 @@ TL_API tl_status tl_larod_from_desc(const tl_desc *d, tl_larod_tensor_layout *la
                                     tl_larod_tensor_pitches *pitches);
 TL_API tl_status tl_larod_pitches_from_desc(const tl_desc *d, tl_larod_tensor_pitches *pitches);
 
-/* §1.4 rule 8: a tensor fd of capacity fd_size (0 = unchecked, as in
+/* Rule 8 of docs/larod.md: a tensor fd of capacity fd_size (0 = unchecked, as in
  * larodSetTensorFdSize) must hold fd_offset + pitches[0] bytes. */
 TL_API tl_status tl_larod_check_fd_size(const tl_desc *d, uint64_t fd_offset, uint64_t fd_size);
 

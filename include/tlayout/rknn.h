@@ -1,6 +1,6 @@
 /* RKNN section of the tlayout public API (included by tlayout.h).
  *
- * Rockchip RKNPU2 / RKNN-Toolkit2 runtime tensors (FORMATS.md §4, docs/rknn.md):
+ * Rockchip RKNPU2 / RKNN-Toolkit2 runtime tensors (rknn_api.h 2.3.2, docs/rknn.md):
  * - a field-by-field mirror of rknn_tensor_attr (rknn_api.h 2.3.2) and its enums,
  *   readable from and writable to its 376-byte little-endian binary image;
  * - descriptors from a native attr: NC1HWC2 (channel blocks of C2, the true channel
@@ -22,7 +22,7 @@
  *   size= is size_with_stride in bytes (must be >= what the layout spans); platform=
  *   (rk3566 rk3568 rk3588 rv1106 rv1103 rk3562) checks C2 against Table 4-6
  *   (NC1HWC2) or the zero-copy row alignment (NHWC/NCHW). Quantized RKNN specs
- *   quantize with ties away from zero (FORMATS.md §4.4) unless round= is given.
+ *   quantize with ties away from zero (RKNPU User Guide 1.5.2) unless round= is given.
  *
  * tl_desc fields set by RKNN builders: vendor = TL_VENDOR_RKNN, vendor_format =
  * tl_rknn_tensor_format, and vendor_params[] as TL_RKNN_P_* below.
@@ -155,7 +155,9 @@ enum {
  * formats pass 0 (or C, which is then checked). Quantization: AFFINE -> affine
  * (zp, scale; a normal f32 scale > 0), DFP -> dfp (fl), ignored for float types;
  * quantized descriptors round ties away from zero. Strides equal to the dims
- * they pad are normalised to 0 (they say nothing). *d untouched on error. */
+ * they pad (w_stride == W, h_stride == H, for every format, NC1HWC2 included)
+ * are normalised to 0: they say nothing, and equivalent attrs give identical
+ * descriptors and spec strings. *d untouched on error. */
 TL_API tl_status tl_rknn_desc_from_attr(tl_desc *d, const tl_rknn_tensor_attr *native,
                                         int64_t channels);
 /* The channel count of a non-native 4-D NCHW/NHWC attr. */
@@ -170,7 +172,7 @@ TL_API tl_status tl_rknn_desc_from_attrs(tl_desc *d, const tl_rknn_tensor_attr *
  * per-channel offsets from tl_rknn_channel_offsets, the element (n,c,h,w) is
  *   base[choff[c] + n*batch_stride + h*row_stride + w*pixel_stride]
  * in elements of the dtype (int8_t for i8). For NC1HWC2: pixel_stride = C2,
- * row_stride = Wr*C2, batch_stride = C1*H*Wr*C2 (FORMATS.md §4.6 items 1 and 7). */
+ * row_stride = Wr*C2, batch_stride = C1*H*Wr*C2 (not the vendor sample's formulas: docs/sources.md). */
 typedef struct tl_rknn_view {
     int64_t n, c, h, w;         /* logical dims */
     int64_t pixel_stride;       /* elements between (.., w) and (.., w+1) */

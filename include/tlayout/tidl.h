@@ -2,10 +2,10 @@
  *
  * TIDL-RT describes every input and output buffer of a network in
  * sTIDL_IOBufDesc_t, which the import tool writes byte for byte to io_1.bin
- * (FORMATS.md §2, docs/tidl.md). The types below mirror its fields and enum
+ * (itidl_ti.h / itidl_io.h, docs/tidl.md). The types below mirror its fields and enum
  * values, so no TI header is needed.
  *
- * Geometry of one buffer, all in elements of its element type (§2.4):
+ * Geometry of one buffer, all in elements of its element type (as TI's runtime addresses it):
  *   lp   = Width + PadL + PadR                   line pitch
  *   cp   = ChannelPitch (0: lp*(Height+PadT+PadB), the V1 rule)
  *   d2p  = cp * (NumChannels + PadCh)            DIM2 pitch
@@ -13,7 +13,7 @@
  *   bp   = d1p * DIM1                            batch pitch
  *   off(b,d1,d2,c,h,w) = PadT*lp + PadL + b*bp + d1*d1p + d2*d2p + c*cp + h*lp + w
  * The first valid element is PadT*lp + PadL. TI's I/O format document starts
- * at PadT + PadL, which is wrong (FORMATS.md §2.9 item 1, bug B1).
+ * at PadT + PadL, which is wrong (bug B1, docs/sources.md).
  *
  * As a tl_desc (tl_desc_from_tidl, or the spec string tidl:DT:NxCxHxW /
  * tidl:DT:NxD1xD2xCxHxW with :pad=L,T,R,B :padch=P :cp=ELEMS :bufsize=ELEMS
@@ -26,7 +26,7 @@
  *     the plane offset is 0, so the first valid element PadT*lp + PadL comes
  *     from the padding.
  *   - cp below lp*(H+PadT+PadB) makes neighbouring channels share padding
- *     rows. That is accepted with a warning (FORMATS.md §2.5 calls the rule
+ *     rows. That is accepted with a warning (TI calls the rule
  *     unverified) and the descriptor is read-only (TL_DESC_READONLY); cp so
  *     small that valid elements of two channels meet is an error.
  *   - size: BufSize*es when BufSize is known (V4; it must cover the whole
@@ -35,7 +35,7 @@
  *     further).
  *   - integer element types: inverse-scale quantization real = (q - zp)/scale
  *     with the buffer's TensorScale (finite, normal, > 0) and ZeroPoint,
- *     rounding toward zero when quantizing (TIDL-RT truncates, §2.6).
+ *     rounding toward zero when quantizing (TIDL-RT truncates).
  *     Float32: no quantization, whatever TensorScale/ZeroPoint hold. A spec
  *     without scale= gets scale 1; q=none/affine/dfp override the kind.
  *   - NHWC layout: only without padding (TL_ERR_VENDOR otherwise; TI documents
@@ -146,7 +146,7 @@ TL_API tl_status tl_tidl_io_init(tl_tidl_io *io, int version, int cores);
 /* Parse an image: the variant from its length (37256 V2; 93976/187928/375832
  * V3; 94616/189208/378392 V4; anything else TL_ERR_VENDOR_FILE listing them;
  * V1 of TIDL 1.x is not read),
- * then the sanity checks of FORMATS.md §2.3: 0 <= counts <= capacity, and for
+ * then the sanity checks TI's runtime makes: 0 <= counts <= capacity, and for
  * every used buffer an element type in 0..8, a layout in {0,1} and a NUL in
  * its name. *io is written only on success. */
 TL_API tl_status tl_tidl_io_parse(const void *image, size_t len, tl_tidl_io *io);

@@ -1,5 +1,5 @@
 /* NVIDIA TensorRT and DLA section of the tlayout public API (included by
- * tlayout.h). FORMATS.md §5; user guide: docs/tensorrt.md.
+ * tlayout.h). NvInferRuntime.h (TensorRT 8.6, 11.1); user guide: docs/tensorrt.md.
  *
  * Spec strings: trt.FORMAT:DTYPE:DIMS[:gen=orin|xavier][:dla=input|output|any]
  *                                    [:strides=S0,S1,...]
@@ -95,7 +95,7 @@ typedef struct tl_trt_tensor {
     float scale;            /* 0 = not quantized; > 0: INT8/INT4, real = q * scale */
 } tl_trt_tensor;
 
-/* What the runtime queries report for a tensor (§5.3): strides in vector units
+/* What the runtime queries report for a tensor (getTensorStrides and friends): strides in vector units
  * (getTensorStrides), getTensorVectorizedDim (-1 when one scalar per vector),
  * getTensorComponentsPerElement and getTensorBytesPerComponent (-1 when not
  * vectorized). A scalar at coordinates x sits this many scalars from the start:

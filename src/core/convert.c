@@ -64,29 +64,52 @@ static void dim_name(char out[24], const tl_desc *d, int i)
     else snprintf(out, 24, "dims[%d]", i);
 }
 
+/* What to do about a dims mismatch: the dims order of whichever side looks
+ * given in the other common order (NCHW values under NHWC, ...). */
+static void mismatch_hint(const tl_desc *s, const tl_desc *d, char *hint, size_t cap)
+{
+    char h[400];
+    hint[0] = '\0';
+    if (tl_dims_order_hint(s, h, sizeof h)) snprintf(hint, cap, "; src: %s", h);
+    else if (tl_dims_order_hint(d, h, sizeof h)) snprintf(hint, cap, "; dst: %s", h);
+}
+
+/* A 4:2:0 image is 3-D (C=3, H, W): a 4-D N,C,H,W or N,H,W,C partner needs N dropped. */
+static const char *rank_hint(const tl_desc *s, const tl_desc *d)
+{
+    if (s->nplanes > 1 && s->rank == 3 && d->rank == 4)
+        return "; the source is a 3-D C,H,W image: give the destination 3 dims (CHW or HWC, "
+               "e.g. HWC:u8:HxWx3)";
+    if (d->nplanes > 1 && d->rank == 3 && s->rank == 4)
+        return "; the destination is a 3-D C,H,W image: give the source 3 dims (CHW or HWC, "
+               "e.g. HWC:u8:HxWx3)";
+    return "";
+}
+
 static tl_status match_dims(const tl_desc *s, const tl_desc *d, int map[TL_MAX_DIMS])
 {
     if (s->rank != d->rank)
-        return tl_fail(TL_ERR_MISMATCH, "ranks differ: src rank=%d, dst rank=%d", (int)s->rank,
-                       (int)d->rank);
+        return tl_fail(TL_ERR_MISMATCH, "ranks differ: src rank=%d, dst rank=%d%s", (int)s->rank,
+                       (int)d->rank, rank_hint(s, d));
     bool by_label = map_by_label(s, d, map);
     if (!by_label)
         for (int i = 0; i < d->rank; i++) map[i] = i;
     for (int i = 0; i < d->rank; i++) {
         int j = map[i];
         if (s->dims[j] == d->dims[i]) continue;
-        char sn[24], dn[24];
+        char sn[24], dn[24], hint[480];
         dim_name(sn, s, j);
         dim_name(dn, d, i);
+        mismatch_hint(s, d, hint, sizeof hint);
         return tl_fail(TL_ERR_MISMATCH, "dims differ: src %s=%lld, dst %s=%lld (src dims[%d], "
-                       "dst dims[%d], matched by %s)", sn, (long long)s->dims[j], dn,
-                       (long long)d->dims[i], j, i, by_label ? "label" : "position");
+                       "dst dims[%d], matched by %s)%s", sn, (long long)s->dims[j], dn,
+                       (long long)d->dims[i], j, i, by_label ? "label" : "position", hint);
     }
     return TL_OK;
 }
 
 /* Element-typed access needs strides and plane offsets in whole elements; a
- * byte-granular pitch (larod, FORMATS.md §1.4 rule 7) allows byte access only. */
+ * byte-granular pitch (larod) allows byte access only. */
 static tl_status check_elem_aligned(const tl_desc *d, const char *side)
 {
     int64_t eb = tl_dtype_bits((tl_dtype)d->dtype);
@@ -103,8 +126,8 @@ static tl_status check_elem_aligned(const tl_desc *d, const char *side)
             if (ax->extent <= 1 || ax->stride_bits % eb == 0) continue;
             return tl_fail(TL_ERR_UNSUPPORTED, "%s planes[%d].axes[%d] (dim %d) stride_bits=%lld "
                            "is not a multiple of the %lld-bit %s element: element-wise conversion "
-                           "needs element-aligned strides (byte-granular pitch, FORMATS.md §1.4 "
-                           "rule 7)", side, p, a, (int)ax->dim, (long long)ax->stride_bits,
+                           "needs element-aligned strides (this is a byte-granular pitch, which "
+                           "larod allows: such a buffer can be described and addressed, not converted)", side, p, a, (int)ax->dim, (long long)ax->stride_bits,
                            (long long)eb, tl_dtype_name((tl_dtype)d->dtype));
         }
     }
@@ -116,8 +139,10 @@ tl_status tl_convert_check_descs(const tl_desc *src_d, const tl_desc *dst_d,
 {
     if (src_d == NULL) return tl_fail(TL_ERR_NULL, "src_d is NULL");
     if (dst_d == NULL) return tl_fail(TL_ERR_NULL, "dst_d is NULL");
-    TL_TRY(tl_desc_validate(src_d));
-    TL_TRY(tl_desc_validate(dst_d));
+    tl_status st = tl_desc_validate(src_d);
+    if (st != TL_OK) return tl_fail_prefix(st, "src");
+    st = tl_desc_validate(dst_d);
+    if (st != TL_OK) return tl_fail_prefix(st, "dst");
     TL_TRY(check_writable(dst_d));
     TL_TRY(match_dims(src_d, dst_d, map));
     TL_TRY(check_elem_aligned(src_d, "src"));

@@ -48,12 +48,34 @@ const char *tl_dtype_name(tl_dtype t) { return dtype_get(t)->name; }
 uint64_t tl_dtype_max(tl_dtype t) { return dtype_get(t)->max; }
 uint64_t tl_dtype_neg_limit(tl_dtype t) { return dtype_get(t)->neg_limit; }
 
+/* Names frameworks use (numpy, ONNX, PyTorch, TensorRT), accepted on input;
+ * tl_dtype_name gives the canonical one back. */
+static const struct { const char *name; tl_dtype t; } k_dtype_aliases[] = {
+    {"uint8", TL_U8}, {"int8", TL_I8}, {"uint16", TL_U16}, {"int16", TL_I16},
+    {"uint32", TL_U32}, {"int32", TL_I32}, {"uint64", TL_U64}, {"int64", TL_I64},
+    {"float16", TL_F16}, {"fp16", TL_F16}, {"half", TL_F16},
+    {"bfloat16", TL_BF16}, {"float32", TL_F32}, {"fp32", TL_F32}, {"float", TL_F32},
+    {"float64", TL_F64}, {"fp64", TL_F64}, {"double", TL_F64},
+    {"uint4", TL_U4}, {"int4", TL_I4}, {"bool8", TL_BOOL},
+};
+
 tl_dtype tl_dtype_from_name(const char *s)
 {
     if (s == NULL) return TL_DT_INVALID;
     for (int t = TL_DT_INVALID + 1; t < TL_DT_COUNT; t++)
         if (strcmp(s, k_dtypes[t].name) == 0) return (tl_dtype)t;
+    for (size_t i = 0; i < sizeof k_dtype_aliases / sizeof k_dtype_aliases[0]; i++)
+        if (strcmp(s, k_dtype_aliases[i].name) == 0) return k_dtype_aliases[i].t;
     return TL_DT_INVALID;
+}
+
+const char *tl_dtype_closest_name(const char *s)
+{
+    const char *names[TL_DT_COUNT + sizeof k_dtype_aliases / sizeof k_dtype_aliases[0]];
+    size_t n = 0;
+    for (int t = TL_DT_INVALID + 1; t < TL_DT_COUNT; t++) names[n++] = k_dtypes[t].name;
+    for (size_t i = 0; i < sizeof k_dtype_aliases / sizeof k_dtype_aliases[0]; i++) names[n++] = k_dtype_aliases[i].name;
+    return tl_closest_name(s, names, n);
 }
 
 /* ---- bit casts ----------------------------------------------------------- */

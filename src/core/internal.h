@@ -18,11 +18,33 @@ tl_status tl_fail(tl_status s, const char *fmt, ...)
 #endif
     ;
 void tl_clear_error(void);
+/* Add to the current detail: "PREFIX: detail" and "detail; MORE" (printf). For
+ * naming the side of a conversion and for hints that say what to do. */
+tl_status tl_fail_prefix(tl_status s, const char *prefix);
+tl_status tl_fail_append(tl_status s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 #define TL_TRY(expr)                            \
     do {                                        \
         tl_status tl_try_s_ = (expr);           \
         if (tl_try_s_ != TL_OK) return tl_try_s_; \
     } while (0)
+
+/* ---- hints (hint.c) ------------------------------------------------------ */
+/* "NHWC dims are N,H,W,C: did you mean NHWC:u8:1x480x640x3?" when d's image
+ * dims look given in the other common order; false (out untouched) otherwise.
+ * It formats d, which may overwrite tl_last_error(): call it before tl_fail. */
+bool tl_dims_order_hint(const tl_desc *d, char *out, size_t cap);
+/* A vendor parser refused the 4 dims of spec with status st: append to the
+ * detail the order the format takes when the other common image order parses
+ * (N,H,W,C <-> N,C,H,W); returns st. */
+tl_status tl_hint_vendor_dims(tl_status st, const char *spec, const int64_t *dims, int ndims);
+/* tl_desc_parse without that hint (what the hint itself tries). */
+tl_status tl_desc_parse_unhinted(tl_desc *out, const char *spec);
+/* The canonical dtype name closest to a mistyped one, or NULL (elem.c). */
+const char *tl_dtype_closest_name(const char *s);
 
 /* ---- overflow-checked 64-bit arithmetic ----------------------------- */
 /* Each returns false on overflow and leaves *r unspecified. */
@@ -54,6 +76,7 @@ typedef struct tl_spec_opt {
     bool used;          /* set by whoever consumes it; leftovers are errors */
 } tl_spec_opt;
 
+#define TL_SPEC_MAX_ASKED 32
 typedef struct tl_spec {
     const char *layout;     /* e.g. "NCHW16c", "larod.nhwc", "tidl" */
     const char *vformat;    /* for "vendor.format": the part after '.', else "" */
@@ -62,6 +85,10 @@ typedef struct tl_spec {
     int64_t dims[TL_MAX_DIMS + 4];
     int nopts;
     tl_spec_opt opts[TL_SPEC_MAX_OPTS];
+    /* Every key a parser asked for, given or not: the keys valid for this
+     * layout, listed when a key is not known. */
+    int nasked;
+    const char *asked[TL_SPEC_MAX_ASKED];
 } tl_spec;
 
 /* Find an option (marks it used) or NULL. */

@@ -27,6 +27,9 @@ static tl_status tokenize(const char *w, token *tok, int *ntok)
             if (f > 100000000) return tl_fail(TL_ERR_SPEC_LAYOUT, "layout %s: block factor too large", w);
             f = f * 10 + (*p++ - '0');
         }
+        if (!*p && f)
+            return tl_fail(TL_ERR_SPEC_LAYOUT, "layout %s: block size %lld at the end needs the blocked dim's "
+                           "lowercase letter, e.g. %sc", w, (long long)f, w);
         if (!isalpha((unsigned char)*p))
             return tl_fail(TL_ERR_SPEC_LAYOUT, "layout %s: expected a letter at '%s'", w, p);
         if (n == TL_MAX_AXES) return tl_fail(TL_ERR_SPEC_LAYOUT, "layout %s: more than %d axes", w, TL_MAX_AXES);
@@ -323,19 +326,28 @@ static void yuv_plane(tl_plane *p, int64_t first, int64_t off, int64_t sub, int6
     p->axes[1] = (tl_axis){.dim = 2, .block = sub, .extent = tl_cdiv(w, sub), .stride_bits = pixel_step * 8};
 }
 
-static tl_status init_yuv420(tl_desc *d, tl_yuv_kind kind, int64_t h, int64_t w, int64_t pitch, int64_t co)
+static tl_status init_yuv420(tl_desc *d, tl_yuv_kind kind, int64_t h, int64_t w, int64_t pitch, int64_t uvpitch,
+                             int64_t co)
 {
     if (kind < TL_YUV_NV12 || kind > TL_YUV_I420) return tl_fail(TL_ERR_SPEC_LAYOUT, "yuv kind=%d: unknown", (int)kind);
     const int64_t dims[3] = {3, h, w};
     TL_TRY(check_dims(TL_U8, dims, 3));
-    if (h > INT64_MAX / 16 || w > INT64_MAX / 16 || pitch > INT64_MAX / 16 || co > INT64_MAX / 16) /* bits, pairs: no wrap */
-        return tl_fail(TL_ERR_OVERFLOW, "4:2:0 image H=%lld W=%lld pitch=%lld chroma=%lld: over 2^59, bit offsets overflow int64", (long long)h, (long long)w, (long long)pitch, (long long)co);
+    if (h > INT64_MAX / 16 || w > INT64_MAX / 16 || pitch > INT64_MAX / 16 || uvpitch > INT64_MAX / 16 ||
+        co > INT64_MAX / 16) /* bits, pairs: no wrap */
+        return tl_fail(TL_ERR_OVERFLOW, "4:2:0 image H=%lld W=%lld pitch=%lld uvpitch=%lld chroma=%lld: over 2^59, bit offsets overflow int64", (long long)h, (long long)w, (long long)pitch, (long long)uvpitch, (long long)co);
+    if (pitch < 0 || uvpitch < 0) return tl_fail(TL_ERR_STRIDE, "pitch=%lld uvpitch=%lld: pitches must be >= 0", (long long)pitch, (long long)uvpitch);
     int64_t chroma_row = kind == TL_YUV_I420 ? w : 2 * tl_cdiv(w, 2); /* U,V pairs */
-    if (pitch == 0) pitch = chroma_row;
+    int64_t uv_row = kind == TL_YUV_I420 ? tl_cdiv(w, 2) : chroma_row; /* bytes of one chroma plane row */
+    if (pitch == 0) pitch = uvpitch ? w : chroma_row;
     if (pitch < w) return tl_fail(TL_ERR_STRIDE, "row pitch=%lld < width %lld", (long long)pitch, (long long)w);
-    if (pitch < chroma_row)
-        return tl_fail(TL_ERR_STRIDE, "row pitch=%lld < %lld bytes of an interleaved chroma row (odd width %lld)",
-                       (long long)pitch, (long long)chroma_row, (long long)w);
+    if (uvpitch && uvpitch < uv_row)
+        return tl_fail(TL_ERR_STRIDE, "uvpitch=%lld < %lld bytes of a chroma row (width %lld): use uvpitch=%lld or more",
+                       (long long)uvpitch, (long long)uv_row, (long long)w, (long long)uv_row);
+    if (!uvpitch && pitch < chroma_row)
+        return tl_fail(TL_ERR_STRIDE, "row pitch=%lld < %lld bytes of an interleaved chroma row (odd width %lld): "
+                       "use pitch=%lld or more, or uvpitch=%lld for a separate chroma pitch",
+                       (long long)pitch, (long long)chroma_row, (long long)w, (long long)chroma_row,
+                       (long long)chroma_row);
     int64_t yend, t;
     if (!tl_mul_ok(h, pitch, &yend)) return tl_fail(TL_ERR_OVERFLOW, "height x pitch overflows int64");
     if (co == 0) co = yend;
@@ -350,30 +362,38 @@ static tl_status init_yuv420(tl_desc *d, tl_yuv_kind kind, int64_t h, int64_t w,
     d->plane_dim = 0;
     d->nplanes = 3;
     yuv_plane(&d->planes[0], 0, 0, 1, h, w, pitch, 1);
+    if (!uvpitch) uvpitch = kind == TL_YUV_I420 ? tl_cdiv(pitch, 2) : pitch;
     if (kind == TL_YUV_I420) {
-        int64_t cp = tl_cdiv(pitch, 2);
+        int64_t cp = uvpitch;
         if (!tl_mul_ok(cp, tl_cdiv(h, 2), &t) || !tl_add_ok(co, t, &t))
             return tl_fail(TL_ERR_OVERFLOW, "I420 plane size overflows int64");
         yuv_plane(&d->planes[1], 1, co, 2, h, w, cp, 1);
         yuv_plane(&d->planes[2], 2, t, 2, h, w, cp, 1);
     } else { /* semi-planar: U and V interleaved, NV12 = U first */
         int64_t u = kind == TL_YUV_NV12 ? co : co + 1, v = kind == TL_YUV_NV12 ? co + 1 : co;
-        yuv_plane(&d->planes[1], 1, u, 2, h, w, pitch, 2);
-        yuv_plane(&d->planes[2], 2, v, 2, h, w, pitch, 2);
+        yuv_plane(&d->planes[1], 1, u, 2, h, w, uvpitch, 2);
+        yuv_plane(&d->planes[2], 2, v, 2, h, w, uvpitch, 2);
     }
     d->vendor_params[0] = pitch;
     d->vendor_params[1] = co;
+    d->vendor_params[2] = uvpitch;
     TL_TRY(tl_desc_update_size(d));
     return tl_desc_validate(d);
 }
 
-tl_status tl_desc_init_yuv420(tl_desc *d, tl_yuv_kind kind, int64_t h, int64_t w, int64_t pitch, int64_t co)
+tl_status tl_desc_init_yuv420_pitches(tl_desc *d, tl_yuv_kind kind, int64_t h, int64_t w, int64_t pitch,
+                                      int64_t uvpitch, int64_t co)
 {
     tl_desc t;
     if (!d) return tl_fail(TL_ERR_NULL, "descriptor is NULL");
-    TL_TRY(init_yuv420(&t, kind, h, w, pitch, co));
+    TL_TRY(init_yuv420(&t, kind, h, w, pitch, uvpitch, co));
     *d = t;
     return TL_OK;
+}
+
+tl_status tl_desc_init_yuv420(tl_desc *d, tl_yuv_kind kind, int64_t h, int64_t w, int64_t pitch, int64_t co)
+{
+    return tl_desc_init_yuv420_pitches(d, kind, h, w, pitch, 0, co);
 }
 
 /* ---- layout word from a descriptor ------------------------------------- */

@@ -12,7 +12,7 @@
 #define TL_THREAD_LOCAL _Thread_local
 #endif
 
-static TL_THREAD_LOCAL char last_error[512];
+static TL_THREAD_LOCAL char last_error[1024];
 
 const char *tl_status_str(tl_status s)
 {
@@ -58,6 +58,28 @@ tl_status tl_fail(tl_status s, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+tl_status tl_fail_prefix(tl_status s, const char *prefix)
+{
+    size_t p = strlen(prefix) + 2, n = strlen(last_error);
+    if (p >= sizeof last_error) return s;
+    if (p + n >= sizeof last_error) n = sizeof last_error - 1 - p;
+    memmove(last_error + p, last_error, n);
+    last_error[p + n] = '\0';
+    memcpy(last_error, prefix, p - 2);
+    memcpy(last_error + p - 2, ": ", 2);
+    return s;
+}
+
+tl_status tl_fail_append(tl_status s, const char *fmt, ...)
+{
+    size_t n = strlen(last_error);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error + n, sizeof last_error - n, fmt, ap);
     va_end(ap);
     return s;
 }

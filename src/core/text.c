@@ -30,6 +30,8 @@ static tl_status parse_dims(const char *s, tl_spec *sp)
 {
     const char *p = s;
     sp->ndims = 0;
+    if (strpbrk(s, ",[]() ")) /* a shape pasted from Python: (1, 3, 224, 224) */
+        return tl_fail(TL_ERR_SPEC_SYNTAX, "dims '%s': dims are separated by 'x', e.g. 1x3x224x224", s);
     for (;;) {
         char item[24];
         size_t len = strcspn(p, "x");
@@ -82,8 +84,12 @@ static tl_status split_spec(char *s, tl_spec *sp)
         sp->vformat = dot + 1;
     }
     sp->dtype = tl_dtype_from_name(f[1]);
-    if (sp->dtype == TL_DT_INVALID)
-        return tl_fail(TL_ERR_DTYPE, "dtype '%s': expected u8 i8 u16 i16 u32 i32 u64 i64 f16 bf16 f32 f64 bool u4 i4", f[1]);
+    if (sp->dtype == TL_DT_INVALID) {
+        const char *near = tl_dtype_closest_name(f[1]);
+        tl_fail(TL_ERR_DTYPE, "dtype '%s': expected u8 i8 u16 i16 u32 i32 u64 i64 f16 bf16 f32 f64 bool u4 i4 "
+                "(or float32, float16, fp16, half, bfloat16, uint8, int8, ...)", f[1]);
+        return near ? tl_fail_append(TL_ERR_DTYPE, "; did you mean %s?", near) : TL_ERR_DTYPE;
+    }
     TL_TRY(parse_dims(f[2], sp));
     for (int i = 3; i < n; i++) TL_TRY(parse_option(f[i], sp));
     return TL_OK;
@@ -204,8 +210,20 @@ static tl_status parse_generic(tl_desc *d, tl_spec *sp)
 {
     tl_layout L;
     TL_TRY(tl_layout_parse(sp->layout, &L));
-    if (L.rank != sp->ndims)
-        return tl_fail(TL_ERR_SPEC_VALUE, "layout %s has %d dims but %d were given", sp->layout, L.rank, sp->ndims);
+    if (L.rank != sp->ndims) {
+        char order[2 * TL_MAX_DIMS + 8] = "";
+        for (int i = 0, n = 0; i < L.rank && !L.positional; i++)
+            n += snprintf(order + n, sizeof order - (size_t)n, "%s%c", i ? "," : " (", L.labels[i]);
+        if (order[0]) strcat(order, ")");
+        char with_n[200] = "";
+        if (sp->ndims + 1 == L.rank) { /* the batch dim left out, as image shapes often are */
+            tl_strbuf sb = {with_n, sizeof with_n, 0};
+            tl_sb_printf(&sb, ": dims include %c, e.g. 1x", L.positional ? 'a' : L.labels[0]);
+            tl_sb_i64_list(&sb, sp->dims, sp->ndims, "x");
+        }
+        return tl_fail(TL_ERR_SPEC_VALUE, "layout %s has %d dims%s but %d were given%s", sp->layout, L.rank, order,
+                       sp->ndims, with_n);
+    }
     TL_TRY(tl_desc_from_layout(d, &L, sp->dtype, sp->dims, sp->ndims));
     TL_TRY(apply_named(d, sp, apply_labels));
     TL_TRY(apply_named(d, sp, apply_readonly));
@@ -284,7 +302,32 @@ static void format_quant(const tl_desc *d, tl_strbuf *sb)
 
 /* ---- public entry points ----------------------------------------------- */
 
+/* A key no parser asked for: the closest valid one, and all of them. */
+static tl_status unknown_option(const tl_spec *sp, const char *key)
+{
+    const char *near = tl_closest_name(key, sp->asked, (size_t)sp->nasked);
+    char layout[64];
+    snprintf(layout, sizeof layout, "%s%s%s", sp->layout, *sp->vformat ? "." : "", sp->vformat);
+    tl_fail(TL_ERR_SPEC_OPTION, "option '%s' is not known for layout %s", key, layout);
+    if (near) tl_fail_append(TL_ERR_SPEC_OPTION, " (did you mean '%s'?)", near);
+    tl_fail_append(TL_ERR_SPEC_OPTION, "; its keys are");
+    for (int i = 0; i < sp->nasked; i++) tl_fail_append(TL_ERR_SPEC_OPTION, " %s", sp->asked[i]);
+    return TL_ERR_SPEC_OPTION;
+}
+
+static tl_status parse_spec(tl_desc *out, const char *spec, bool hint);
+
 tl_status tl_desc_parse(tl_desc *out, const char *spec)
+{
+    return parse_spec(out, spec, true);
+}
+
+tl_status tl_desc_parse_unhinted(tl_desc *out, const char *spec)
+{
+    return parse_spec(out, spec, false);
+}
+
+static tl_status parse_spec(tl_desc *out, const char *spec, bool hint)
 {
     char buf[SPEC_MAX];
     tl_spec sp;
@@ -296,7 +339,8 @@ tl_status tl_desc_parse(tl_desc *out, const char *spec)
     const tl_vendor_ops *v = tl_vendor_find_prefix(sp.layout);
     if (v) {
         tl_desc_clear(&d);
-        TL_TRY(v->parse(&d, &sp));
+        tl_status st = v->parse(&d, &sp);
+        if (st != TL_OK) return hint ? tl_hint_vendor_dims(st, spec, sp.dims, sp.ndims) : st;
         d.vendor = v->vendor;
     } else {
         if (*sp.vformat) return tl_fail(TL_ERR_SPEC_LAYOUT, "layout %s.%s: unknown vendor '%s'", sp.layout, sp.vformat, sp.layout);
@@ -304,8 +348,7 @@ tl_status tl_desc_parse(tl_desc *out, const char *spec)
     }
     TL_TRY(apply_quant(&d, &sp));
     for (int i = 0; i < sp.nopts; i++)
-        if (!sp.opts[i].used)
-            return tl_fail(TL_ERR_SPEC_OPTION, "option '%s' is not known for layout %s", sp.opts[i].key, sp.layout);
+        if (!sp.opts[i].used) return unknown_option(&sp, sp.opts[i].key);
     TL_TRY(tl_desc_validate(&d));
     *out = d;
     return TL_OK;

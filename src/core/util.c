@@ -98,6 +98,9 @@ tl_status tl_parse_i64_list(const char *key, const char *value, int64_t *out, in
 
 tl_spec_opt *tl_spec_take(tl_spec *s, const char *key)
 {
+    bool seen = false;
+    for (int i = 0; i < s->nasked; i++) seen |= strcmp(s->asked[i], key) == 0;
+    if (!seen && s->nasked < TL_SPEC_MAX_ASKED) s->asked[s->nasked++] = key;
     for (int i = 0; i < s->nopts; i++)
         if (strcmp(s->opts[i].key, key) == 0) {
             s->opts[i].used = true;

@@ -41,8 +41,8 @@ static const vendor_domain domains[] = {
      {ANY, ANY, ANY, ANY, ANY, TL_RKNN_RK3562}},
     /* trt.h: DLA generation, DLA role */
     {TL_VENDOR_TRT, "TensorRT", 0, TL_TRT_FORMAT_COUNT - 1, {0}, {TL_TRT_DLA_XAVIER, TL_TRT_DLA_ANY}},
-    /* tlayout.h: Y row pitch (packed 4:2:2: the row pitch), chroma offset */
-    {TL_VENDOR_YUV, "yuv", TL_YUV_NV12, TL_YUV_UYVY, {0}, {ANY, ANY}},
+    /* tlayout.h: Y row pitch (packed 4:2:2: the row pitch), chroma offset, chroma row pitch */
+    {TL_VENDOR_YUV, "yuv", TL_YUV_NV12, TL_YUV_UYVY, {0}, {ANY, ANY, ANY}},
 };
 #undef ANY
 #undef U32

@@ -1,7 +1,8 @@
 /* Generic YUV images as spec strings: 4:2:0 yuv.nv12 / yuv.nv21 / yuv.i420
  * and packed 4:2:2 yuv.yuyv / yuv.uyvy, dims 3xHxW (c 0 = Y, 1 = U/Cb,
- * 2 = V/Cr), options pitch= (row bytes of Y) and, for 4:2:0, chroma= (byte
- * offset of the chroma data). */
+ * 2 = V/Cr), options pitch= (row bytes of Y) and, for 4:2:0, uvpitch= (row
+ * bytes of the chroma plane(s), when they differ) and chroma= (byte offset of
+ * the chroma data). */
 #include <string.h>
 
 #include "internal.h"
@@ -54,15 +55,19 @@ static tl_status parse(tl_desc *d, tl_spec *sp)
     if (sp->dtype != TL_U8) return tl_fail(TL_ERR_DTYPE, "yuv.%s: dtype %s, YUV images are u8", sp->vformat, tl_dtype_name(sp->dtype));
     if (sp->ndims != 3 || sp->dims[0] != 3)
         return tl_fail(TL_ERR_SPEC_VALUE, "yuv.%s: dims must be 3xHxW", sp->vformat);
-    int64_t pitch = 0, chroma = 0;
+    int64_t pitch = 0, uvpitch = 0, chroma = 0;
     tl_spec_opt *o;
     if ((o = tl_spec_take(sp, "pitch"))) TL_TRY(tl_parse_i64("pitch", o->value, &pitch));
+    if (kind <= TL_YUV_I420 && (o = tl_spec_take(sp, "uvpitch"))) TL_TRY(tl_parse_i64("uvpitch", o->value, &uvpitch));
     if (kind <= TL_YUV_I420 && (o = tl_spec_take(sp, "chroma"))) TL_TRY(tl_parse_i64("chroma", o->value, &chroma));
     if (pitch < 0) return tl_fail(TL_ERR_SPEC_VALUE, "pitch=%lld: must be >= 0 (0 = the width)", (long long)pitch);
+    if (uvpitch < 0)
+        return tl_fail(TL_ERR_SPEC_VALUE, "uvpitch=%lld: must be >= 0 (0 = derived from pitch)", (long long)uvpitch);
     if (chroma < 0)
         return tl_fail(TL_ERR_SPEC_VALUE, "chroma=%lld: must be >= 0 (0 = right after the Y plane)", (long long)chroma);
     if (kind >= TL_YUV_YUYV) return tl_desc_init_yuv422(d, (tl_yuv_kind)kind, sp->dims[1], sp->dims[2], pitch);
-    return tl_desc_init_yuv420(d, (tl_yuv_kind)kind, sp->dims[1], sp->dims[2], pitch, chroma);
+    if (uvpitch && !pitch) pitch = sp->dims[2];
+    return tl_desc_init_yuv420_pitches(d, (tl_yuv_kind)kind, sp->dims[1], sp->dims[2], pitch, uvpitch, chroma);
 }
 
 static tl_status format(const tl_desc *d, tl_strbuf *sb)
@@ -75,6 +80,8 @@ static tl_status format(const tl_desc *d, tl_strbuf *sb)
         return TL_OK;
     }
     if (d->vendor_params[0] != d->dims[2]) tl_sb_printf(sb, ":pitch=%lld", (long long)d->vendor_params[0]);
+    int64_t derived_uv = k == TL_YUV_I420 ? (d->vendor_params[0] + 1) / 2 : d->vendor_params[0];
+    if (d->vendor_params[2] != derived_uv) tl_sb_printf(sb, ":uvpitch=%lld", (long long)d->vendor_params[2]);
     int64_t packed; /* the chroma offset of a packed image (0 in the spec) */
     if (!tl_mul_ok(d->dims[1], d->vendor_params[0], &packed) || d->vendor_params[1] != packed)
         tl_sb_printf(sb, ":chroma=%lld", (long long)d->vendor_params[1]);

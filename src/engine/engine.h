@@ -1,5 +1,5 @@
 /* The engine: plans (normalised loop nests), CPU features, execution.
- * DESIGN.md §5, docs/engine.md. Not installed. */
+ * docs/engine.md. Not installed. */
 #ifndef TL_ENGINE_H
 #define TL_ENGINE_H
 

@@ -1,5 +1,5 @@
 /* Plans: created once (validate, normalise, choose kernels), then immutable and
- * safe to run from many threads at once (DESIGN.md §3, §5). */
+ * safe to run from many threads at once (docs/engine.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

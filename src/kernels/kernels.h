@@ -1,6 +1,6 @@
 /* The kernel interface: what the engine hands the innermost loop of a plan.
  *
- * Kernels never see descriptors (DESIGN.md §2): only pointers, counts, byte
+ * Kernels never see descriptors (docs/engine.md): only pointers, counts, byte
  * strides and a precomputed conversion (tl_cvt). Families, one folder each:
  *   convert/     contiguous row: copy, dtype conversion, (de)quantization
  *   transpose/   2-D tiled transpose of 1-, 2-, 4- and 8-byte elements

@@ -1,4 +1,4 @@
-/* DirectML buffer tensors (FORMATS.md §3) <-> tl_desc.
+/* DirectML buffer tensors (DML_BUFFER_TENSOR_DESC) <-> tl_desc.
  *
  * A DML tensor is Sizes in a fixed logical order plus Strides in elements;
  * everything physical (NHWC, row padding, broadcast) lives in the strides. So
@@ -82,7 +82,7 @@ static tl_status element_span(uint32_t n, const uint32_t *sizes, const uint32_t 
     return TL_OK;
 }
 
-/* FORMATS.md §3.3, bits-based (DirectMLX), 64-bit throughout. */
+/* DMLCalcBufferTensorSize, bits-based (DirectMLX), 64-bit throughout. */
 static tl_status min_total(uint32_t data_type, uint32_t n, const uint32_t *sizes, const uint32_t *strides,
                            int64_t *bytes)
 {
@@ -180,7 +180,7 @@ tl_status tl_dml_calc_strides(tl_dml_layout layout, uint32_t n, const uint32_t *
 }
 
 /* ======================================================================== */
-/* Validation (FORMATS.md §3.2)                                             */
+/* Validation (DML_BUFFER_TENSOR_DESC rules)                                       */
 /* ======================================================================== */
 
 static tl_status check_count(uint32_t n, const uint32_t *sizes)
@@ -703,7 +703,7 @@ static void explain_strides(const tl_desc *d, const tl_dml_buffer_tensor_desc *m
         tl_sb_printf(sb, "; they are packed row-major, the same as Strides = NULL");
     if (tl_dtype_bits((tl_dtype)d->dtype) < 8)
         tl_sb_printf(sb, ". Each element is 4 bits; element 0 sits in the low nibble (DirectML does not "
-                     "document the nibble order, FORMATS.md §3.6 item 3)");
+                     "document the nibble order)");
     tl_sb_printf(sb, ". ");
 }
 

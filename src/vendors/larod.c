@@ -1,5 +1,5 @@
 /* Axis larod: layouts, data types, dims and byte pitches <-> tl_desc
- * (FORMATS.md §1; the public side is include/tlayout/larod.h).
+ * (larod.h; the public side is include/tlayout/larod.h).
  *
  * Everything is computed in checked int64 on a private copy of the metadata
  * (struct lt); size_t appears only at the public boundary, where a value that

@@ -1,4 +1,4 @@
-/* RKNN: descriptors from native attrs and spec strings (FORMATS.md §4.2-§4.4).
+/* RKNN: descriptors from native attrs and spec strings (rknn_api.h 2.3.2, RKNPU User Guide 1.5.2).
  *
  * NC1HWC2 is the generic blocked model: logical N,C,H,W with C padded up to
  * C1*C2 and W up to the stored row length Wr, axes N C(block C2) H W C(inner C2),
@@ -124,7 +124,7 @@ static tl_status build_nc1hwc2(tl_desc *d, const rk_geom *g)
     return finish(d, g);
 }
 
-/* NHWC / NCHW, 4 dims: w_stride pads W, h_stride pads H (FORMATS.md §4.3). */
+/* NHWC / NCHW, 4 dims: w_stride pads W, h_stride pads H (rknn_api.h). */
 static tl_status build_4d(tl_desc *d, const rk_geom *g)
 {
     bool nhwc = g->fmt == TL_RKNN_TENSOR_NHWC;
@@ -163,10 +163,25 @@ static tl_status build_plain(tl_desc *d, const rk_geom *g)
     return finish(d, g);
 }
 
+/* Strides equal to the dims they pad say nothing: 0, so that an attr (or a
+ * spec) with w_stride == W gives the same descriptor as one without. */
+static void normalise_strides(rk_geom *g)
+{
+    int wdim = -1, hdim = -1;
+    if (g->fmt == TL_RKNN_TENSOR_NC1HWC2 && g->rank == 5) wdim = 3, hdim = 2;
+    else if (g->fmt == TL_RKNN_TENSOR_NHWC && g->rank == 4) wdim = 2, hdim = 1;
+    else if (g->fmt == TL_RKNN_TENSOR_NCHW && g->rank == 4) wdim = 3, hdim = 2;
+    else if (g->rank >= 1) wdim = g->rank - 1, hdim = g->rank - 2;
+    if (wdim >= 0 && g->w_stride == g->dims[wdim]) g->w_stride = 0;
+    if (hdim >= 0 && g->h_stride == g->dims[hdim]) g->h_stride = 0;
+}
+
 /* Build into *out only when everything is valid. */
-static tl_status build(tl_desc *out, const rk_geom *g)
+static tl_status build(tl_desc *out, const rk_geom *given)
 {
     tl_desc d;
+    rk_geom norm = *given, *g = &norm;
+    normalise_strides(g);
     TL_TRY(check_geom_dims(g));
     if (g->platform && g->fmt == TL_RKNN_TENSOR_UNDEFINED)
         return tl_fail(TL_ERR_VENDOR, "platform= checks NC1HWC2 or NHWC/NCHW tensors, not UNDEFINED (rknn)");
@@ -223,11 +238,6 @@ tl_status tl_rknn_desc_from_attr(tl_desc *d, const tl_rknn_tensor_attr *a, int64
         (plain || g.dims[g.fmt == TL_RKNN_TENSOR_NHWC ? 3 : 1] != channels))
         return tl_fail(TL_ERR_VENDOR, "channels=%lld does not match the C of the %d-dim %s attr (rknn)",
                        (long long)channels, g.rank, k_fmt_names[g.fmt]);
-    if (g.fmt == TL_RKNN_TENSOR_NC1HWC2 && g.rank == 5 && g.h_stride == g.dims[2]) g.h_stride = 0; /* says nothing */
-    if (plain) { /* strides equal to the dims say nothing */
-        if (g.w_stride == g.dims[g.rank - 1]) g.w_stride = 0;
-        if (g.rank >= 2 && g.h_stride == g.dims[g.rank - 2]) g.h_stride = 0;
-    }
     tl_desc tmp;
     TL_TRY(quant_from_attr(a, g.dt, &tmp.quant));
     TL_TRY(build(&tmp, &g));
@@ -310,7 +320,7 @@ static tl_status spec_fmt(const char *vformat, int *fmt)
                    "rknn.undefined (rknn)", vformat);
 }
 
-/* Quantized RKNN tensors round ties away from zero (FORMATS.md §4.4). */
+/* Quantized RKNN tensors round ties away from zero (RKNPU User Guide 1.5.2). */
 static bool spec_has_quant(const tl_spec *sp)
 {
     static const char *const keys[] = {"q", "zp", "scale", "fl"};

@@ -1,5 +1,5 @@
 /* RKNN: the rknn_tensor_attr mirror and its binary image, type mapping and the
- * platform table (FORMATS.md §4.1, §4.2, §4.3). */
+ * platform table (rknn_api.h 2.3.2, User Guide 1.5.2). */
 #include <ctype.h>
 #include <stddef.h>
 #include <string.h>

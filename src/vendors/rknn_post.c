@@ -1,5 +1,5 @@
 /* RKNN post-processing helpers: the rknn-runtime crate's Nc1hwc2Layout done
- * right (FORMATS.md §4.5, §4.6 items 1 and 7) and the quantized threshold.
+ * right (docs/sources.md: the sample's batch and row bugs) and the quantized threshold.
  *
  * The view holds strides only; the per-channel offsets are a caller array so
  * any channel count works. The threshold is exact against the library's own
@@ -118,7 +118,7 @@ static tl_status code_range(tl_dtype dt, int64_t *lo, int64_t *hi)
     case TL_I4: *lo = -8, *hi = 7; return TL_OK;
     case TL_U4: *lo = 0, *hi = 15; return TL_OK;
     default:
-        return tl_fail(TL_ERR_DTYPE, "dtype %s: the quantized threshold needs codes of i8 u8 i16 u16 i4 or u4 (rknn)",
+        return tl_fail(TL_ERR_DTYPE, "dtype %s: the quantized threshold needs codes of i8 u8 i16 u16 i4 or u4",
                        tl_dtype_name(dt));
     }
 }
@@ -132,12 +132,12 @@ static tl_status check_order(const tl_quant *q)
     case TL_Q_AFFINE:
         if (q->scale >= 0.0f && isfinite(q->scale)) return TL_OK;
         return tl_fail(TL_ERR_QUANT, "scale=%g: the quantized threshold needs a finite scale >= 0 (a negative scale "
-                       "reverses the order of the codes) (rknn)", (double)q->scale);
+                       "reverses the order of the codes)", (double)q->scale);
     case TL_Q_INV:
         if (q->scale > 0.0f && isfinite(q->scale)) return TL_OK;
-        return tl_fail(TL_ERR_QUANT, "scale=%g: inverse-scale quantization needs a finite scale > 0 (rknn)",
+        return tl_fail(TL_ERR_QUANT, "scale=%g: inverse-scale quantization needs a finite scale > 0",
                        (double)q->scale);
-    default: return tl_fail(TL_ERR_QUANT, "quant.kind=%u: must be none, affine, inv or dfp (rknn)", q->kind);
+    default: return tl_fail(TL_ERR_QUANT, "quant.kind=%u: must be none, affine, inv or dfp", q->kind);
     }
 }
 

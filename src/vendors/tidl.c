@@ -1,5 +1,5 @@
 /* TI TIDL-RT: one I/O buffer of sTIDL_IOBufDesc_t as a descriptor
- * (FORMATS.md §2.4-2.6), its spec strings ("tidl:..."), describe/explain
+ * (TI's itidl_ti.h and runtime), its spec strings ("tidl:..."), describe/explain
  * extras and the input padding helper. io_1.bin images: tidl_iobin.c.
  *
  * Everything goes through one path: a tl_tidl_buf (from an image, from a
@@ -391,7 +391,7 @@ int tl_tidl_buf_warnings(const tl_tidl_buf *b, char *msg, size_t len)
     }
     if (g.shared_rows)
         tl_sb_printf(&sb, "%s%s=%lld < lp*(Height+PadT+PadB)=%lld: neighbouring channels share padding rows, so "
-                     "the descriptor is read-only (FORMATS.md 2.5: cp >= the padded plane is unverified as a TI rule)",
+                     "the descriptor is read-only (TI does not state cp >= the padded plane as a rule)",
                      n++ ? "\n" : "", fld(b, "ChannelPitch", nb), (long long)g.cp, (long long)g.plane);
     if (!tl_dtype_is_float(g.dt) && b->zero_point != 0)
         tl_sb_printf(&sb, "%s%s=%d: TI's own conversion ignores the descriptor's zero point; tlayout applies "
@@ -644,7 +644,7 @@ static void explain_pitches(const tidl_geo *g, tl_strbuf *sb)
                  (long long)g->pad[1], (long long)g->lp, (long long)g->pad[0], (long long)base, (long long)(base * es));
     if (base != g->pad[1] + g->pad[0])
         tl_sb_printf(sb, " TI's I/O tensor document starts at PadT + PadL = %lld instead, which is wrong "
-                     "(FORMATS.md 2.9, bug B1).", (long long)(g->pad[1] + g->pad[0]));
+                     "(bug B1 in docs/sources.md).", (long long)(g->pad[1] + g->pad[0]));
     tl_sb_printf(sb, " Element (n,%sc,h,w) is at %lld + n x %lld", six ? "d1,d2," : "", (long long)base,
                  (long long)g->bp);
     if (six) tl_sb_printf(sb, " + d1 x %lld + d2 x %lld", (long long)g->d1p, (long long)g->d2p);

@@ -1,5 +1,5 @@
-/* TI TIDL-RT io_1.bin: the raw sTIDL_IOBufDesc_t, byte for byte (FORMATS.md
- * §2.2-2.3). No header, magic or version: the variant is known by its size.
+/* TI TIDL-RT io_1.bin: the raw sTIDL_IOBufDesc_t, byte for byte (itidl_ti.h and
+ * itidl_io.h). No header, magic or version: the variant is known by its size.
  *
  * The struct is described once, as TI's field list in V4 order with the
  * version that introduced each field. V2 and V3 are subsequences of it, so

@@ -1,5 +1,5 @@
 /* NVIDIA TensorRT and DLA: the 13 TensorFormats, DLA I/O rules, runtime
- * strides in vector units (FORMATS.md §5, docs/tensorrt.md).
+ * strides in vector units (NvInferRuntime.h, docs/tensorrt.md).
  *
  * Every format is built by one path: (format, type, dims, strides in vector
  * units) -> descriptor. A spec without strides= uses the packed strides of the
@@ -971,7 +971,7 @@ static void explain_hwc4(const tl_desc *d, bool xavier, tl_strbuf *sb)
     int64_t es = tl_dtype_bits((tl_dtype)d->dtype) / 8, row = only_axis(d, d->rank - 2)->stride_bits / 8;
     tl_sb_printf(sb, " C=%lld is stored as C'=%lld lane%s per pixel; a row of W=%lld pixels (%lld bytes) takes %lld bytes: the header's roundUp(W, %d/C'/elementSize) pixels, i.e. the row rounded up to %d bytes.",
                  (long long)c, (long long)cp, cp == 1 ? "" : "s", (long long)w, (long long)(w * cp * es), (long long)row, align, align);
-    tl_sb_printf(sb, " The developer guide's \"multiple of %d/elementSize\" reading would give %lld-byte rows; tlayout follows the header (FORMATS.md 5.6 item 1).",
+    tl_sb_printf(sb, " The developer guide's \"multiple of %d/elementSize\" reading would give %lld-byte rows; tlayout follows the header.",
                  align, (long long)hwc4_misread_row(w, cp, es, align));
 }
 

@@ -169,7 +169,7 @@ static void tidl_image(int version, int cores)
     in[0] = tidl_buf(TL_TIDL_UNSIGNED_CHAR, 3, 8, 12, 1); /* an image input with a 1-pixel border */
     snprintf(in[0].name, sizeof in[0].name, "input.1");
     in[0].data_format = TL_TIDL_IN_DATA_FORMAT_RGB_PLANAR;
-    in[1] = tidl_buf(TL_TIDL_SIGNED_SHORT, 3, 4, 10, 1); /* FORMATS.md T1: cp = 72 */
+    in[1] = tidl_buf(TL_TIDL_SIGNED_SHORT, 3, 4, 10, 1); /* vector T1: cp = 72 */
     in[1].channel_pitch = 72;
     in[1].data_id = 1;
     snprintf(in[1].name, sizeof in[1].name, "t1");

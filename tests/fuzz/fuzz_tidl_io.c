@@ -1,4 +1,4 @@
-/* Fuzz target: the TIDL io_1.bin parser (tl_tidl_* API, FORMATS.md §2.2-2.5).
+/* Fuzz target: the TIDL io_1.bin parser (tl_tidl_* API, docs/tidl.md).
  *
  * Two input forms:
  *  - raw: an input of 37256 bytes or more is the image itself (the real-size

@@ -316,7 +316,7 @@ typedef struct bad_spec {
 static const bad_spec bad_specs[] = {
     {"NCHW:f32:1x0x3x3", TL_ERR_DIM, "dims[1]=0"},
     {"NCHW:f32:1x-3x3x3", TL_ERR_DIM, "dims[1]=-3"},
-    {"NCHW:f32:1x3x3", TL_ERR_SPEC_VALUE, "4 dims but 3"},
+    {"NCHW:f32:1x3x3", TL_ERR_SPEC_VALUE, "4 dims (N,C,H,W) but 3 were given: dims include N, e.g. 1x1x3x3"},
     {"NCHW:f32", TL_ERR_SPEC_SYNTAX, "LAYOUT:DTYPE:DIMS"},
     {"", TL_ERR_SPEC_SYNTAX, "LAYOUT:DTYPE:DIMS"},
     {"NCHW:f33:1x3x3x3", TL_ERR_DTYPE, "f33"},

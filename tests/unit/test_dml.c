@@ -1,4 +1,4 @@
-/* DirectML buffer tensors (src/vendors/dml.c, FORMATS.md §3): the test vectors
+/* DirectML buffer tensors (src/vendors/dml.c, docs/dml.md): the test vectors
  * D1-D10, sizes above 4 GiB (computed, never allocated), 4-bit types with odd
  * counts, every validation rule (status, message naming DirectML, nothing
  * written), import/export, spec round trips and the describe --json extras. */
@@ -54,7 +54,7 @@ TL_TEST(data_types)
     CHECK_EQ_I64(tl_dml_data_type_from_dtype(TL_DT_INVALID), TL_DML_TENSOR_DATA_TYPE_UNKNOWN);
 }
 
-/* ---- FORMATS.md §3.7 ------------------------------------------------------------ */
+/* ---- vectors ---------------------------------------------------------------- */
 typedef struct size_case {
     const char *id;
     tl_dml_data_type t;

@@ -1,4 +1,4 @@
-/* Conversions with DirectML descriptors (FORMATS.md §3, §7.3 item 2):
+/* Conversions with DirectML descriptors (docs/dml.md, broadcast read-only):
  * broadcast and overlapping-window sources into dense destinations, each
  * result checked against index arithmetic written out here (strides computed
  * independently of the library); broadcast and aliasing destinations

@@ -1,8 +1,9 @@
 /* Element semantics (src/core/elem.c): dtypes, f16/bf16, raw access,
- * quantization vectors of FORMATS.md, and the element conversion rule,
+ * quantization vectors of docs/conversion.md, and the element conversion rule,
  * checked against computations written independently here (libm, plain
  * integer arithmetic, nearest-value search). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/elem.h"
@@ -81,8 +82,31 @@ TL_TEST(dtype_names)
     CHECK_STR_EQ(tl_dtype_name(TL_DT_INVALID), "?");
     CHECK_STR_EQ(tl_dtype_name((tl_dtype)99), "?");
     CHECK_EQ_I64(tl_dtype_bits((tl_dtype)-1), 0);
-    CHECK_EQ_I64(tl_dtype_from_name("float32"), TL_DT_INVALID);
-    CHECK_EQ_I64(tl_dtype_from_name("F32"), TL_DT_INVALID);
+    CHECK_EQ_I64(tl_dtype_from_name("F32"), TL_DT_INVALID); /* names are case-sensitive */
+    CHECK_EQ_I64(tl_dtype_from_name("float33"), TL_DT_INVALID);
+}
+
+/* Framework names (numpy, ONNX, PyTorch) are read as the canonical dtype, and
+ * a descriptor parsed with one formats back with the canonical name. */
+TL_TEST(dtype_aliases)
+{
+    static const struct { const char *alias; tl_dtype t; } cases[] = {
+        {"float32", TL_F32}, {"float", TL_F32}, {"fp32", TL_F32}, {"float16", TL_F16}, {"fp16", TL_F16},
+        {"half", TL_F16}, {"bfloat16", TL_BF16}, {"bf16", TL_BF16}, {"uint8", TL_U8}, {"int8", TL_I8},
+        {"uint16", TL_U16}, {"int16", TL_I16}, {"int32", TL_I32}, {"uint32", TL_U32}, {"int64", TL_I64},
+        {"uint64", TL_U64}, {"float64", TL_F64}, {"double", TL_F64}, {"bool", TL_BOOL}, {"int4", TL_I4},
+        {"uint4", TL_U4},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        CHECK_EQ_I64(tl_dtype_from_name(cases[k].alias), cases[k].t);
+        char spec[64], back[64], want[64];
+        tl_desc d;
+        snprintf(spec, sizeof spec, "NHWC:%s:1x2x2x3", cases[k].alias);
+        snprintf(want, sizeof want, "NHWC:%s:1x2x2x3", tl_dtype_name(cases[k].t));
+        REQUIRE_STATUS(tl_desc_parse(&d, spec), TL_OK);
+        REQUIRE_STATUS(tl_desc_format(&d, back, sizeof back), TL_OK);
+        CHECK_STR_EQ(back, want);
+    }
     CHECK_EQ_I64(tl_dtype_from_name(""), TL_DT_INVALID);
     CHECK_EQ_I64(tl_dtype_from_name(NULL), TL_DT_INVALID);
     CHECK_EQ_I64(tl_dtype_max(TL_I64), INT64_MAX);
@@ -546,6 +570,7 @@ int main(int argc, char **argv)
 {
     tl_test_init(argc, argv);
     TL_RUN(dtype_names);
+    TL_RUN(dtype_aliases);
     TL_RUN(f16_exhaustive_roundtrip);
     TL_RUN(bf16_exhaustive_roundtrip);
     TL_RUN(f16_ties_all_pairs);

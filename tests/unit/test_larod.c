@@ -1,4 +1,4 @@
-/* Axis larod: FORMATS.md §1 vectors L1-L10, the validation rules of §1.4 and
+/* Axis larod: vectors L1-L10, the validation rules of docs/larod.md and
  * §1.3, spec strings and their round trip, export, describe/explain extras. */
 #include <stddef.h>
 #include <string.h>
@@ -246,7 +246,7 @@ static const bad_case bad_cases[] = {
     {"420SP odd W row = W", 4, 3, 3, 3, {3, 4, 5}, {30, 20, 5}, TL_ERR_VENDOR, "pitches[2]=5 < 6"},
     {"420SP Y plane short", 4, 3, 3, 3, {3, 4, 8}, {44, 24, 8}, TL_ERR_VENDOR, "pitches[1]=24 < 32 = dims[1] 4 rows"},
     {"420SP total short", 4, 3, 3, 3, {3, 4, 8}, {47, 32, 8}, TL_ERR_VENDOR, "pitches[0]=47 < 48"},
-    /* FORMATS.md §1.6: the Axis example's 3*pitches[1]/2 for an odd height */
+    /* B7: the Axis example's 3*pitches[1]/2 for an odd height */
     {"420SP odd height 3/2", 4, 3, 3, 3, {3, 361, 640}, {346560, 231040, 640}, TL_ERR_VENDOR,
      "pitches[0]=346560 < 346880 = pitches[1] 231040 + ceil(361/2)=181 CbCr rows x pitches[2] 640"},
 };

@@ -2,7 +2,7 @@
  * NHWC u8 pitched <-> NCHW f32 with quantization (larod carries none, so
  * scale/zp are spec options), and 420SP <-> dense planar (3, H, W) u8 with
  * odd heights and widths. Indexing here uses the pitch formulas of
- * FORMATS.md §1.2/§1.3 directly, never the library's offset function. */
+ * larod.h's pitch comments directly, never the library's offset function. */
 #include <math.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* RKNN: the rknn_tensor_attr mirror and its image, the platform table, native
- * descriptors, spec strings (FORMATS.md §4.1-§4.3, vectors R1-R4, R11, R12). */
+ * descriptors, spec strings (rknn_api.h, User Guide 1.5.2, vectors R1-R4, R11, R12). */
 #include <math.h>
 #include <stddef.h>
 
@@ -294,6 +294,14 @@ TL_TEST(r2_r3_native_output)
     tl_desc same;
     REQUIRE_STATUS(tl_rknn_desc_from_attr(&same, &r2, 84), TL_OK);
     CHECK_MEM_EQ(&same, &d, sizeof d);
+    r2.w_stride = 80; /* w_stride == W, what real runtimes report: still the same descriptor */
+    REQUIRE_STATUS(tl_rknn_desc_from_attr(&same, &r2, 84), TL_OK);
+    CHECK_MEM_EQ(&same, &d, sizeof d);
+    r2.w_stride = 96; /* a real row padding: a different descriptor, with the stride kept */
+    r2.size_with_stride = 1 * 6 * 80 * 96 * 16;
+    REQUIRE_STATUS(tl_rknn_desc_from_attr(&same, &r2, 84), TL_OK);
+    CHECK(memcmp(&same, &d, sizeof d) != 0);
+    CHECK_EQ_I64(same.vendor_params[TL_RKNN_P_W_STRIDE], 96);
     const int64_t x[4] = {0, 17, 2, 3};
     uint64_t off;
     REQUIRE_STATUS(tl_desc_offset(&d, x, &off), TL_OK);
@@ -350,7 +358,7 @@ TL_TEST(nc1hwc2_offset_formula)
                 }
 }
 
-/* USERS.md P1 (airockchip/rknn-toolkit2#129): yolov5s outputs report size
+/* A user report (airockchip/rknn-toolkit2#129): yolov5s outputs report size
  * 408000 / 102000 and size_with_stride 491520 / 163840. Rows padded to 16
  * pixels (w_stride 48 for W 40, 32 for W 20) account for both exactly. */
 TL_TEST(rv1106_row_padding_sizes)
@@ -609,6 +617,10 @@ TL_TEST(spec_logical_form)
         {"rknn.nc1hwc2:i8:1x84x80x80:platform=rk3566", "rknn.nc1hwc2:i8:1x11x80x80x8:c=84:platform=rk3566"},
         {"rknn.nc1hwc2:f16:2x84x3x5:platform=rk3588:wstride=8", "rknn.nc1hwc2:f16:2x11x3x5x8:c=84:wstride=8:platform=rk3588"},
         {"rknn.nc1hwc2:i8:1x24x4x5:c2=16:zp=-3:scale=0.05", "rknn.nc1hwc2:i8:1x2x4x5x16:c=24:zp=-3:scale=0.05"},
+        /* strides equal to the dims they pad say nothing */
+        {"rknn.nc1hwc2:i8:1x6x80x80x16:c=84:wstride=80", "rknn.nc1hwc2:i8:1x6x80x80x16:c=84"},
+        {"rknn.nhwc:u8:1x4x5x3:wstride=5:hstride=4", "rknn.nhwc:u8:1x4x5x3"},
+        {"rknn.nchw:u8:1x3x4x5:wstride=5:hstride=4", "rknn.nchw:u8:1x3x4x5"},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         tl_desc a, b;
@@ -651,7 +663,7 @@ TL_TEST(spec_roundtrip_fixed)
                     "rknn.nc1hwc2:i8:2x16x40x40x16:c=255:wstride=48:size=999999:platform=rv1106");
     check_roundtrip("rknn.nhwc:u8:1x640x600x3:wstride=608:hstride=642:platform=rk3568",
                     "rknn.nhwc:u8:1x640x600x3:wstride=608:hstride=642:platform=rk3566");
-    check_roundtrip("rknn.nchw:i16:1x3x5x5:wstride=5", "rknn.nchw:i16:1x3x5x5:wstride=5");
+    check_roundtrip("rknn.nchw:i16:1x3x5x5:wstride=5", "rknn.nchw:i16:1x3x5x5"); /* wstride == W says nothing */
     check_roundtrip("rknn.nchw:f32:1x84x8400", "rknn.nchw:f32:1x84x8400");
     check_roundtrip("rknn.undefined:i4:1x1001:size=600", "rknn.undefined:i4:1x1001:size=600");
     check_roundtrip("rknn.nc1hwc2:i4:1x2x3x5x16:c=17", "rknn.nc1hwc2:i4:1x2x3x5x16:c=17");

@@ -1,7 +1,7 @@
 /* RKNN conversions through tl_convert, checked element by element against
  * independent index arithmetic, for batch >= 3: NC1HWC2 int8 -> NCHW / NHWC
  * f32 (dequantized), u8 NHWC images -> native inputs, R5, and the vendor
- * sample's bugs (FORMATS.md §4.6 items 1, 2 and 7) shown to disagree. */
+ * sample's bugs (docs/sources.md, RKNN) shown to disagree. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -150,7 +150,7 @@ TL_TEST(image_to_nc1hwc2_input)
                     int want = 0; /* padding channels are zero */
                     if (c < C) {
                         float x = (float)img[((n * H + h) * W + w) * C + c] / 2.0f + -3.0f;
-                        float rx = roundf(x); /* halves away from zero (FORMATS.md §4.4) */
+                        float rx = roundf(x); /* halves away from zero (User Guide 1.5.2) */
                         want = rx > 127 ? 127 : rx < -128 ? -128 : (int)rx;
                     }
                     if (out[o] != want) {
@@ -160,7 +160,7 @@ TL_TEST(image_to_nc1hwc2_input)
                 }
 }
 
-/* ---- the vendor sample's formulas (re-typed from FORMATS.md §4.6) --------------- */
+/* ---- the vendor sample's formulas (re-typed from the User Guide) --------------- */
 /* NC1HWC2 int8 -> NCHW f32 as Rockchip's sample does it: the per-batch pointers
  * advance cumulatively (item 1) and the source row length is the destination
  * width (item 2). src/dst must be large enough for where it lands. */

@@ -34,7 +34,7 @@ static int32_t thr(tl_quant q, tl_dtype dt, double t)
     return T;
 }
 
-/* The rknn-runtime crate's threshold_i8 (FORMATS.md §4.5), re-typed in C. */
+/* The rknn-runtime crate's threshold_i8 (v0.1.1), re-typed in C. */
 static int32_t crate_threshold_i8(float conf, float scale, int32_t zp)
 {
     if (!(scale > 0.0f)) return INT8_MIN;
@@ -256,7 +256,7 @@ TL_TEST(threshold_errors)
     CHECK_FAIL(tl_rknn_quant_threshold(&inv0, TL_I8, 0.5, &T), TL_ERR_QUANT, "inverse-scale quantization needs");
     CHECK_FAIL(tl_rknn_quant_threshold(&bad, TL_I8, 0.5, &T), TL_ERR_QUANT, "quant.kind=9");
     CHECK_FAIL(tl_rknn_quant_threshold(&ok, TL_F32, 0.5, &T), TL_ERR_DTYPE,
-               "dtype f32: the quantized threshold needs codes of i8 u8 i16 u16 i4 or u4 (rknn)");
+               "dtype f32: the quantized threshold needs codes of i8 u8 i16 u16 i4 or u4");
     CHECK_FAIL(tl_rknn_quant_threshold(&ok, TL_I32, 0.5, &T), TL_ERR_DTYPE, "dtype i32");
     CHECK_FAIL(tl_rknn_quant_threshold(&ok, TL_I8, 0.5, NULL), TL_ERR_NULL, "threshold is NULL");
     CHECK_EQ_I64(T, 12345);

@@ -1,5 +1,5 @@
 /* The bad-input destination harness: whatever is wrong with a call, the
- * destination comes back byte-identical (DESIGN.md §3: "nothing is written to a
+ * destination comes back byte-identical (the API's rule: "nothing is written to a
  * destination unless the whole call is valid").
  *
  *  - every spec string the project's tests know to be invalid (gathered from each

@@ -1,4 +1,4 @@
-/* TIDL-RT buffers as descriptors: FORMATS.md §2.4-2.6 and vectors T1-T7,
+/* TIDL-RT buffers as descriptors: TI's addressing and vectors T1-T7,
  * the B1 start-offset bug, spec strings, errors, padding, conversions.
  * (io_1.bin images and T8-T10: test_tidl_iobin.c.) */
 #include <math.h>
@@ -76,7 +76,7 @@ TL_TEST(t1_line_pitch_and_first_element)
     CHECK_EQ_I64(elem_off(&d, first), 13); /* PadT*lp + PadL */
 }
 
-/* B1 (FORMATS.md §2.9 item 1): TI's document starts at PadT + PadL. For T1
+/* B1 (docs/sources.md): TI's document starts at PadT + PadL. For T1
  * that is element 2, not 13; every element would be 11 elements early. This
  * test fails with the seed's start offset. */
 TL_TEST(b1_start_offset_is_not_padt_plus_padl)

@@ -1,4 +1,4 @@
-/* TIDL io_1.bin (sTIDL_IOBufDesc_t): sizes and offsets of FORMATS.md §2.2,
+/* TIDL io_1.bin (sTIDL_IOBufDesc_t): sizes and offsets of itidl_ti.h / itidl_io.h,
  * vectors T8-T10, the §2.3 sanity checks, the writer, and write -> parse
  * round trips for every variant. Images are made by the writer here; no
  * binary is committed. */
@@ -57,7 +57,7 @@ TL_TEST(variant_sizes)
         CHECK_EQ_I64(io.max_inputs, 32 * variants[k][1]);
         CHECK_EQ_I64(io.max_outputs, variants[k][0] == 2 ? 32 : 128 * variants[k][1]);
     }
-    /* FORMATS.md §2.2: a V4 core-unit is 32*604 + 128*588 = 94592 bytes plus a 24-byte header */
+    /* itidl_ti.h: a V4 core-unit is 32*604 + 128*588 = 94592 bytes plus a 24-byte header */
     CHECK_EQ_I64(variant_sizes[4] - 24, 32 * 604 + 128 * 588);
     size_t n = 7;
     CHECK_STATUS(tl_tidl_io_size(1, 1, &n), TL_ERR_VENDOR);

@@ -1,5 +1,5 @@
 /* TensorRT / DLA formats (src/vendors/trt.c): every vector N1-N18 of
- * FORMATS.md §5.7, the runtime strides of §5.3, descriptors from runtime
+ * derived from NvInferRuntime.h, the runtime strides of getTensorStrides, descriptors from runtime
  * strides, INT4 packing, symmetric INT8 quantization, and the two conversions
  * of the issue, each checked against index arithmetic written out here. */
 #include <math.h>
@@ -57,7 +57,7 @@ static void check_strides(const tl_desc *d, const int64_t *want, int v, int V)
     CHECK_EQ_I64(rt.components_per_element, V);
 }
 
-/* ---- FORMATS.md §5.7 ------------------------------------------------------------ */
+/* ---- vectors ---------------------------------------------------------------- */
 
 TL_TEST(n1_n2_chw32_int8)
 {

@@ -1,4 +1,4 @@
-/* Random TensorRT tensors against an oracle written from FORMATS.md §5.2 (the
+/* Random TensorRT tensors against an oracle written from NvInferRuntime.h's TensorFormat comments (the
  * array each format is equivalent to), with packed and padded runtime strides:
  * on every element, tl_desc_offset, the §5.2 array index and the trtexec
  * formula of §5.3 over the strides the library reports must agree. Also: the
