@@ -7,9 +7,7 @@
 #include "cli.h"
 
 static const char convert_usage[] =
-    "usage: tlayout convert --from SPEC --to SPEC -i IN -o OUT [--keep-padding] [--stats] [--threads N]
-
-"
+    "usage: tlayout convert --from SPEC --to SPEC -i IN -o OUT [--keep-padding] [--stats] [--threads N]\n\n"
     "Read a raw tensor laid out as --from, convert every logical element to the\n"
     "layout, dtype and quantization of --to (dims matched by label, else by\n"
     "position), and write exactly the destination's size in bytes.\n\n"
@@ -21,28 +19,16 @@ static const char convert_usage[] =
     "  --keep-padding   do not write the destination's padding: it keeps the bytes\n"
     "                   OUT already has (when OUT is an existing file that large),\n"
     "                   else zero. Without it, padding is written as zero.\n"
-    "  --threads N      convert on up to N threads (0 = the fast cores; small
-"
-    "                   inputs stay on one); the output is the same
-"
-    "  --stats          print to stderr the count, min and max of the destination's
-"
-    "                   real values (dequantized) and how many elements saturated
-"
-    "                   (source value outside what the destination can hold): a
-"
-    "                   check for a forgotten scale= or zp=
-
-"
-    "convert moves and re-types samples; it does no colour conversion. A YUV source
-"
-    "(yuv.nv12, larod.420sp, ...) converted into a non-YUV layout keeps Y, U and V
-"
-    "as channels 0, 1, 2 (a warning says so); for RGB use 'tlayout image'.
-
-"
-    "example: tlayout convert --from NCHW:f32:1x3x4x4 --to NHWC:f32:1x4x4x3 -i a.bin -o b.bin
-";
+    "  --threads N      convert on up to N threads (0 = the fast cores; small\n"
+    "                   inputs stay on one); the output is the same\n"
+    "  --stats          print to stderr the count, min and max of the destination's\n"
+    "                   real values (dequantized) and how many elements saturated\n"
+    "                   (source value outside what the destination can hold): a\n"
+    "                   check for a forgotten scale= or zp=\n\n"
+    "convert moves and re-types samples; it does no colour conversion. A YUV source\n"
+    "(yuv.nv12, larod.420sp, ...) converted into a non-YUV layout keeps Y, U and V\n"
+    "as channels 0, 1, 2 (a warning says so); for RGB use 'tlayout image'.\n\n"
+    "example: tlayout convert --from NCHW:f32:1x3x4x4 --to NHWC:f32:1x4x4x3 -i a.bin -o b.bin\n";
 
 typedef struct convert_args {
     const char *from, *to, *in, *out, *threads;
