@@ -753,3 +753,14 @@ tl_status svg_draw(const tl_desc *d, const svg_opts *o, svg_buf *out)
     free(cv);
     return TL_OK;
 }
+
+/* ---- writing (the renderer writes its own picture: svg_map.c only maps) ------------ */
+tl_status svg_write(const tl_desc *d, const svg_opts *o, const char *path)
+{
+    svg_buf b = {0};
+    tl_status s = svg_draw(d, o, &b);
+    if (s == TL_OK && b.oom) s = cli_fail(TL_ERR_NOMEM, "draw: out of memory building the SVG");
+    if (s == TL_OK) s = write_file(path, b.p, b.len);
+    svg_buf_free(&b);
+    return s;
+}

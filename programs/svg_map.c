@@ -322,14 +322,3 @@ tl_status mm_stats_of(const tl_desc *d, mm_stats *st)
     st->slack_bits = st->aliased ? 0 : st->size_bits - stored_bits;
     return TL_OK;
 }
-
-/* ---- writing ---------------------------------------------------------------------- */
-tl_status svg_write(const tl_desc *d, const svg_opts *o, const char *path)
-{
-    svg_buf b = {0};
-    tl_status s = svg_draw(d, o, &b);
-    if (s == TL_OK && b.oom) s = cli_fail(TL_ERR_NOMEM, "draw: out of memory building the SVG");
-    if (s == TL_OK) s = write_file(path, b.p, b.len);
-    svg_buf_free(&b);
-    return s;
-}

@@ -1,8 +1,10 @@
 /* The scalar reference converter, and the validation every converter shares.
- * Simple on purpose: it is the oracle for the engine's kernels. */
+ * Simple on purpose: it is the oracle for the engine's kernels, so it never
+ * calls the engine (tl_convert, the fast path, is src/engine/convert.c). */
 #include <stdio.h>
 
-#include "elem.h"
+#include "internal.h"
+#include "numerics/elem.h"
 
 /* ---- validation ----------------------------------------------------------- */
 /* The first axis of d with stride 0 over more than one position, or -1. */
@@ -124,24 +126,26 @@ tl_status tl_convert_check_descs(const tl_desc *src_d, const tl_desc *dst_d,
     return check_elem_aligned(dst_d, "dst");
 }
 
-static tl_status check_len(const char *name, size_t len, const tl_desc *d, const char *which)
+tl_status tl_check_buffer_len(const char *name, size_t len, const tl_desc *d, const char *which)
 {
     if ((uint64_t)len >= (uint64_t)d->size_bytes) return TL_OK;
     return tl_fail(TL_ERR_BUFFER_SMALL, "%s=%llu < %lld bytes required by the %s descriptor",
                    name, (unsigned long long)len, (long long)d->size_bytes, which);
 }
 
-tl_status tl_convert_check(const tl_desc *src_d, const void *src, size_t src_len,
-                           const tl_desc *dst_d, const void *dst, size_t dst_len,
-                           int map[TL_MAX_DIMS])
+/* Everything the reference checks before writing: NULL pointers, then the
+ * descriptors, then buffer lengths (tl_convert checks in the same order). */
+static tl_status convert_check(const tl_desc *src_d, const void *src, size_t src_len,
+                               const tl_desc *dst_d, const void *dst, size_t dst_len,
+                               int map[TL_MAX_DIMS])
 {
     if (src_d == NULL) return tl_fail(TL_ERR_NULL, "src_d is NULL");
     if (dst_d == NULL) return tl_fail(TL_ERR_NULL, "dst_d is NULL");
     if (src == NULL) return tl_fail(TL_ERR_NULL, "src is NULL (source buffer)");
     if (dst == NULL) return tl_fail(TL_ERR_NULL, "dst is NULL (destination buffer)");
     TL_TRY(tl_convert_check_descs(src_d, dst_d, map));
-    TL_TRY(check_len("src_len", src_len, src_d, "source"));
-    return check_len("dst_len", dst_len, dst_d, "destination");
+    TL_TRY(tl_check_buffer_len("src_len", src_len, src_d, "source"));
+    return tl_check_buffer_len("dst_len", dst_len, dst_d, "destination");
 }
 
 /* ---- the element walk ------------------------------------------------------ */
@@ -202,7 +206,7 @@ static void convert_elements(const tl_desc *src_d, const uint8_t *src, const tl_
     tl_elem_op op;
     subsample ss;
     int64_t x[TL_MAX_DIMS] = {0}, y[TL_MAX_DIMS] = {0};
-    tl_elem_op_init(&op, src_d, dst_d);
+    tl_elem_op_init_dt(&op, (tl_dtype)src_d->dtype, &src_d->quant, (tl_dtype)dst_d->dtype, &dst_d->quant);
     subsample_init(&ss, dst_d);
     do {
         if (ss.any) {
@@ -220,29 +224,9 @@ tl_status tl_convert_reference(const tl_desc *src_d, const void *src, size_t src
                                const tl_desc *dst_d, void *dst, size_t dst_len, unsigned flags)
 {
     int map[TL_MAX_DIMS];
-    TL_TRY(tl_convert_check(src_d, src, src_len, dst_d, dst, dst_len, map));
+    TL_TRY(convert_check(src_d, src, src_len, dst_d, dst, dst_len, map));
     if (!(flags & TL_KEEP_PADDING)) TL_TRY(tl_fill_padding(dst_d, dst, dst_len, 0));
     convert_elements(src_d, (const uint8_t *)src, dst_d, (uint8_t *)dst, map);
     tl_clear_error();
     return TL_OK;
-}
-
-/* Plan, run, destroy (src/engine/): the same validation as the reference,
- * all of it before anything is written. */
-tl_status tl_convert_ex(const tl_desc *src_d, const void *src, size_t src_len,
-                        const tl_desc *dst_d, void *dst, size_t dst_len, unsigned flags)
-{
-    int map[TL_MAX_DIMS];
-    tl_plan *plan;
-    TL_TRY(tl_convert_check(src_d, src, src_len, dst_d, dst, dst_len, map));
-    TL_TRY(tl_plan_create(&plan, src_d, dst_d, flags));
-    tl_status s = tl_plan_run(plan, src, src_len, dst, dst_len);
-    tl_plan_destroy(plan);
-    return s;
-}
-
-tl_status tl_convert(const tl_desc *src_d, const void *src, size_t src_len,
-                     const tl_desc *dst_d, void *dst, size_t dst_len)
-{
-    return tl_convert_ex(src_d, src, src_len, dst_d, dst, dst_len, 0);
 }

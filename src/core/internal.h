@@ -124,6 +124,15 @@ tl_status tl_layout_word(const tl_desc *d, char *buf, size_t n, bool *positional
  * and the size of a single-plane descriptor. */
 tl_status tl_desc_restride(tl_desc *d, const int64_t *align_bytes);
 
+/* ---- conversion validation (the reference converter, and plans) -------- */
+/* Descriptor-only checks: both valid, destination writable, dims matched
+ * (map[i] = source dim of destination dim i), element-aligned strides. */
+tl_status tl_convert_check_descs(const tl_desc *src_d, const tl_desc *dst_d,
+                                 int map[TL_MAX_DIMS]);
+/* A buffer of `len` bytes holds what d describes; else TL_ERR_BUFFER_SMALL
+ * naming `name` ("src_len") and `which` ("source"). */
+tl_status tl_check_buffer_len(const char *name, size_t len, const tl_desc *d, const char *which);
+
 /* JSON / human description used by the CLI (src/core/describe.c). */
 void tl_desc_json(const tl_desc *d, tl_strbuf *sb);
 

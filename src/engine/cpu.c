@@ -111,6 +111,12 @@ int tl_cpu_has(int isa)
     return tl_isa_includes(best_isa(), isa);
 }
 
+int tl_cpu_runs(int isa, unsigned feat)
+{
+    unsigned have = tl_cpu_avx512vbmi() ? TL_FEAT_VBMI : 0;
+    return tl_cpu_has(isa) && (feat & ~have) == 0;
+}
+
 int tl_cpu_default_isa(void)
 {
     int d = atomic_load_explicit(&g_default, memory_order_relaxed);

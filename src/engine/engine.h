@@ -3,8 +3,9 @@
 #ifndef TL_ENGINE_H
 #define TL_ENGINE_H
 
-#include "core/elem.h"
+#include "core/internal.h"
 #include "kernels/kernels.h"
+#include "numerics/elem.h"
 
 /* ---- CPU features: read once, overridable ---------------------------------- */
 /* Non-zero when this build has the ISA's kernels and this CPU runs them. */
@@ -16,6 +17,47 @@ int tl_cpu_default_isa(void);
 const char *tl_isa_name(int isa);
 /* TL_ISA_COUNT when the name is unknown. */
 int tl_isa_from_name(const char *name);
+
+/* AVX-512 VBMI (vpermb), read once: rows of the kernel lists that need it
+ * are skipped without it (the kernels never ask). */
+int tl_cpu_avx512vbmi(void);
+/* This CPU runs a kernel row of ISA `isa` that needs TL_FEAT_* bits `feat`. */
+int tl_cpu_runs(int isa, unsigned feat);
+
+/* ---- the conversion of a plan (cvt.c) ------------------------------------------- */
+void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst);
+/* Same from dtypes/quantizations (tests and the benchmark). */
+void tl_cvt_init_dt(tl_cvt *cv, tl_dtype src, const tl_quant *sq, tl_dtype dst, const tl_quant *dq);
+/* Dtypes the f32 pipeline handles in kernels (tl_cvt.fast). */
+static inline int tl_fast_dtype(int t)
+{
+    return t == TL_U8 || t == TL_I8 || t == TL_I16 || t == TL_F16 || t == TL_BF16 || t == TL_F32;
+}
+
+/* Non-temporal stores pay off past this many destination bytes (beyond the
+ * last-level cache share of one core). */
+#define TL_STREAM_BYTES ((size_t)8 << 20)
+
+/* ---- the kernel lists (registry.c) ------------------------------------------------ */
+/* The best kernel whose ISA the plan's path includes (and whose extra
+ * features the CPU has), or NULL. */
+const tl_row_kernel *tl_find_row(int isa, tl_dtype s, tl_dtype d);
+/* The byte table-lookup row kernel for cv->lut8 conversions on this path,
+ * or NULL where the f32 pipeline is faster (SSE2, AVX2, AVX-512 without
+ * VBMI, Armv7). */
+const tl_row_kernel *tl_find_lut(int isa);
+void tl_registry_luts(const tl_row_kernel **k, size_t *n);
+const tl_t2d_kernel *tl_find_t2d(int isa, unsigned esize, size_t n0, size_t n1);
+const tl_ilv_kernel *tl_find_ilv(int isa, unsigned esize, unsigned c);
+const tl_repack_kernel *tl_find_repack(int isa, unsigned esize, unsigned cs, unsigned h, unsigned t);
+const tl_fill_kernel *tl_find_fill(int isa);
+
+/* The whole registry, for tests and the benchmark rows. */
+void tl_registry_rows(const tl_row_kernel **k, size_t *n);
+void tl_registry_t2d(const tl_t2d_kernel **k, size_t *n);
+void tl_registry_ilv(const tl_ilv_kernel **k, size_t *n);
+void tl_registry_repack(const tl_repack_kernel **k, size_t *n);
+void tl_registry_fill(const tl_fill_kernel **k, size_t *n);
 
 /* ---- loop nodes ---------------------------------------------------------------- */
 /* One loop level: `count` iterations moving src_stride / dst_stride bits. */

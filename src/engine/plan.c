@@ -135,13 +135,8 @@ static tl_status check_run(const tl_plan *p, const void *src, size_t src_len, co
     if (!p) return tl_fail(TL_ERR_NULL, "plan is NULL");
     if (!src) return tl_fail(TL_ERR_NULL, "src is NULL (source buffer)");
     if (!dst) return tl_fail(TL_ERR_NULL, "dst is NULL (destination buffer)");
-    if ((uint64_t)src_len < (uint64_t)p->src.size_bytes)
-        return tl_fail(TL_ERR_BUFFER_SMALL, "src_len=%llu < %lld bytes required by the source descriptor",
-                       (unsigned long long)src_len, (long long)p->src.size_bytes);
-    if ((uint64_t)dst_len < (uint64_t)p->dst.size_bytes)
-        return tl_fail(TL_ERR_BUFFER_SMALL, "dst_len=%llu < %lld bytes required by the destination descriptor",
-                       (unsigned long long)dst_len, (long long)p->dst.size_bytes);
-    return TL_OK;
+    TL_TRY(tl_check_buffer_len("src_len", src_len, &p->src, "source"));
+    return tl_check_buffer_len("dst_len", dst_len, &p->dst, "destination");
 }
 
 tl_status tl_plan_run_part(const tl_plan *plan, unsigned part, unsigned nparts, const void *src,

@@ -45,22 +45,30 @@ TL_FILL_NEON(FILL_PROTO)
 TL_FILL_SCALAR(FILL_PROTO)
 
 /* ---- tables ------------------------------------------------------------------- */
+/* The features a row needs beyond its ISA, from its ISA name. */
+#define FEAT_scalar 0
+#define FEAT_sse2 0
+#define FEAT_avx2 0
+#define FEAT_avx512 0
+#define FEAT_avx512vbmi TL_FEAT_VBMI
+#define FEAT_neon 0
+
 #define ROW_ENTRY(isa, ISA, s, S, d, D) \
-    {"tl_" #s "_" #d "_convert_ukernel__" #isa, ISA, S, D, tl_##s##_##d##_convert_ukernel__##isa},
+    {"tl_" #s "_" #d "_convert_ukernel__" #isa, ISA, S, D, tl_##s##_##d##_convert_ukernel__##isa, FEAT_##isa},
 static const tl_row_kernel k_rows[] = {
     TL_CONVERT_X86(ROW_ENTRY) TL_CONVERT_NEON(ROW_ENTRY) TL_CONVERT_SCALAR(ROW_ENTRY)};
 
 /* Specialised shapes before the tiled transpose of the same ISA. */
 #define IL_T2D_ENTRY(isa, ISA, E, t, C) \
-    {"tl_" #t "_interleave" #C "_ukernel__" #isa, ISA, E, TL_T2D_ILV, C, tl_##t##_interleave##C##_t2d_ukernel__##isa},
+    {"tl_" #t "_interleave" #C "_ukernel__" #isa, ISA, E, TL_T2D_ILV, C, tl_##t##_interleave##C##_t2d_ukernel__##isa, FEAT_##isa},
 #define DL_ENTRY(isa, ISA, E, t, C) \
-    {"tl_" #t "_deinterleave" #C "_ukernel__" #isa, ISA, E, TL_T2D_DILV, C, tl_##t##_deinterleave##C##_ukernel__##isa},
+    {"tl_" #t "_deinterleave" #C "_ukernel__" #isa, ISA, E, TL_T2D_DILV, C, tl_##t##_deinterleave##C##_ukernel__##isa, FEAT_##isa},
 #define RP_NONE(isa, ISA, E, t, CS, H, T)
 #define BL_ENTRY(isa, ISA, E, t, V)                                                              \
-    {"tl_" #t "_pack" #V "_ukernel__" #isa, ISA, E, TL_T2D_PACK, V, tl_##t##_pack##V##_ukernel__##isa}, \
-    {"tl_" #t "_unpack" #V "_ukernel__" #isa, ISA, E, TL_T2D_UNPACK, V, tl_##t##_unpack##V##_ukernel__##isa},
+    {"tl_" #t "_pack" #V "_ukernel__" #isa, ISA, E, TL_T2D_PACK, V, tl_##t##_pack##V##_ukernel__##isa, FEAT_##isa}, \
+    {"tl_" #t "_unpack" #V "_ukernel__" #isa, ISA, E, TL_T2D_UNPACK, V, tl_##t##_unpack##V##_ukernel__##isa, FEAT_##isa},
 #define TR_ENTRY(isa, ISA, E, t) \
-    {"tl_" #t "_transpose_ukernel__" #isa, ISA, E, TL_T2D_ANY, 0, tl_##t##_transpose_ukernel__##isa},
+    {"tl_" #t "_transpose_ukernel__" #isa, ISA, E, TL_T2D_ANY, 0, tl_##t##_transpose_ukernel__##isa, FEAT_##isa},
 static const tl_t2d_kernel k_t2d[] = {
     TL_INTERLEAVE_X86(IL_T2D_ENTRY, DL_ENTRY, RP_NONE) TL_BLOCK_X86(BL_ENTRY) TL_TRANSPOSE_X86(TR_ENTRY)
     TL_INTERLEAVE_NEON(IL_T2D_ENTRY, DL_ENTRY, RP_NONE) TL_BLOCK_NEON(BL_ENTRY) TL_TRANSPOSE_NEON(TR_ENTRY)
@@ -94,9 +102,9 @@ void tl_x8_lut_ukernel__avx512vbmi(const void *, void *, size_t, const tl_cvt *)
 #endif
 static const tl_row_kernel k_lut[] = {
 #if defined(__x86_64__) || defined(_M_X64)
-    {"tl_x8_lut_ukernel__avx512vbmi", TL_ISA_AVX512, TL_U8, TL_U8, tl_x8_lut_ukernel__avx512vbmi},
+    {"tl_x8_lut_ukernel__avx512vbmi", TL_ISA_AVX512, TL_U8, TL_U8, tl_x8_lut_ukernel__avx512vbmi, TL_FEAT_VBMI},
 #endif
-    {"tl_x8_lut_ukernel__scalar", TL_ISA_SCALAR, TL_U8, TL_U8, tl_x8_lut_ukernel__scalar}};
+    {"tl_x8_lut_ukernel__scalar", TL_ISA_SCALAR, TL_U8, TL_U8, tl_x8_lut_ukernel__scalar, 0}};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -108,10 +116,17 @@ void tl_registry_repack(const tl_repack_kernel **k, size_t *n) { *k = k_repack; 
 void tl_registry_fill(const tl_fill_kernel **k, size_t *n) { *k = k_fill; *n = COUNT(k_fill); }
 
 /* ---- lookups --------------------------------------------------------------------- */
+/* A row runs on a plan's path when the path includes its ISA and the CPU
+ * has the features it needs besides. */
+static bool row_runs(int isa, int row_isa, unsigned row_feat)
+{
+    return tl_isa_includes(isa, row_isa) && tl_cpu_runs(row_isa, row_feat);
+}
+
 const tl_row_kernel *tl_find_row(int isa, tl_dtype s, tl_dtype d)
 {
     for (size_t i = 0; i < COUNT(k_rows); i++)
-        if (tl_isa_includes(isa, k_rows[i].isa) && k_rows[i].sdt == s && k_rows[i].ddt == d)
+        if (row_runs(isa, k_rows[i].isa, k_rows[i].feat) && k_rows[i].sdt == s && k_rows[i].ddt == d)
             return &k_rows[i];
     return NULL;
 }
@@ -123,7 +138,7 @@ const tl_row_kernel *tl_find_lut(int isa)
     for (size_t i = 0; i < COUNT(k_lut); i++) {
         const tl_row_kernel *k = &k_lut[i];
         if (k->isa == TL_ISA_SCALAR) return isa == TL_ISA_SCALAR ? k : NULL;
-        if (k->isa == isa && (k->isa != TL_ISA_AVX512 || tl_cpu_avx512vbmi())) return k;
+        if (k->isa == isa && row_runs(isa, k->isa, k->feat)) return k;
     }
     return NULL;
 }
@@ -152,7 +167,7 @@ static bool t2d_fits(const tl_t2d_kernel *k, unsigned esize, size_t n0, size_t n
 const tl_t2d_kernel *tl_find_t2d(int isa, unsigned esize, size_t n0, size_t n1)
 {
     for (size_t i = 0; i < COUNT(k_t2d); i++)
-        if (tl_isa_includes(isa, k_t2d[i].isa) && t2d_fits(&k_t2d[i], esize, n0, n1)) return &k_t2d[i];
+        if (row_runs(isa, k_t2d[i].isa, k_t2d[i].feat) && t2d_fits(&k_t2d[i], esize, n0, n1)) return &k_t2d[i];
     return NULL;
 }
 

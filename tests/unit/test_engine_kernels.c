@@ -81,7 +81,7 @@ TL_TEST(convert_rows_exhaustive)
     int checked = 0;
     for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
         const tl_row_kernel *kr = &ks[k];
-        if (!tl_cpu_has(kr->isa)) continue;
+        if (!tl_cpu_runs(kr->isa, kr->feat)) continue;
         size_t n = make_source(&r, kr->sdt, src, quick() ? 4096 : CAP - 64);
         unsigned es = bytes_of(kr->sdt), ed = bytes_of(kr->ddt);
         for (int qs = 0; qs < NQUANT; qs++)
@@ -206,7 +206,7 @@ TL_TEST(move_kernels_strides)
     tl_rng r = tl_test_rng();
     static const size_t sizes[][2] = {{64, 128}, {128, 64}, {72, 200}, {200, 72}, {16, 300}, {300, 16}, {8, 130}, {130, 8}};
     for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
-        if (!tl_cpu_has(ks[k].isa) || ks[k].shape != TL_T2D_ANY) continue;
+        if (!tl_cpu_runs(ks[k].isa, ks[k].feat) || ks[k].shape != TL_T2D_ANY) continue;
         ptrdiff_t e = ks[k].esize;
         for (size_t a = 0; a < sizeof sizes / sizeof sizes[0]; a++) {
             size_t n0 = sizes[a][0], n1 = sizes[a][1];
@@ -230,7 +230,7 @@ TL_TEST(move_kernels)
     static const size_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 64, 65, 100, 130};
     const size_t ns = sizeof sizes / sizeof sizes[0];
     for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
-        if (!tl_cpu_has(ks[k].isa)) continue;
+        if (!tl_cpu_runs(ks[k].isa, ks[k].feat)) continue;
         for (size_t a = 0; a < ns; a++)
             for (size_t b = 0; b < ns; b++) {
                 if (quick() && (a + b) % 4) continue;

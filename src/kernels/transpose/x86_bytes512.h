@@ -442,12 +442,6 @@ TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
  * whole lines of 16 destination rows (pixels -> planes, block unpack). */
 TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1)
 {
-#if TL_B512_VBMI
-    if (!tl_cpu_avx512vbmi()) { /* listed under AVX-512 (F/BW/VL): VBMI is checked here */
-        tl_x8_transpose_ukernel__avx512(src, ss0, dst, ds1, n0, n1);
-        return;
-    }
-#endif
     if (n0 < 16 && n1 < 16) {
         tl_x8_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1);
         return;
