@@ -83,39 +83,35 @@ typedef enum tl_pass_kind {
     TL_PASS_ELEMENTS = 2 /* fallback: walk a region element by element (offset function) */
 } tl_pass_kind;
 
-/* How a pass runs its innermost node(s). */
-typedef enum tl_exec {
-    TL_EX_WALK = 0,   /* generic node walker, bit strides, elem.h per element */
-    TL_EX_ROW,        /* contiguous rows: convert kernel (1 node) */
-    TL_EX_T2D,        /* transpose-like 2 nodes: move kernel (+ conversion via an L1 tile) */
-    TL_EX_ILV,        /* interleave with zero lanes (fused padding) */
-    TL_EX_REPACK,     /* channel re-pack with fused padding */
-    TL_EX_STRIDED,    /* byte strides, one element at a time (typed) */
-    TL_EX_COPY2D,     /* raw 1/2/4/8-byte elements at byte strides, 2 nodes (no kernel) */
-    TL_EX_SPREAD,     /* short runs at a pixel stride <= 64 bytes, through an L1 tile:
-                         dense source pixels to whole destination pixels with their
-                         zero lanes (RGB -> NC1HWC2, kCHW32, HWC4), or pixel runs
-                         gathered to a dense destination (and back) */
-    TL_EX_FILL,       /* contiguous zero fill (1 node) */
-    TL_EX_FILL_STRIDED
-} tl_exec;
+/* How a pass runs its innermost node(s): one file each in exec/ (exec.h). */
+typedef struct tl_executor tl_executor;
 
 typedef struct tl_pass {
-    uint8_t kind, exec;
+    uint8_t kind;
+    const tl_executor *ex;       /* chosen by select.c */
     int nnodes;
-    tl_node nodes[TL_MAX_NODES]; /* outermost first, bits */
+    tl_node nodes[TL_MAX_NODES]; /* outermost first, bits (bytes once an executor takes it) */
     int64_t src_bit, dst_bit;    /* where the box starts */
     int64_t head, tail;          /* fused zero elements before / after each innermost run */
-    /* the kernel (by exec) */
-    const void *kernel;          /* tl_row_kernel, tl_t2d_kernel, ... */
-    const tl_row_kernel *row;    /* conversion of a T2D/ILV tile when dtypes differ */
-    uint8_t t2d_esize;           /* element bytes the move kernel sees (folded) */
-    uint8_t convert_first;       /* T2D with conversion: narrow first, then move */
-    const tl_t2d_kernel *lanes_kernel; /* T2D raw copy with fused zeros: the move kernel for
-                                     head + count + tail source rows, fed from an L1 tile
-                                     whose extra rows are zero (whole destination rows) */
-    uint8_t px_bytes;            /* TL_EX_SPREAD: bytes moved per pixel (4 .. 64, a power of 2) */
-    uint8_t px_gather;           /* TL_EX_SPREAD: 1 = source pixels to a dense destination */
+    const char *kernel_name;     /* the main kernel, for tl_plan_describe (NULL: none) */
+    const tl_row_kernel *row;    /* the conversion's row kernel (dtypes differ) */
+    uint8_t esize;               /* element bytes the move kernel sees (folded), 0: n/a */
+    union {                      /* each executor's own parameters */
+        struct {
+            const tl_t2d_kernel *k;
+            const tl_t2d_kernel *lanes; /* raw copy with fused zeros: the move kernel for head +
+                                           count + tail source rows, fed from an L1 tile whose
+                                           extra rows are zero (whole destination rows) */
+            uint8_t convert_first;      /* with a conversion: narrow first, then move */
+        } t2d;
+        const tl_ilv_kernel *ilv;
+        const tl_repack_kernel *repack;
+        const tl_fill_kernel *fill;
+        struct {
+            uint8_t bytes;  /* bytes moved per pixel (4 .. 64, a power of 2) */
+            uint8_t gather; /* 1 = source pixels to a dense destination */
+        } px;
+    } x;
     /* TL_PASS_ELEMENTS: the region, plane-local padded starts per dst dim */
     int sp, dp;                  /* source and destination plane */
     int64_t lo[TL_MAX_DIMS], hi[TL_MAX_DIMS];
@@ -128,6 +124,7 @@ struct tl_plan {
     int isa;
     int byte_granular;           /* every pass has byte strides (dst >= 8-bit elements) */
     tl_cvt cv;
+    void (*stream_copy)(uint8_t *d, const uint8_t *s, size_t n); /* the move family's streaming store */
     int npasses;
     tl_pass *passes;
     char *text;                  /* tl_plan_describe */
@@ -142,7 +139,19 @@ tl_status tl_plan_create_isa(tl_plan **plan, const tl_desc *src_d, const tl_desc
 /* Append the passes of a checked descriptor pair to the plan (convert boxes,
  * padding fill boxes); NOMEM / OVERFLOW on failure. */
 tl_status tl_plan_build_passes(tl_plan *p);
-/* Choose each pass's executor and kernels (registry.c). */
+/* The node transforms the executors rely on (normalise.c), each a pure
+ * function of the pass's nodes: */
+/* Bit strides to byte strides when every stride is whole bytes (the source's
+ * only for a conversion); false (nothing changed) otherwise. */
+bool tl_pass_to_bytes(tl_pass *ps, bool convert);
+/* A transpose needs the node just above the innermost one contiguous in the
+ * source (es bytes): move the innermost such node of the others there. */
+void tl_pass_bring_src_contiguous(tl_pass *ps, int64_t es);
+/* Fold an inner run contiguous on both sides (es-byte elements) into one
+ * wider element (2, 4, 8 bytes) when the two nodes above it then form a
+ * transpose; sets ps->esize. False (nothing changed) otherwise. */
+bool tl_pass_fold(tl_pass *ps, int64_t es);
+/* Choose each pass's executor and kernels (select.c). */
 void tl_plan_choose_kernels(tl_plan *p);
 
 /* ---- running (run.c) ------------------------------------------------------------- */

@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "engine/engine.h"
+#include "engine/exec/exec.h"
 #include "tl_engine_test.h"
 #include "tl_test.h"
 
@@ -73,13 +73,64 @@ static tl_plan *plan_of(const char *from, const char *to, unsigned flags)
     return p;
 }
 
+/* The normalised passes as structure, not text: for each pair, every pass's
+ * executor, fused zeros and node nest (bytes, after the executors' own
+ * transforms: byte strides, a source-contiguous node brought inward). */
+typedef struct pass_shape {
+    const tl_executor *ex;
+    int64_t head, tail;
+    int nnodes;
+    tl_node nodes[3];
+} pass_shape;
+
+static void check_passes(const char *from, const char *to, int npasses, const pass_shape *want)
+{
+    tl_plan *p = plan_of(from, to, 0);
+    REQUIRE(p != NULL);
+    CHECK_EQ_I64(p->npasses, npasses);
+    for (int i = 0; i < npasses && i < p->npasses; i++) {
+        const tl_pass *ps = &p->passes[i];
+        const pass_shape *w = &want[i];
+        if (ps->ex != w->ex) FAILF("%s -> %s pass %d: executor %s, expected %s", from, to, i, ps->ex->name, w->ex->name);
+        CHECK_EQ_I64(ps->head, w->head);
+        CHECK_EQ_I64(ps->tail, w->tail);
+        CHECK_EQ_I64(ps->nnodes, w->nnodes);
+        for (int k = 0; k < w->nnodes && k < ps->nnodes; k++)
+            if (ps->nodes[k].count != w->nodes[k].count || ps->nodes[k].ss != w->nodes[k].ss ||
+                ps->nodes[k].ds != w->nodes[k].ds)
+                FAILF("%s -> %s pass %d node %d = {%lld,%lld,%lld}, expected {%lld,%lld,%lld}", from, to, i, k,
+                      (long long)ps->nodes[k].count, (long long)ps->nodes[k].ss, (long long)ps->nodes[k].ds,
+                      (long long)w->nodes[k].count, (long long)w->nodes[k].ss, (long long)w->nodes[k].ds);
+    }
+    tl_plan_destroy(p);
+}
+
+TL_TEST(normalised_structures)
+{
+    /* planes to pixels: one 2d node pair */
+    static const pass_shape t2d[] = {{&tl_exec_2d, 0, 0, 2, {{72, 4, 12}, {3, 288, 4}}}};
+    check_passes("NCHW:f32:1x3x8x9", "NHWC:f32:1x8x9x3", 1, t2d);
+    /* NHWC into padded TIDL planes: C (source stride 1) brought above the inner
+     * W node, W padding fused, top and bottom rows as fill passes */
+    static const pass_shape tidl[] = {{&tl_exec_2d, 1, 1, 3, {{4, 18, 8}, {3, 1, 48}, {6, 3, 1}}},
+                                      {&tl_exec_fill, 0, 0, 2, {{3, 0, 48}, {8, 0, 1}}},
+                                      {&tl_exec_fill, 0, 0, 2, {{3, 0, 48}, {8, 0, 1}}}};
+    check_passes("NHWC:u8:1x4x6x3", "tidl:u8:1x3x4x6:pad=1,1,1,1", 3, tidl);
+    /* RGB into 16-byte RKNN pixels: pixel runs with 13 fused zero lanes */
+    static const pass_shape px[] = {{&tl_exec_pixels, 0, 13, 2, {{20, 3, 16}, {3, 1, 1}}}};
+    check_passes("NHWC:u8:1x4x5x3", "rknn.nc1hwc2:i8:1x1x4x5x16:c=3:zp=-128:scale=1", 1, px);
+    /* 4-bit elements: bit strides, the generic walker */
+    static const pass_shape u4[] = {{&tl_exec_walk, 0, 0, 2, {{24, 4, 12}, {3, 96, 4}}}};
+    check_passes("NCHW:u4:1x3x4x6", "NHWC:u4:1x4x6x3", 1, u4);
+}
+
 TL_TEST(plan_shapes)
 {
     tl_plan *p = plan_of("NCHW:f32:1x3x4x5", "NHWC:f32:1x4x5x3", 0);
     REQUIRE(p != NULL);
     CHECK_EQ_I64(p->npasses, 1);
     CHECK_EQ_I64(p->passes[0].nnodes, 2);
-    CHECK_EQ_I64(p->passes[0].exec, TL_EX_T2D);
+    CHECK(p->passes[0].ex == &tl_exec_2d);
     CHECK_STR_CONTAINS(tl_plan_describe(p), "{20, 4, 12} {3, 80, 4}");
     tl_plan_destroy(p);
 
@@ -108,23 +159,23 @@ TL_TEST(plan_shapes)
     /* RGB pixels into 16-byte NC1HWC2 pixels and back: whole pixels from an L1 tile */
     p = plan_of("NHWC:u8:1x4x5x3", "rknn.nc1hwc2:i8:1x1x4x5x16:c=3:zp=-128:scale=1", 0);
     REQUIRE(p != NULL);
-    CHECK_EQ_I64(p->passes[0].exec, TL_EX_SPREAD);
-    CHECK_EQ_I64(p->passes[0].px_bytes, 16);
+    CHECK(p->passes[0].ex == &tl_exec_pixels);
+    CHECK_EQ_I64(p->passes[0].x.px.bytes, 16);
     CHECK_STR_CONTAINS(tl_plan_describe(p), "pixels");
     tl_plan_destroy(p);
     p = plan_of("trt.dla_hwc4:f16:1x3x4x5", "NHWC:u8:1x4x5x3", 0);
     REQUIRE(p != NULL);
-    CHECK_EQ_I64(p->passes[0].exec, TL_EX_SPREAD);
-    CHECK_EQ_I64(p->passes[0].px_gather, 1);
-    CHECK_EQ_I64(p->passes[0].px_bytes, 8);
+    CHECK(p->passes[0].ex == &tl_exec_pixels);
+    CHECK_EQ_I64(p->passes[0].x.px.gather, 1);
+    CHECK_EQ_I64(p->passes[0].x.px.bytes, 8);
     tl_plan_destroy(p);
 
     /* 4:2:0 chroma to full resolution: raw elements at byte strides, two nodes a call */
     p = plan_of("yuv.nv12:u8:3x6x10", "CHW:u8:3x6x10", 0);
     REQUIRE(p != NULL);
     CHECK_EQ_I64(p->npasses, 3);
-    CHECK_EQ_I64(p->passes[1].exec, TL_EX_COPY2D);
-    CHECK_EQ_I64(p->passes[2].exec, TL_EX_COPY2D);
+    CHECK(p->passes[1].ex == &tl_exec_strided_copy);
+    CHECK(p->passes[2].ex == &tl_exec_strided_copy);
     tl_plan_destroy(p);
 
     /* a quantized 8-bit pair goes through the plan's table where a table is
@@ -162,7 +213,7 @@ TL_TEST(plan_shapes)
     CHECK_EQ_I64(p->npasses, 1);
     CHECK_EQ_I64(p->passes[0].nnodes, 1);
     CHECK_EQ_I64(p->passes[0].nodes[0].count, 120);
-    CHECK_EQ_I64(p->passes[0].exec, TL_EX_ROW);
+    CHECK(p->passes[0].ex == &tl_exec_row);
     tl_plan_destroy(p);
 }
 
@@ -310,11 +361,11 @@ static const char *const k_specs[][2] = {
     {"larod.nhwc:u8:1x5x6x3:align=0,0,32,4", "NCHW:f32:1x3x5x6"},
     {"NCHW:f32:1x3x4x4", "dml:f32:1x3x4x4"},
     {"dml:f32:1x3x4x4:strides=1,0,0,0", "NCHW:f32:1x3x4x4"},
-    /* raw copies at byte strides (TL_EX_COPY2D): chroma upsampling, broadcasts */
+    /* raw copies at byte strides (strided copy): chroma upsampling, broadcasts */
     {"yuv.nv12:u8:3x40x64", "CHW:u8:3x40x64"},
     {"yuv.nv21:u8:3x9x13", "HWC:u8:9x13x3"},
     {"dml:i16:1x3x4x4:strides=0,1,0,3", "NCHW:i16:1x3x4x4"},
-    /* short pixel runs (TL_EX_SPREAD), more pixels than one L1 tile holds */
+    /* short pixel runs (pixels), more pixels than one L1 tile holds */
     {"NHWC:u8:1x80x80x3", "rknn.nc1hwc2:i8:1x1x80x80x16:c=3:zp=-128:scale=1"},
     {"rknn.nc1hwc2:i8:1x1x80x80x16:c=3:zp=-128:scale=1", "NHWC:u8:1x80x80x3"},
     {"NHWC:u8:1x70x90x3", "trt.chw32:i8:1x3x70x90:scale=2"},
@@ -610,6 +661,7 @@ int main(int argc, char **argv)
     tl_test_init(argc, argv);
     TL_RUN(normalise_tables);
     TL_RUN(plan_shapes);
+    TL_RUN(normalised_structures);
     TL_RUN(plan_bad_inputs);
     TL_RUN(cpu_paths);
     TL_RUN(differential_dtypes);
