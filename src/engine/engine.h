@@ -7,22 +7,36 @@
 #include "kernels/kernels.h"
 #include "numerics/elem.h"
 
-/* ---- CPU features: read once, overridable ---------------------------------- */
-/* Non-zero when this build has the ISA's kernels and this CPU runs them. */
-int tl_cpu_has(int isa);
-/* The path plans use by default: the best the machine has, or TL_CPU=scalar|
- * sse2|avx2|avx512|neon (read once; a path the machine lacks falls back to the
- * best one it has below it). */
+/* ---- the machine policy: decided once, overridable (machine.c) ---------------- */
+typedef struct tl_machine {
+    int best_isa;            /* the best path this build and CPU run */
+    int default_isa;         /* what plans use: TL_CPU=scalar|sse2|avx2|avx512|neon, or the
+                                best (a path the machine lacks falls to the best below it) */
+    unsigned feat;           /* TL_FEAT_* the CPU has, less TL_CPU_DISABLE=vbmi */
+    size_t stream_bytes;     /* a plan whose destination is larger streams its stores
+                                (TL_STREAM_BYTES; 8 MiB: beyond the last-level cache of
+                                the edge SoCs this library targets) */
+    size_t stream_row_bytes; /* ... in rows of at least this many bytes (a short row's end
+                                lines would mix plain and non-temporal stores) */
+} tl_machine;
+
+/* The policy in force: detected on the first call (thread-safe), or the
+ * test hook's. */
+const tl_machine *tl_machine_get(void);
+/* Tests: use *m instead of the detected machine (NULL: back to it). Not
+ * thread-safe against plans being created. */
+void tl_machine_set(const tl_machine *m);
+
+/* Readers of tl_machine_get(): */
+int tl_cpu_has(int isa);        /* this build has the ISA's kernels and this CPU runs them */
 int tl_cpu_default_isa(void);
+int tl_cpu_avx512vbmi(void);
+/* This CPU runs a kernel row of ISA `isa` that needs TL_FEAT_* bits `feat`
+ * (rows whose features the CPU lacks are skipped: the kernels never ask). */
+int tl_cpu_runs(int isa, unsigned feat);
 const char *tl_isa_name(int isa);
 /* TL_ISA_COUNT when the name is unknown. */
 int tl_isa_from_name(const char *name);
-
-/* AVX-512 VBMI (vpermb), read once: rows of the kernel lists that need it
- * are skipped without it (the kernels never ask). */
-int tl_cpu_avx512vbmi(void);
-/* This CPU runs a kernel row of ISA `isa` that needs TL_FEAT_* bits `feat`. */
-int tl_cpu_runs(int isa, unsigned feat);
 
 /* ---- the conversion of a plan (cvt.c) ------------------------------------------- */
 void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst);
@@ -34,9 +48,6 @@ static inline int tl_fast_dtype(int t)
     return t == TL_U8 || t == TL_I8 || t == TL_I16 || t == TL_F16 || t == TL_BF16 || t == TL_F32;
 }
 
-/* Non-temporal stores pay off past this many destination bytes (beyond the
- * last-level cache share of one core). */
-#define TL_STREAM_BYTES ((size_t)8 << 20)
 
 /* ---- the kernel lists (registry.c) ------------------------------------------------ */
 /* The best kernel whose ISA the plan's path includes (and whose extra
@@ -122,6 +133,7 @@ struct tl_plan {
     int map[TL_MAX_DIMS];        /* dst dim i is src dim map[i] */
     unsigned flags;
     int isa;
+    tl_machine machine;          /* the policy the plan was made with */
     int byte_granular;           /* every pass has byte strides (dst >= 8-bit elements) */
     tl_cvt cv;
     void (*stream_copy)(uint8_t *d, const uint8_t *s, size_t n); /* the move family's streaming store */

@@ -36,6 +36,16 @@ static void describe_pass(const tl_plan *p, const tl_pass *ps, int i, tl_strbuf 
     tl_sb_printf(sb, "\n");
 }
 
+/* The machine policy the plan was made with (tl_machine). */
+static void describe_policy(const tl_plan *p, tl_strbuf *sb)
+{
+    const tl_machine *m = &p->machine;
+    tl_sb_printf(sb, "policy: cpu %s%s, streaming stores above %llu destination bytes in rows of %llu+ bytes, "
+                     "L1 tiles of %d bytes\n",
+                 tl_isa_name(m->best_isa), (m->feat & TL_FEAT_VBMI) ? "+vbmi" : "",
+                 (unsigned long long)m->stream_bytes, (unsigned long long)m->stream_row_bytes, TL_TILE_BYTES);
+}
+
 static tl_status make_text(tl_plan *p)
 {
     for (size_t cap = 1024;; cap *= 2) {
@@ -47,6 +57,7 @@ static tl_status make_text(tl_plan *p)
                      tl_isa_name(p->isa),
                      p->cv.path == TL_EP_COPY ? "raw copy" : p->cv.fast ? "f32 pipeline" : "element rule",
                      p->npasses, p->npasses == 1 ? "" : "es", p->cv.stream ? ", streaming stores" : "");
+        describe_policy(p, &sb);
         for (int i = 0; i < p->npasses; i++) describe_pass(p, &p->passes[i], i, &sb);
         if (sb.len < cap) {
             p->text = buf;
@@ -77,15 +88,16 @@ tl_status tl_plan_create_isa(tl_plan **plan, const tl_desc *src_d, const tl_desc
     p->dst = *dst_d;
     memcpy(p->map, map, sizeof map);
     p->flags = flags;
-    p->isa = isa >= 0 && isa < TL_ISA_COUNT ? isa : tl_cpu_default_isa();
-    if (!tl_cpu_has(p->isa)) p->isa = tl_cpu_default_isa();
+    p->machine = *tl_machine_get();
+    p->isa = isa >= 0 && isa < TL_ISA_COUNT ? isa : p->machine.default_isa;
+    if (!tl_isa_includes(p->machine.best_isa, p->isa)) p->isa = p->machine.default_isa;
     tl_cvt_init(&p->cv, src_d, dst_d);
 #if defined(__x86_64__) || defined(_M_X64)
     p->stream_copy = tl_stream_copy_ukernel__sse2;
 #else
     p->stream_copy = tl_stream_copy_ukernel__scalar;
 #endif
-    p->cv.stream = (uint8_t)((uint64_t)dst_d->size_bytes > TL_STREAM_BYTES);
+    p->cv.stream = (uint8_t)((uint64_t)dst_d->size_bytes > (uint64_t)p->machine.stream_bytes);
     tl_status s = tl_plan_build_passes(p);
     if (s == TL_OK) {
         tl_plan_choose_kernels(p);

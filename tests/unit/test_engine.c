@@ -559,6 +559,66 @@ TL_TEST(differential_kernel_sizes)
 /* Destinations past the streaming threshold (4 MiB per kernel call): the
  * non-temporal store paths, against the reference, on every path. */
 #define FIRST_STREAMED 11
+/* The machine policy replaced by the test hook (tl_machine_set): streamed and
+ * plain stores forced on small buffers, and VBMI on and off, each checked
+ * against the reference on every path; the plan prints the policy it used. */
+TL_TEST(machine_policy)
+{
+    tl_rng r = tl_test_rng();
+    const tl_machine m = *tl_machine_get();
+    static const char *const pairs[][2] = {
+        {"NCHW:f32:1x3x40x70", "NCHW:f16:1x3x40x70"},                            /* row */
+        {"NCHW:u8:1x8x40x70", "NCHW:u8:1x8x40x70:pad=0,0,0,1,0,0,0,3"},          /* padded rows, fill */
+        {"NCHW:f32:1x8x40x70", "NHWC:i8:1x40x70x8:scale=0.1"},                   /* 2d, narrowing */
+        {"NCHW16c:i8:1x64x20x21:scale=0.05", "NCHW:f32:1x64x20x21"},             /* 2d, widening */
+        {"NCHW:f32:1x24x30x31", "NCHW16c:f32:1x24x30x31"},                       /* zero lanes */
+        {"NCHW:f32:1x3x50x70", "NHWC:u8:1x50x70x3"},                             /* interleave */
+        {"NHWC:u8:1x60x61x3", "trt.dla_hwc4:i8:1x3x60x61"},                      /* repack */
+        {"NHWC:u8:1x40x41x3", "rknn.nc1hwc2:i8:1x1x40x41x16:c=3:zp=-128:scale=1"}, /* pixels */
+        {"trt.dla_hwc4:f16:1x3x40x41", "NHWC:f32:1x40x41x3"},                    /* pixels, gather */
+        {"NHWC:u8:1x64x96x3", "NCHW:u8:1x3x64x96"},                              /* byte transpose */
+    };
+    for (int streamed = 0; streamed < 2; streamed++) {
+        tl_machine f = m;
+        f.stream_bytes = streamed ? 1 : SIZE_MAX;
+        f.stream_row_bytes = streamed ? 64 : m.stream_row_bytes;
+        tl_machine_set(&f);
+        for (size_t k = 0; k < sizeof pairs / sizeof pairs[0] && TL_TEST_FAILURES() == 0; k++) {
+            tl_desc s, d;
+            REQUIRE_STATUS(tl_desc_parse(&s, pairs[k][0]), TL_OK);
+            REQUIRE_STATUS(tl_desc_parse(&d, pairs[k][1]), TL_OK);
+            char what[200];
+            snprintf(what, sizeof what, "%s -> %s (%s stores)", pairs[k][0], pairs[k][1],
+                     streamed ? "streamed" : "plain");
+            tl_plan *p = NULL;
+            REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
+            CHECK_EQ_I64(p->cv.stream, streamed);
+            CHECK_STR_CONTAINS(tl_plan_describe(p), streamed ? "streaming stores above 1 destination bytes"
+                                                             : "policy: cpu ");
+            tl_plan_destroy(p);
+            check_pair_at(&r, &s, &d, what, true);
+            check_pair(&r, &s, &d, what);
+        }
+    }
+    /* VBMI off and on (on only where the CPU has it): the byte transpose and the
+     * 8-bit table of the AVX-512 path follow the mask */
+    for (int vbmi = 0; vbmi < 2 && tl_cpu_has(TL_ISA_AVX512); vbmi++) {
+        if (vbmi && !(m.feat & TL_FEAT_VBMI)) break;
+        tl_machine f = m;
+        f.feat = vbmi ? m.feat : m.feat & ~(unsigned)TL_FEAT_VBMI;
+        tl_machine_set(&f);
+        tl_desc s, d;
+        REQUIRE_STATUS(tl_desc_parse(&s, "NHWC:u8:1x64x96x5:scale=0.5"), TL_OK);
+        REQUIRE_STATUS(tl_desc_parse(&d, "NCHW:i8:1x5x64x96:scale=0.25"), TL_OK);
+        tl_plan *p = NULL;
+        REQUIRE_STATUS(tl_plan_create_isa(&p, &s, &d, 0, TL_ISA_AVX512), TL_OK);
+        CHECK((strstr(tl_plan_describe(p), "ukernel__avx512vbmi") != NULL) == (vbmi != 0));
+        tl_plan_destroy(p);
+        check_pair_at(&r, &s, &d, vbmi ? "byte transpose, VBMI" : "byte transpose, no VBMI", true);
+    }
+    tl_machine_set(NULL);
+}
+
 TL_TEST(differential_streaming)
 {
     if (quick()) return;
@@ -669,5 +729,6 @@ int main(int argc, char **argv)
     TL_RUN(differential_vendor_specs);
     TL_RUN(differential_random);
     TL_RUN(differential_streaming);
+    TL_RUN(machine_policy);
     return tl_test_finish();
 }

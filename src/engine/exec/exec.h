@@ -63,7 +63,7 @@ static inline void tl_copy_or_convert_row(const tl_plan *p, const tl_pass *ps, c
      * row and its zero padding, mix plain and non-temporal stores on one
      * line (a padded u8 copy with rows of 1214 bytes measured 5-10% slower
      * streamed; 4 KiB segments of dequantized planes faster) */
-    if (cv->stream && n * cv->ed >= 4096) {
+    if (cv->stream && n * cv->ed >= p->machine.stream_row_bytes) {
         if (cv->path == TL_EP_COPY) {
             p->stream_copy(d, s, n * cv->es);
             return;
