@@ -149,47 +149,6 @@ static tl_status convert_check(const tl_desc *src_d, const void *src, size_t src
 }
 
 /* ---- the element walk ------------------------------------------------------ */
-/* Per plane and dim, the stride of stored positions along a subsampled dim
- * (the smallest block when all the dim's axes in the plane have block > 1),
- * else 1. Only positions that are multiples of it are written. */
-typedef struct subsample {
-    bool any;
-    int64_t rep[TL_MAX_PLANES][TL_MAX_DIMS];
-} subsample;
-
-static int64_t rep_block(const tl_plane *pl, int dim)
-{
-    int64_t minb = 0;
-    for (int a = 0; a < pl->naxes; a++) {
-        if (pl->axes[a].dim != dim) continue;
-        if (pl->axes[a].block <= 1) return 1;
-        if (minb == 0 || pl->axes[a].block < minb) minb = pl->axes[a].block;
-    }
-    return minb == 0 ? 1 : minb; /* no axis: every position maps to the same place */
-}
-
-static void subsample_init(subsample *ss, const tl_desc *d)
-{
-    ss->any = false;
-    for (int p = 0; p < d->nplanes; p++)
-        for (int i = 0; i < d->rank; i++) {
-            ss->rep[p][i] = rep_block(&d->planes[p], i);
-            if (ss->rep[p][i] > 1) ss->any = true;
-        }
-}
-
-static bool is_representative(const subsample *ss, const tl_desc *d, int p, const int64_t *x)
-{
-    for (int i = 0; i < d->rank; i++) {
-        int64_t r = ss->rep[p][i];
-        if (r <= 1) continue;
-        int64_t pos = x[i] + d->pad_lo[i];
-        if (i == d->plane_dim && d->nplanes > 1) pos -= d->planes[p].first;
-        if (pos % r != 0) return false;
-    }
-    return true;
-}
-
 /* Advance x over dims [0, rank) in row-major order; false when done. */
 static bool odometer_next(int64_t *x, const int64_t *dims, int rank)
 {
@@ -204,15 +163,10 @@ static void convert_elements(const tl_desc *src_d, const uint8_t *src, const tl_
                              uint8_t *dst, const int map[TL_MAX_DIMS])
 {
     tl_elem_op op;
-    subsample ss;
     int64_t x[TL_MAX_DIMS] = {0}, y[TL_MAX_DIMS] = {0};
     tl_elem_op_init_dt(&op, (tl_dtype)src_d->dtype, &src_d->quant, (tl_dtype)dst_d->dtype, &dst_d->quant);
-    subsample_init(&ss, dst_d);
     do {
-        if (ss.any) {
-            int p = dst_d->nplanes > 1 ? tl_desc_plane_of(dst_d, x) : 0;
-            if (!is_representative(&ss, dst_d, p, x)) continue;
-        }
+        if (!tl_desc_stored(dst_d, tl_desc_plane_of(dst_d, x), x, false)) continue; /* subsampled */
         for (int i = 0; i < dst_d->rank; i++) y[map[i]] = x[i];
         tl_elem_convert(&op, src, tl_desc_bit_offset_unchecked(src_d, y), dst,
                         tl_desc_bit_offset_unchecked(dst_d, x));

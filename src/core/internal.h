@@ -99,6 +99,13 @@ void tl_desc_clear(tl_desc *d);
 int tl_desc_plane_of(const tl_desc *d, const int64_t *x);
 /* Bit offset of a logical (unpadded) coordinate, no checks beyond ranges. */
 int64_t tl_desc_bit_offset_unchecked(const tl_desc *d, const int64_t *x);
+/* The one offset function: bit offset in plane k of coordinate x, either
+ * logical (padded false) or padded and plane-local along the plane dim
+ * (padded true: fill boxes). */
+int64_t tl_desc_plane_bits(const tl_desc *d, int k, const int64_t *x, bool padded);
+/* Plane k stores position x (coordinates as tl_desc_plane_bits): a
+ * subsampled dim (4:2:0 chroma) keeps one position per smallest block. */
+bool tl_desc_stored(const tl_desc *d, int k, const int64_t *x, bool padded);
 /* Padded extent of dim i. */
 static inline int64_t tl_padded_dim(const tl_desc *d, int i) { return d->pad_lo[i] + d->dims[i] + d->pad_hi[i]; }
 

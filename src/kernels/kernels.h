@@ -32,6 +32,11 @@
 #define TL_UNROLL
 #endif
 
+/* A move kernel call that writes this many bytes or more to 64-byte aligned
+ * rows uses non-temporal stores (the kernel sees its whole problem; the
+ * plan's own threshold is the machine policy's, docs/engine.md §3). */
+#define TL_NT_BYTES ((size_t)4 << 20)
+
 /* ---- instruction sets -------------------------------------------------- */
 typedef enum tl_isa {
     TL_ISA_SCALAR = 0,

@@ -53,41 +53,10 @@ void tl_walk_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8
     }
 }
 
-/* Bit offset in plane pl of d for logical coordinate x (plane-local padding). */
-static int64_t plane_bits(const tl_desc *d, int plane, const int64_t *x, bool padded)
-{
-    const tl_plane *pl = &d->planes[plane];
-    int64_t bits = pl->offset_bytes * 8;
-    for (int a = 0; a < pl->naxes; a++) {
-        const tl_axis *ax = &pl->axes[a];
-        int i = ax->dim;
-        int64_t p = padded ? x[i] : x[i] + d->pad_lo[i];
-        if (d->nplanes > 1 && i == d->plane_dim) p -= padded ? 0 : pl->first;
-        bits += ((p / ax->block) % ax->extent) * ax->stride_bits;
-    }
-    return bits;
-}
-
-/* The destination stores this position (subsampled planes keep one per block). */
-static bool stored(const tl_desc *d, int plane, const int64_t *x, bool padded)
-{
-    const tl_plane *pl = &d->planes[plane];
-    for (int a = 0; a < pl->naxes; a++) {
-        const tl_axis *ax = &pl->axes[a];
-        int i = ax->dim;
-        int64_t minb = ax->block;
-        for (int b = 0; b < pl->naxes; b++)
-            if (pl->axes[b].dim == i && pl->axes[b].block < minb) minb = pl->axes[b].block;
-        if (minb <= 1) continue;
-        int64_t p = padded ? x[i] : x[i] + d->pad_lo[i];
-        if (d->nplanes > 1 && i == d->plane_dim && !padded) p -= pl->first;
-        if (p % minb) return false;
-    }
-    return true;
-}
-
+/* The element walk of a region (fallback for irregular blockings): core's
+ * offset function and stored-position predicate per element. */
 void tl_elements_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_t *dst,
-                          unsigned part, unsigned nparts)
+                      unsigned part, unsigned nparts)
 {
     const tl_desc *sd = &p->src, *dd = &p->dst;
     bool fill = ps->ex == &tl_exec_fill;
@@ -100,13 +69,13 @@ void tl_elements_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
     for (int i = 0; i < rank; i++) x[i] = ps->lo[i];
     x[0] = ps->lo[0] + lo0;
     for (;;) {
-        if (stored(dd, ps->dp, x, fill)) {
-            int64_t dbit = plane_bits(dd, ps->dp, x, fill);
+        if (tl_desc_stored(dd, ps->dp, x, fill)) {
+            int64_t dbit = tl_desc_plane_bits(dd, ps->dp, x, fill);
             if (fill) {
                 tl_store_raw(dst, dbit, db, 0);
             } else {
                 for (int i = 0; i < rank; i++) y[p->map[i]] = x[i];
-                tl_elem_convert(&p->cv.op, src, plane_bits(sd, ps->sp, y, false), dst, dbit);
+                tl_elem_convert(&p->cv.op, src, tl_desc_plane_bits(sd, ps->sp, y, false), dst, dbit);
             }
         }
         int i = rank - 1;

@@ -8,12 +8,13 @@
 #define TL_FN static inline
 #define TL_KERNEL
 #include "kernels/interleave/x86_wrap.h"
+#include "kernels/kernels.h" /* TL_NT_BYTES */
 
 /* Non-temporal stores when a call writes more than the cache holds and every
  * store is 32-byte aligned (pixels are sequential, so lines fill whole). */
 TL_FN int streams(const uint8_t *d, ptrdiff_t ds1, size_t bytes)
 {
-    return bytes >= ((size_t)4 << 20) && (((uintptr_t)d | (uintptr_t)ds1) & 31) == 0;
+    return bytes >= TL_NT_BYTES && (((uintptr_t)d | (uintptr_t)ds1) & 31) == 0;
 }
 
 TL_FN void st256(uint8_t *p, __m256i v, int nt)

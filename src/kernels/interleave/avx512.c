@@ -34,7 +34,7 @@
  * 64-byte stores are aligned (whole lines, written in order). */
 TL_FN int streams(uintptr_t d, ptrdiff_t ds1, size_t bytes)
 {
-    return bytes >= ((size_t)4 << 20) && ((d | (uintptr_t)ds1) & 63) == 0;
+    return bytes >= (TL_NT_BYTES) && ((d | (uintptr_t)ds1) & 63) == 0;
 }
 
 static inline __mmask64 mask_n(size_t n) { return n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1; }

@@ -25,8 +25,6 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
     for (int k = 0; k < 64; k += 16) _mm_stream_si128((__m128i *)(d + k), _mm_load_si128((const __m128i *)(s + k)));
 }
 
-/* A call that writes this much streams (the kernel sees its whole problem). */
-#define TL_NT_BYTES ((size_t)4 << 20)
 
 
 #define TL_X86_TRANSPOSE(isa, E, tname, MK, MK2)                                               \
