@@ -14,10 +14,10 @@
 /* ---- prototypes --------------------------------------------------------------- */
 #define ROW_PROTO(isa, ISA, s, S, d, D) \
     void tl_##s##_##d##_convert_ukernel__##isa(const void *, void *, size_t, const tl_cvt *);
-#define T2D_ARGS const uint8_t *, ptrdiff_t, uint8_t *, ptrdiff_t, size_t, size_t
+#define T2D_ARGS const uint8_t *, ptrdiff_t, uint8_t *, ptrdiff_t, size_t, size_t, int
 #define TR_PROTO(isa, ISA, E, t) void tl_##t##_transpose_ukernel__##isa(T2D_ARGS);
 #define IL_PROTO(isa, ISA, E, t, C)                                                          \
-    void tl_##t##_interleave##C##_ukernel__##isa(const uint8_t *const *, uint8_t *, size_t); \
+    void tl_##t##_interleave##C##_ukernel__##isa(const uint8_t *const *, uint8_t *, size_t, int); \
     void tl_##t##_interleave##C##_t2d_ukernel__##isa(T2D_ARGS);
 #define DL_PROTO(isa, ISA, E, t, C) void tl_##t##_deinterleave##C##_ukernel__##isa(T2D_ARGS);
 #define RP_PROTO(isa, ISA, E, t, CS, H, T) \

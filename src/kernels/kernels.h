@@ -32,11 +32,6 @@
 #define TL_UNROLL
 #endif
 
-/* A move kernel call that writes this many bytes or more to 64-byte aligned
- * rows uses non-temporal stores (the kernel sees its whole problem; the
- * plan's own threshold is the machine policy's, docs/engine.md §3). */
-#define TL_NT_BYTES ((size_t)4 << 20)
-
 /* ---- instruction sets -------------------------------------------------- */
 typedef enum tl_isa {
     TL_ISA_SCALAR = 0,
@@ -103,10 +98,14 @@ typedef void (*tl_row_fn)(const void *src, void *dst, size_t n, const tl_cvt *cv
  * rows (byte stride ss0) of n1 contiguous elements; dst holds n1 rows (byte
  * stride ds1) of n0 contiguous elements: dst[i1][i0] = src[i0][i1]. */
 typedef void (*tl_t2d_fn)(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
-                          size_t n1);
+                          size_t n1, int stream);
+/* `stream` (transpose, block and interleave kernels): the engine allows
+ * non-temporal stores, because the call writes more than the cache holds
+ * (the machine policy's stream_bytes); a kernel uses them only where its
+ * stores are whole aligned lines, and fences before it returns. */
 /* interleave/: C planes (NULL = a lane of zeros) -> n packed pixels of C
  * elements; C and the element size are fixed per kernel. */
-typedef void (*tl_ilv_fn)(const uint8_t *const *planes, uint8_t *dst, size_t n);
+typedef void (*tl_ilv_fn)(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream);
 /* interleave/: channel re-pack of n pixels: cs elements in, h zeros + cs
  * elements + t zeros out (RGB -> RGB0); fixed cs/h/t per kernel. */
 typedef void (*tl_repack_fn)(const uint8_t *src, uint8_t *dst, size_t n);

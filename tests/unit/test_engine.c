@@ -556,9 +556,6 @@ TL_TEST(differential_kernel_sizes)
     }
 }
 
-/* Destinations past the streaming threshold (4 MiB per kernel call): the
- * non-temporal store paths, against the reference, on every path. */
-#define FIRST_STREAMED 11
 /* The machine policy replaced by the test hook (tl_machine_set): streamed and
  * plain stores forced on small buffers, and VBMI on and off, each checked
  * against the reference on every path; the plan prints the policy it used. */
@@ -577,6 +574,8 @@ TL_TEST(machine_policy)
         {"NHWC:u8:1x40x41x3", "rknn.nc1hwc2:i8:1x1x40x41x16:c=3:zp=-128:scale=1"}, /* pixels */
         {"trt.dla_hwc4:f16:1x3x40x41", "NHWC:f32:1x40x41x3"},                    /* pixels, gather */
         {"NHWC:u8:1x64x96x3", "NCHW:u8:1x3x64x96"},                              /* byte transpose */
+        {"NCHW:f32:1x16x32x64", "NHWC:f32:1x32x64x16"}, /* whole-line kernel stores: 64-byte rows */
+        {"NHWC:u8:1x64x64x64", "NCHW:u8:1x64x64x64"},   /* ... and 4 KiB rows */
     };
     for (int streamed = 0; streamed < 2; streamed++) {
         tl_machine f = m;
@@ -619,6 +618,11 @@ TL_TEST(machine_policy)
     tl_machine_set(NULL);
 }
 
+/* Large destinations, 4 MiB and more; from FIRST_STREAMED more than the
+ * machine policy's 8 MiB, so the plan and its big kernel calls stream: the
+ * non-temporal store paths against the reference, on every path (the
+ * machine_policy test forces them on small buffers too). */
+#define FIRST_STREAMED 11
 TL_TEST(differential_streaming)
 {
     if (quick()) return;

@@ -163,27 +163,36 @@ TL_TEST(convert_lut_kernels)
 /* ---- move kernels ------------------------------------------------------------------ */
 #define PAD 48
 
-static void check_t2d_at(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1, ptrdiff_t ss0, ptrdiff_t ds1)
+/* One call with plain stores (stream 0) or non-temporal ones allowed (1); the
+ * destination starts on a 64-byte line, so whole-line streaming can run. */
+static void check_t2d_once(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1, ptrdiff_t ss0, ptrdiff_t ds1,
+                           int stream)
 {
     size_t e = k->esize;
-    size_t sl = (size_t)ss0 * n0, dl = (size_t)ds1 * n1;
-    uint8_t *src = malloc(sl + 1), *out = malloc(dl + 2 * PAD), *want = malloc(dl + 2 * PAD);
+    size_t sl = (size_t)ss0 * n0, dl = (size_t)ds1 * n1, cap = (dl + 2 * PAD + 16 + 63) / 64 * 64;
+    uint8_t *src = malloc(sl + 1), *base = aligned_alloc(64, cap), *want = malloc(dl + 2 * PAD);
+    uint8_t *out = base + 16; /* out + PAD is 64-byte aligned */
     tl_rng_bytes(r, src, sl);
     memset(out, 0xA5, dl + 2 * PAD);
     memset(want, 0xA5, dl + 2 * PAD);
     for (size_t i1 = 0; i1 < n1; i1++)
         for (size_t i0 = 0; i0 < n0; i0++)
             memcpy(want + PAD + (ptrdiff_t)i1 * ds1 + i0 * e, src + (ptrdiff_t)i0 * ss0 + i1 * e, e);
-    k->fn(src, ss0, out + PAD, ds1, n0, n1);
+    k->fn(src, ss0, out + PAD, ds1, n0, n1, stream);
     for (size_t i = 0; i < dl + 2 * PAD; i++)
         if (out[i] != want[i]) {
-            FAILF("%s n0=%zu n1=%zu ss0=%td ds1=%td: byte %td: 0x%02x != 0x%02x", k->name, n0, n1, ss0, ds1,
-                  (ptrdiff_t)i - PAD, out[i], want[i]);
+            FAILF("%s n0=%zu n1=%zu ss0=%td ds1=%td stream=%d: byte %td: 0x%02x != 0x%02x", k->name, n0, n1, ss0,
+                  ds1, stream, (ptrdiff_t)i - PAD, out[i], want[i]);
             break;
         }
     free(src);
-    free(out);
+    free(base);
     free(want);
+}
+
+static void check_t2d_at(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1, ptrdiff_t ss0, ptrdiff_t ds1)
+{
+    for (int stream = 0; stream < 2; stream++) check_t2d_once(k, r, n0, n1, ss0, ds1, stream);
 }
 
 static void check_t2d(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1)
@@ -262,7 +271,7 @@ TL_TEST(interleave_zero_lanes)
                 cpl[i] = (mask >> i) & 1 ? NULL : pl[i];
             }
             memset(out, 0xA5, n * c * e + 2 * PAD);
-            kl->fn(cpl, out + PAD, n);
+            kl->fn(cpl, out + PAD, n, (int)(n & 1)); /* plain and streamed stores */
             for (size_t i = 0; i < n * c * e + 2 * PAD; i++) {
                 uint8_t w = 0xA5;
                 if (i >= PAD && i < PAD + n * c * e) {

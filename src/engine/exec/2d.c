@@ -95,15 +95,15 @@ static void t2d_tiles(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
                         ps->row->fn(s + (ptrdiff_t)r * in->ss, tmp + r * m1 * cv->ed, m1, cv);
                 if (cv->stream) { /* move into L1, then stream each row out */
                     size_t rb = m0 * cv->ed;
-                    k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), out_tile, (ptrdiff_t)rb, m0, m1);
+                    k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), out_tile, (ptrdiff_t)rb, m0, m1, 0);
                     if (out->ds == (ptrdiff_t)rb) p->stream_copy(d, out_tile, m1 * rb);
                     else
                         for (size_t r = 0; r < m1; r++) p->stream_copy(d + (ptrdiff_t)r * out->ds, out_tile + r * rb, rb);
                 } else {
-                    k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), d, out->ds, m0, m1);
+                    k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), d, out->ds, m0, m1, 0);
                 }
             } else {
-                k->fn(s, in->ss, tmp, (ptrdiff_t)(m0 * cv->es), m0, m1);
+                k->fn(s, in->ss, tmp, (ptrdiff_t)(m0 * cv->es), m0, m1, 0);
                 if (out->ds == (ptrdiff_t)(m0 * cv->ed))
                     tl_copy_or_convert_row(p, ps, tmp, d, m0 * m1);
                 else
@@ -140,10 +140,10 @@ static void run_t2d_lanes(const tl_plan *p, const tl_pass *ps, const uint8_t *s,
             memcpy(tmp + (size_t)(ps->head + r) * rs, s + r * in->ss + b1 * es, m1 * es);
         uint8_t *db = d + (ptrdiff_t)b1 * out->ds;
         if (cv->stream && out->ds == (ptrdiff_t)(lanes * es)) { /* whole pixels: one range */
-            ps->x.t2d.lanes->fn(tmp, (ptrdiff_t)rs, out_tile, (ptrdiff_t)(lanes * es), lanes, m1);
+            ps->x.t2d.lanes->fn(tmp, (ptrdiff_t)rs, out_tile, (ptrdiff_t)(lanes * es), lanes, m1, 0);
             p->stream_copy(db, out_tile, m1 * lanes * es);
         } else {
-            ps->x.t2d.lanes->fn(tmp, (ptrdiff_t)rs, db, out->ds, lanes, m1);
+            ps->x.t2d.lanes->fn(tmp, (ptrdiff_t)rs, db, out->ds, lanes, m1, 0);
         }
     }
 }
@@ -158,7 +158,9 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         return;
     }
     if (!ps->head && !ps->tail) {
-        if (cv->path == TL_EP_COPY) k->fn(s, in->ss, d, out->ds, (size_t)in->count, (size_t)out->count);
+        if (cv->path == TL_EP_COPY)
+            k->fn(s, in->ss, d, out->ds, (size_t)in->count, (size_t)out->count,
+                  tl_exec_streams(p, (uint64_t)in->count * (uint64_t)out->count * ps->esize));
         else t2d_tiles(p, ps, s, d, in, out);
         return;
     }
@@ -170,7 +172,9 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         part.count = out->count - r0 < chunk ? out->count - r0 : chunk;
         const uint8_t *sr = s + r0 * cv->es;
         uint8_t *dr = d + r0 * out->ds;
-        if (cv->path == TL_EP_COPY) k->fn(sr, in->ss, dr + ps->head * cv->ed, out->ds, (size_t)in->count, (size_t)part.count);
+        if (cv->path == TL_EP_COPY)
+            k->fn(sr, in->ss, dr + ps->head * cv->ed, out->ds, (size_t)in->count, (size_t)part.count,
+                  tl_exec_streams(p, (uint64_t)in->count * (uint64_t)part.count * ps->esize));
         else t2d_tiles(p, ps, sr, dr, in, &part);
         for (int64_t r = 0; r < part.count; r++) {
             uint8_t *row = dr + r * out->ds;

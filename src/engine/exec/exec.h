@@ -80,6 +80,13 @@ static inline void tl_copy_or_convert_row(const tl_plan *p, const tl_pass *ps, c
     tl_row_plain(p, ps, s, d, n);
 }
 
+/* A move kernel call that writes `bytes` may use non-temporal stores: the
+ * machine policy's one threshold, as for the plan (tl_machine.stream_bytes). */
+static inline int tl_exec_streams(const tl_plan *p, uint64_t bytes)
+{
+    return bytes >= (uint64_t)p->machine.stream_bytes;
+}
+
 /* n fused zero elements of the destination type. */
 static inline void tl_zero_elems(const tl_cvt *cv, uint8_t *d, int64_t n)
 {

@@ -30,7 +30,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     size_t n = (size_t)out->count;
     if (cv->path == TL_EP_COPY) {
         for (int64_t c = 0; c < in->count; c++) planes[ps->head + c] = s + c * in->ss;
-        k->fn(planes, d, n);
+        k->fn(planes, d, n, tl_exec_streams(p, (uint64_t)n * (uint64_t)out->ds));
         return;
     }
     _Alignas(64) uint8_t tmp[TL_TILE_BYTES], out_tile[TL_TILE_BYTES]; /* out_tile: streaming plans */
@@ -43,7 +43,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
             planes[ps->head + c] = t;
         }
         uint8_t *db = d + (ptrdiff_t)b * out->ds;
-        k->fn(planes, tl_where_to(p, db, out_tile), m); /* out->ds is the pixel: one range */
+        k->fn(planes, tl_where_to(p, db, out_tile), m, 0); /* out->ds is the pixel: one range */
         tl_flush(p, db, out_tile, m * (size_t)out->ds);
     }
 }
