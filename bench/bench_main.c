@@ -1,5 +1,5 @@
-/* tl_bench: the throughput benchmark as its own program (bench_core.c). */
-int tl_bench_main(int argc, char **argv, const char *prog);
+/* tl_bench: the throughput benchmark as its own program (programs/bench.c). */
+#include "bench.h"
 
 int main(int argc, char **argv)
 {

@@ -1,7 +1,7 @@
 /* bench_post: post-processing on native buffers against the ways it is done
  * today (a program, not a test: run it on a quiet machine, one thread).
  *
- *   bench_post [--reps N] [--isa scalar|sse2|avx2|avx512|neon]
+ *   bench_post [--reps N] [--isa scalar|sse2|avx2|avx512|neon]   (--isa = TL_CPU)
  *
  * 1. YOLOv8n 640x640, RKNN split heads (NC1HWC2 i8, strides 8/16/32, synthetic
  *    scene statistics from examples/yolov8_heads.h), confidence 0.25, NMS 0.45:
@@ -23,13 +23,13 @@
  *    + argmax, asserting identical labels (the scale is a power of two: the
  *    integer blend is exact and so is the float one here).
  * Times: best of N repetitions (default 50), in microseconds. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "kernels/scan/scan.h"
 #include "tlayout.h"
 #include "tlayout/detect.h"
 #include "yolov8_heads.h"
@@ -297,13 +297,9 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
         else if (strcmp(argv[i], "--isa") == 0 && i + 1 < argc) {
-            const char *name = argv[++i];
-            int isa = 0;
-            while (isa < TL_SCAN_ISA_COUNT && strcmp(tl_scan_isa_name(isa), name) != 0) isa++;
-            if (!tl_scan_force_isa(isa < TL_SCAN_ISA_COUNT ? isa : 99)) {
-                fprintf(stderr, "bench_post: ISA '%s' is not available here\n", name);
-                return 2;
-            }
+            /* The library's kernel path is the engine's machine policy, read once
+             * from TL_CPU before the first call: set it here, as TL_CPU=... would. */
+            setenv("TL_CPU", argv[++i], 1);
         } else {
             fprintf(stderr, "usage: bench_post [--reps N] [--isa scalar|sse2|avx2|avx512|neon]\n");
             return 2;

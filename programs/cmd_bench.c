@@ -1,8 +1,7 @@
 /* tlayout bench [--json] [--quick] [--size N,...] [--case S]: the throughput
- * benchmark of bench/ (the same code; without the oneDNN column, which only
- * the bench/tl_bench build links). */
-#include "../bench/bench_core.c"
-
+ * benchmark (programs/bench.c, also bench/tl_bench; only that build has the
+ * oneDNN column). */
+#include "bench.h"
 #include "cli.h"
 
 int cmd_bench(int argc, char **argv)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../examples/yolov8_heads.h"
+#include "yolov8_heads.h"
 #include "cli.h"
 #include "tlayout/detect.h"
 

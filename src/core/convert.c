@@ -1,8 +1,10 @@
 /* The scalar reference converter, and the validation every converter shares.
- * Simple on purpose: it is the oracle for the engine's kernels. */
+ * Simple on purpose: it is the oracle for the engine's kernels, so it never
+ * calls the engine (tl_convert, the fast path, is src/engine/convert.c). */
 #include <stdio.h>
 
-#include "elem.h"
+#include "internal.h"
+#include "numerics/elem.h"
 
 /* ---- validation ----------------------------------------------------------- */
 /* The first axis of d with stride 0 over more than one position, or -1. */
@@ -149,68 +151,29 @@ tl_status tl_convert_check_descs(const tl_desc *src_d, const tl_desc *dst_d,
     return check_elem_aligned(dst_d, "dst");
 }
 
-static tl_status check_len(const char *name, size_t len, const tl_desc *d, const char *which)
+tl_status tl_check_buffer_len(const char *name, size_t len, const tl_desc *d, const char *which)
 {
     if ((uint64_t)len >= (uint64_t)d->size_bytes) return TL_OK;
     return tl_fail(TL_ERR_BUFFER_SMALL, "%s=%llu < %lld bytes required by the %s descriptor",
                    name, (unsigned long long)len, (long long)d->size_bytes, which);
 }
 
-tl_status tl_convert_check(const tl_desc *src_d, const void *src, size_t src_len,
-                           const tl_desc *dst_d, const void *dst, size_t dst_len,
-                           int map[TL_MAX_DIMS])
+/* Everything the reference checks before writing: NULL pointers, then the
+ * descriptors, then buffer lengths (tl_convert checks in the same order). */
+static tl_status convert_check(const tl_desc *src_d, const void *src, size_t src_len,
+                               const tl_desc *dst_d, const void *dst, size_t dst_len,
+                               int map[TL_MAX_DIMS])
 {
     if (src_d == NULL) return tl_fail(TL_ERR_NULL, "src_d is NULL");
     if (dst_d == NULL) return tl_fail(TL_ERR_NULL, "dst_d is NULL");
     if (src == NULL) return tl_fail(TL_ERR_NULL, "src is NULL (source buffer)");
     if (dst == NULL) return tl_fail(TL_ERR_NULL, "dst is NULL (destination buffer)");
     TL_TRY(tl_convert_check_descs(src_d, dst_d, map));
-    TL_TRY(check_len("src_len", src_len, src_d, "source"));
-    return check_len("dst_len", dst_len, dst_d, "destination");
+    TL_TRY(tl_check_buffer_len("src_len", src_len, src_d, "source"));
+    return tl_check_buffer_len("dst_len", dst_len, dst_d, "destination");
 }
 
 /* ---- the element walk ------------------------------------------------------ */
-/* Per plane and dim, the stride of stored positions along a subsampled dim
- * (the smallest block when all the dim's axes in the plane have block > 1),
- * else 1. Only positions that are multiples of it are written. */
-typedef struct subsample {
-    bool any;
-    int64_t rep[TL_MAX_PLANES][TL_MAX_DIMS];
-} subsample;
-
-static int64_t rep_block(const tl_plane *pl, int dim)
-{
-    int64_t minb = 0;
-    for (int a = 0; a < pl->naxes; a++) {
-        if (pl->axes[a].dim != dim) continue;
-        if (pl->axes[a].block <= 1) return 1;
-        if (minb == 0 || pl->axes[a].block < minb) minb = pl->axes[a].block;
-    }
-    return minb == 0 ? 1 : minb; /* no axis: every position maps to the same place */
-}
-
-static void subsample_init(subsample *ss, const tl_desc *d)
-{
-    ss->any = false;
-    for (int p = 0; p < d->nplanes; p++)
-        for (int i = 0; i < d->rank; i++) {
-            ss->rep[p][i] = rep_block(&d->planes[p], i);
-            if (ss->rep[p][i] > 1) ss->any = true;
-        }
-}
-
-static bool is_representative(const subsample *ss, const tl_desc *d, int p, const int64_t *x)
-{
-    for (int i = 0; i < d->rank; i++) {
-        int64_t r = ss->rep[p][i];
-        if (r <= 1) continue;
-        int64_t pos = x[i] + d->pad_lo[i];
-        if (i == d->plane_dim && d->nplanes > 1) pos -= d->planes[p].first;
-        if (pos % r != 0) return false;
-    }
-    return true;
-}
-
 /* Advance x over dims [0, rank) in row-major order; false when done. */
 static bool odometer_next(int64_t *x, const int64_t *dims, int rank)
 {
@@ -225,15 +188,10 @@ static void convert_elements(const tl_desc *src_d, const uint8_t *src, const tl_
                              uint8_t *dst, const int map[TL_MAX_DIMS])
 {
     tl_elem_op op;
-    subsample ss;
     int64_t x[TL_MAX_DIMS] = {0}, y[TL_MAX_DIMS] = {0};
-    tl_elem_op_init(&op, src_d, dst_d);
-    subsample_init(&ss, dst_d);
+    tl_elem_op_init_dt(&op, (tl_dtype)src_d->dtype, &src_d->quant, (tl_dtype)dst_d->dtype, &dst_d->quant);
     do {
-        if (ss.any) {
-            int p = dst_d->nplanes > 1 ? tl_desc_plane_of(dst_d, x) : 0;
-            if (!is_representative(&ss, dst_d, p, x)) continue;
-        }
+        if (!tl_desc_stored(dst_d, tl_desc_plane_of(dst_d, x), x, false)) continue; /* subsampled */
         for (int i = 0; i < dst_d->rank; i++) y[map[i]] = x[i];
         tl_elem_convert(&op, src, tl_desc_bit_offset_unchecked(src_d, y), dst,
                         tl_desc_bit_offset_unchecked(dst_d, x));
@@ -245,29 +203,9 @@ tl_status tl_convert_reference(const tl_desc *src_d, const void *src, size_t src
                                const tl_desc *dst_d, void *dst, size_t dst_len, unsigned flags)
 {
     int map[TL_MAX_DIMS];
-    TL_TRY(tl_convert_check(src_d, src, src_len, dst_d, dst, dst_len, map));
+    TL_TRY(convert_check(src_d, src, src_len, dst_d, dst, dst_len, map));
     if (!(flags & TL_KEEP_PADDING)) TL_TRY(tl_fill_padding(dst_d, dst, dst_len, 0));
     convert_elements(src_d, (const uint8_t *)src, dst_d, (uint8_t *)dst, map);
     tl_clear_error();
     return TL_OK;
-}
-
-/* Plan, run, destroy (src/engine/): the same validation as the reference,
- * all of it before anything is written. */
-tl_status tl_convert_ex(const tl_desc *src_d, const void *src, size_t src_len,
-                        const tl_desc *dst_d, void *dst, size_t dst_len, unsigned flags)
-{
-    int map[TL_MAX_DIMS];
-    tl_plan *plan;
-    TL_TRY(tl_convert_check(src_d, src, src_len, dst_d, dst, dst_len, map));
-    TL_TRY(tl_plan_create(&plan, src_d, dst_d, flags));
-    tl_status s = tl_plan_run(plan, src, src_len, dst, dst_len);
-    tl_plan_destroy(plan);
-    return s;
-}
-
-tl_status tl_convert(const tl_desc *src_d, const void *src, size_t src_len,
-                     const tl_desc *dst_d, void *dst, size_t dst_len)
-{
-    return tl_convert_ex(src_d, src, src_len, dst_d, dst, dst_len, 0);
 }

@@ -383,13 +383,23 @@ static int64_t plane_bits_padded(const tl_plane *pl, const int64_t *p)
     return bits;
 }
 
+/* x as padded coordinates local to plane k (see tl_desc_plane_bits). */
+static void plane_local(const tl_desc *d, int k, const int64_t *x, bool padded, int64_t *p)
+{
+    for (int i = 0; i < d->rank; i++) p[i] = padded ? x[i] : x[i] + d->pad_lo[i];
+    if (d->nplanes > 1 && !padded) p[d->plane_dim] = x[d->plane_dim] - d->planes[k].first;
+}
+
+int64_t tl_desc_plane_bits(const tl_desc *d, int k, const int64_t *x, bool padded)
+{
+    int64_t p[TL_MAX_DIMS];
+    plane_local(d, k, x, padded, p);
+    return plane_bits_padded(&d->planes[k], p);
+}
+
 int64_t tl_desc_bit_offset_unchecked(const tl_desc *d, const int64_t *x)
 {
-    int k = tl_desc_plane_of(d, x);
-    int64_t p[TL_MAX_DIMS];
-    for (int i = 0; i < d->rank; i++) p[i] = x[i] + d->pad_lo[i];
-    if (d->nplanes > 1) p[d->plane_dim] = x[d->plane_dim] - d->planes[k].first;
-    return plane_bits_padded(&d->planes[k], p);
+    return tl_desc_plane_bits(d, tl_desc_plane_of(d, x), x, false);
 }
 
 tl_status tl_desc_offset_bits(const tl_desc *d, const int64_t *coords, uint64_t *bit_offset)
@@ -423,6 +433,17 @@ static int64_t min_block(const tl_plane *p, int i)
     for (int a = 0; a < p->naxes; a++)
         if (p->axes[a].dim == i && p->axes[a].block < m) m = p->axes[a].block;
     return m == INT64_MAX ? 1 : m;
+}
+
+bool tl_desc_stored(const tl_desc *d, int k, const int64_t *x, bool padded)
+{
+    int64_t p[TL_MAX_DIMS];
+    plane_local(d, k, x, padded, p);
+    for (int i = 0; i < d->rank; i++) {
+        int64_t b = min_block(&d->planes[k], i);
+        if (b > 1 && p[i] % b) return false;
+    }
+    return true;
 }
 
 static void put_element(uint8_t *buf, int64_t bits, unsigned ebits, uint8_t value)

@@ -126,6 +126,13 @@ void tl_desc_clear(tl_desc *d);
 int tl_desc_plane_of(const tl_desc *d, const int64_t *x);
 /* Bit offset of a logical (unpadded) coordinate, no checks beyond ranges. */
 int64_t tl_desc_bit_offset_unchecked(const tl_desc *d, const int64_t *x);
+/* The one offset function: bit offset in plane k of coordinate x, either
+ * logical (padded false) or padded and plane-local along the plane dim
+ * (padded true: fill boxes). */
+int64_t tl_desc_plane_bits(const tl_desc *d, int k, const int64_t *x, bool padded);
+/* Plane k stores position x (coordinates as tl_desc_plane_bits): a
+ * subsampled dim (4:2:0 chroma) keeps one position per smallest block. */
+bool tl_desc_stored(const tl_desc *d, int k, const int64_t *x, bool padded);
 /* Padded extent of dim i. */
 static inline int64_t tl_padded_dim(const tl_desc *d, int i) { return d->pad_lo[i] + d->dims[i] + d->pad_hi[i]; }
 
@@ -161,6 +168,14 @@ tl_status tl_vendor_check(const tl_desc *d);
 /* TL_OK when spec (d's formatted text) parses back to exactly d, else
  * TL_ERR_VENDOR_EXPORT naming the first field that differs. */
 tl_status tl_desc_check_round_trip(const tl_desc *d, const char *spec);
+/* ---- conversion validation (the reference converter, and plans) -------- */
+/* Descriptor-only checks: both valid, destination writable, dims matched
+ * (map[i] = source dim of destination dim i), element-aligned strides. */
+tl_status tl_convert_check_descs(const tl_desc *src_d, const tl_desc *dst_d,
+                                 int map[TL_MAX_DIMS]);
+/* A buffer of `len` bytes holds what d describes; else TL_ERR_BUFFER_SMALL
+ * naming `name` ("src_len") and `which` ("source"). */
+tl_status tl_check_buffer_len(const char *name, size_t len, const tl_desc *d, const char *which);
 
 /* JSON / human description used by the CLI (src/core/describe.c). */
 void tl_desc_json(const tl_desc *d, tl_strbuf *sb);

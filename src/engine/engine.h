@@ -3,19 +3,72 @@
 #ifndef TL_ENGINE_H
 #define TL_ENGINE_H
 
-#include "core/elem.h"
+#include "core/internal.h"
 #include "kernels/kernels.h"
+#include "numerics/elem.h"
 
-/* ---- CPU features: read once, overridable ---------------------------------- */
-/* Non-zero when this build has the ISA's kernels and this CPU runs them. */
-int tl_cpu_has(int isa);
-/* The path plans use by default: the best the machine has, or TL_CPU=scalar|
- * sse2|avx2|avx512|neon (read once; a path the machine lacks falls back to the
- * best one it has below it). */
+/* ---- the machine policy: decided once, overridable (machine.c) ---------------- */
+typedef struct tl_machine {
+    int best_isa;            /* the best path this build and CPU run */
+    int default_isa;         /* what plans use: TL_CPU=scalar|sse2|avx2|avx512|neon, or the
+                                best (a path the machine lacks falls to the best below it) */
+    unsigned feat;           /* TL_FEAT_* the CPU has, less TL_CPU_DISABLE=vbmi */
+    size_t stream_bytes;     /* a plan whose destination is larger streams its stores
+                                (TL_STREAM_BYTES; 8 MiB: beyond the last-level cache of
+                                the edge SoCs this library targets) */
+    size_t stream_row_bytes; /* ... in rows of at least this many bytes (a short row's end
+                                lines would mix plain and non-temporal stores) */
+} tl_machine;
+
+/* The policy in force: detected on the first call (thread-safe), or the
+ * test hook's. */
+const tl_machine *tl_machine_get(void);
+/* Tests: use *m instead of the detected machine (NULL: back to it). Not
+ * thread-safe against plans being created. */
+void tl_machine_set(const tl_machine *m);
+
+/* Readers of tl_machine_get(): */
+int tl_cpu_has(int isa);        /* this build has the ISA's kernels and this CPU runs them */
 int tl_cpu_default_isa(void);
+int tl_cpu_avx512vbmi(void);
+/* This CPU runs a kernel row of ISA `isa` that needs TL_FEAT_* bits `feat`
+ * (rows whose features the CPU lacks are skipped: the kernels never ask). */
+int tl_cpu_runs(int isa, unsigned feat);
 const char *tl_isa_name(int isa);
 /* TL_ISA_COUNT when the name is unknown. */
 int tl_isa_from_name(const char *name);
+
+/* ---- the conversion of a plan (cvt.c) ------------------------------------------- */
+void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst);
+/* Same from dtypes/quantizations (tests and the benchmark). */
+void tl_cvt_init_dt(tl_cvt *cv, tl_dtype src, const tl_quant *sq, tl_dtype dst, const tl_quant *dq);
+/* Dtypes the f32 pipeline handles in kernels (tl_cvt.fast). */
+static inline int tl_fast_dtype(int t)
+{
+    return t == TL_U8 || t == TL_I8 || t == TL_I16 || t == TL_F16 || t == TL_BF16 || t == TL_F32;
+}
+
+
+/* ---- the kernel lists (registry.c) ------------------------------------------------ */
+/* The best kernel whose ISA the plan's path includes (and whose extra
+ * features the CPU has), or NULL. */
+const tl_row_kernel *tl_find_row(int isa, tl_dtype s, tl_dtype d);
+/* The byte table-lookup row kernel for cv->lut8 conversions on this path,
+ * or NULL where the f32 pipeline is faster (SSE2, AVX2, AVX-512 without
+ * VBMI, Armv7). */
+const tl_row_kernel *tl_find_lut(int isa);
+void tl_registry_luts(const tl_row_kernel **k, size_t *n);
+const tl_t2d_kernel *tl_find_t2d(int isa, unsigned esize, size_t n0, size_t n1);
+const tl_ilv_kernel *tl_find_ilv(int isa, unsigned esize, unsigned c);
+const tl_repack_kernel *tl_find_repack(int isa, unsigned esize, unsigned cs, unsigned h, unsigned t);
+const tl_fill_kernel *tl_find_fill(int isa);
+
+/* The whole registry, for tests and the benchmark rows. */
+void tl_registry_rows(const tl_row_kernel **k, size_t *n);
+void tl_registry_t2d(const tl_t2d_kernel **k, size_t *n);
+void tl_registry_ilv(const tl_ilv_kernel **k, size_t *n);
+void tl_registry_repack(const tl_repack_kernel **k, size_t *n);
+void tl_registry_fill(const tl_fill_kernel **k, size_t *n);
 
 /* ---- loop nodes ---------------------------------------------------------------- */
 /* One loop level: `count` iterations moving src_stride / dst_stride bits. */
@@ -41,39 +94,35 @@ typedef enum tl_pass_kind {
     TL_PASS_ELEMENTS = 2 /* fallback: walk a region element by element (offset function) */
 } tl_pass_kind;
 
-/* How a pass runs its innermost node(s). */
-typedef enum tl_exec {
-    TL_EX_WALK = 0,   /* generic node walker, bit strides, elem.h per element */
-    TL_EX_ROW,        /* contiguous rows: convert kernel (1 node) */
-    TL_EX_T2D,        /* transpose-like 2 nodes: move kernel (+ conversion via an L1 tile) */
-    TL_EX_ILV,        /* interleave with zero lanes (fused padding) */
-    TL_EX_REPACK,     /* channel re-pack with fused padding */
-    TL_EX_STRIDED,    /* byte strides, one element at a time (typed) */
-    TL_EX_COPY2D,     /* raw 1/2/4/8-byte elements at byte strides, 2 nodes (no kernel) */
-    TL_EX_SPREAD,     /* short runs at a pixel stride <= 64 bytes, through an L1 tile:
-                         dense source pixels to whole destination pixels with their
-                         zero lanes (RGB -> NC1HWC2, kCHW32, HWC4), or pixel runs
-                         gathered to a dense destination (and back) */
-    TL_EX_FILL,       /* contiguous zero fill (1 node) */
-    TL_EX_FILL_STRIDED
-} tl_exec;
+/* How a pass runs its innermost node(s): one file each in exec/ (exec.h). */
+typedef struct tl_executor tl_executor;
 
 typedef struct tl_pass {
-    uint8_t kind, exec;
+    uint8_t kind;
+    const tl_executor *ex;       /* chosen by select.c */
     int nnodes;
-    tl_node nodes[TL_MAX_NODES]; /* outermost first, bits */
+    tl_node nodes[TL_MAX_NODES]; /* outermost first, bits (bytes once an executor takes it) */
     int64_t src_bit, dst_bit;    /* where the box starts */
     int64_t head, tail;          /* fused zero elements before / after each innermost run */
-    /* the kernel (by exec) */
-    const void *kernel;          /* tl_row_kernel, tl_t2d_kernel, ... */
-    const tl_row_kernel *row;    /* conversion of a T2D/ILV tile when dtypes differ */
-    uint8_t t2d_esize;           /* element bytes the move kernel sees (folded) */
-    uint8_t convert_first;       /* T2D with conversion: narrow first, then move */
-    const tl_t2d_kernel *lanes_kernel; /* T2D raw copy with fused zeros: the move kernel for
-                                     head + count + tail source rows, fed from an L1 tile
-                                     whose extra rows are zero (whole destination rows) */
-    uint8_t px_bytes;            /* TL_EX_SPREAD: bytes moved per pixel (4 .. 64, a power of 2) */
-    uint8_t px_gather;           /* TL_EX_SPREAD: 1 = source pixels to a dense destination */
+    const char *kernel_name;     /* the main kernel, for tl_plan_describe (NULL: none) */
+    const tl_row_kernel *row;    /* the conversion's row kernel (dtypes differ) */
+    uint8_t esize;               /* element bytes the move kernel sees (folded), 0: n/a */
+    union {                      /* each executor's own parameters */
+        struct {
+            const tl_t2d_kernel *k;
+            const tl_t2d_kernel *lanes; /* raw copy with fused zeros: the move kernel for head +
+                                           count + tail source rows, fed from an L1 tile whose
+                                           extra rows are zero (whole destination rows) */
+            uint8_t convert_first;      /* with a conversion: narrow first, then move */
+        } t2d;
+        const tl_ilv_kernel *ilv;
+        const tl_repack_kernel *repack;
+        const tl_fill_kernel *fill;
+        struct {
+            uint8_t bytes;  /* bytes moved per pixel (4 .. 64, a power of 2) */
+            uint8_t gather; /* 1 = source pixels to a dense destination */
+        } px;
+    } x;
     /* TL_PASS_ELEMENTS: the region, plane-local padded starts per dst dim */
     int sp, dp;                  /* source and destination plane */
     int64_t lo[TL_MAX_DIMS], hi[TL_MAX_DIMS];
@@ -84,8 +133,10 @@ struct tl_plan {
     int map[TL_MAX_DIMS];        /* dst dim i is src dim map[i] */
     unsigned flags;
     int isa;
+    tl_machine machine;          /* the policy the plan was made with */
     int byte_granular;           /* every pass has byte strides (dst >= 8-bit elements) */
     tl_cvt cv;
+    void (*stream_copy)(uint8_t *d, const uint8_t *s, size_t n); /* the move family's streaming store */
     int npasses;
     tl_pass *passes;
     char *text;                  /* tl_plan_describe */
@@ -100,7 +151,19 @@ tl_status tl_plan_create_isa(tl_plan **plan, const tl_desc *src_d, const tl_desc
 /* Append the passes of a checked descriptor pair to the plan (convert boxes,
  * padding fill boxes); NOMEM / OVERFLOW on failure. */
 tl_status tl_plan_build_passes(tl_plan *p);
-/* Choose each pass's executor and kernels (registry.c). */
+/* The node transforms the executors rely on (normalise.c), each a pure
+ * function of the pass's nodes: */
+/* Bit strides to byte strides when every stride is whole bytes (the source's
+ * only for a conversion); false (nothing changed) otherwise. */
+bool tl_pass_to_bytes(tl_pass *ps, bool convert);
+/* A transpose needs the node just above the innermost one contiguous in the
+ * source (es bytes): move the innermost such node of the others there. */
+void tl_pass_bring_src_contiguous(tl_pass *ps, int64_t es);
+/* Fold an inner run contiguous on both sides (es-byte elements) into one
+ * wider element (2, 4, 8 bytes) when the two nodes above it then form a
+ * transpose; sets ps->esize. False (nothing changed) otherwise. */
+bool tl_pass_fold(tl_pass *ps, int64_t es);
+/* Choose each pass's executor and kernels (select.c). */
 void tl_plan_choose_kernels(tl_plan *p);
 
 /* ---- running (run.c) ------------------------------------------------------------- */

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "engine/exec/exec.h"
 
 #define MAX_UNITS (2 * TL_MAX_AXES + 2)
 #define MAX_BOXES 1024      /* boxes per region before the element walk takes over */
@@ -305,7 +306,7 @@ static void add_elements_pass(boxctx *b, const int64_t *lo, const int64_t *hi)
     tl_pass *ps = new_pass(b);
     if (!ps) return;
     ps->kind = TL_PASS_ELEMENTS;
-    ps->exec = (uint8_t)(b->kind == TL_PASS_FILL ? TL_EX_FILL : TL_EX_WALK);
+    ps->ex = b->kind == TL_PASS_FILL ? &tl_exec_fill : &tl_exec_walk;
     ps->nnodes = 0;
     for (int i = 0; i < b->rank; i++) {
         ps->lo[i] = lo[i];
@@ -559,4 +560,47 @@ int tl_nodes_normalise(tl_node *nodes, int n, int keep_inner)
     if (keep_inner) nodes[m++] = pin;
     if (m == 0) nodes[m++] = (tl_node){1, 0, 0};
     return m;
+}
+
+/* ---- the executors' node transforms ------------------------------------------------ */
+bool tl_pass_to_bytes(tl_pass *ps, bool convert)
+{
+    if (ps->dst_bit % 8 || (convert && ps->src_bit % 8)) return false;
+    for (int i = 0; i < ps->nnodes; i++)
+        if (ps->nodes[i].ds % 8 || (convert && ps->nodes[i].ss % 8)) return false;
+    ps->src_bit /= 8;
+    ps->dst_bit /= 8;
+    for (int i = 0; i < ps->nnodes; i++) {
+        ps->nodes[i].ss /= 8;
+        ps->nodes[i].ds /= 8;
+    }
+    return true;
+}
+
+/* Loop order is free, writes stay disjoint, and every destination row is
+ * still written front to back (NHWC -> padded CHW: C sits outside H). */
+void tl_pass_bring_src_contiguous(tl_pass *ps, int64_t es)
+{
+    int n = ps->nnodes;
+    if (n < 3 || ps->nodes[n - 2].ss == es) return;
+    for (int k = n - 3; k >= 0; k--) {
+        if (ps->nodes[k].ss != es || ps->nodes[k].count < 2) continue;
+        tl_node t = ps->nodes[k];
+        memmove(&ps->nodes[k], &ps->nodes[k + 1], (size_t)(n - 2 - k) * sizeof t);
+        ps->nodes[n - 2] = t;
+        return;
+    }
+}
+
+bool tl_pass_fold(tl_pass *ps, int64_t es)
+{
+    if (ps->nnodes < 3) return false;
+    const tl_node *in = &ps->nodes[ps->nnodes - 1];
+    int64_t w = in->count * es;
+    if (in->ss != es || in->ds != es || (w != 2 && w != 4 && w != 8)) return false;
+    const tl_node *a = &ps->nodes[ps->nnodes - 2], *b = &ps->nodes[ps->nnodes - 3];
+    if (a->ds != w || b->ss != w) return false;
+    ps->nnodes--;
+    ps->esize = (uint8_t)w;
+    return true;
 }

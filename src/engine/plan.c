@@ -4,50 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-
-static const char *exec_name(int e)
-{
-    switch ((tl_exec)e) {
-    case TL_EX_WALK: return "walk";
-    case TL_EX_ROW: return "row";
-    case TL_EX_T2D: return "2d";
-    case TL_EX_ILV: return "interleave";
-    case TL_EX_REPACK: return "repack";
-    case TL_EX_STRIDED: return "strided";
-    case TL_EX_SPREAD: return "pixels";
-    case TL_EX_COPY2D: return "strided copy";
-    case TL_EX_FILL: return "fill";
-    default: return "fill-strided";
-    }
-}
-
-static const char *kernel_name(const tl_pass *ps)
-{
-    if (!ps->kernel) return NULL;
-    switch ((tl_exec)ps->exec) {
-    case TL_EX_T2D: return ((const tl_t2d_kernel *)ps->kernel)->name;
-    case TL_EX_ILV: return ((const tl_ilv_kernel *)ps->kernel)->name;
-    case TL_EX_REPACK: return ((const tl_repack_kernel *)ps->kernel)->name;
-    case TL_EX_FILL: return ((const tl_fill_kernel *)ps->kernel)->name;
-    default: return NULL;
-    }
-}
+#include "engine/exec/exec.h"
 
 static void describe_pass(const tl_plan *p, const tl_pass *ps, int i, tl_strbuf *sb)
 {
     static const char *const kinds[] = {"convert", "fill", "elements"};
-    bool bytes = ps->kind != TL_PASS_ELEMENTS && ps->exec != TL_EX_WALK;
+    bool bytes = ps->kind != TL_PASS_ELEMENTS && ps->ex != &tl_exec_walk;
     tl_sb_printf(sb, "pass %d: %s planes src %d -> dst %d, %s", i, kinds[ps->kind], ps->sp, ps->dp,
-                 exec_name(ps->exec));
-    const char *kn = kernel_name(ps);
-    if (kn) tl_sb_printf(sb, " %s", kn);
+                 ps->ex->name);
+    if (ps->kernel_name) tl_sb_printf(sb, " %s", ps->kernel_name);
     if (ps->row && p->cv.path != TL_EP_COPY) tl_sb_printf(sb, " + %s", ps->row->name);
-    if (ps->t2d_esize) tl_sb_printf(sb, " (%u-byte elements)", ps->t2d_esize);
+    if (ps->esize) tl_sb_printf(sb, " (%u-byte elements)", ps->esize);
     if (ps->head || ps->tail)
         tl_sb_printf(sb, ", fused zeros %lld before / %lld after each run", (long long)ps->head,
                      (long long)ps->tail);
-    if (ps->exec == TL_EX_T2D && ps->lanes_kernel) tl_sb_printf(sb, ", whole rows from a tile with zero lanes");
+    if (ps->ex == &tl_exec_2d && ps->x.t2d.lanes) tl_sb_printf(sb, ", whole rows from a tile with zero lanes");
     tl_sb_printf(sb, "\n");
     if (ps->kind == TL_PASS_ELEMENTS) {
         tl_sb_printf(sb, "  region lo [");
@@ -65,6 +36,16 @@ static void describe_pass(const tl_plan *p, const tl_pass *ps, int i, tl_strbuf 
     tl_sb_printf(sb, "\n");
 }
 
+/* The machine policy the plan was made with (tl_machine). */
+static void describe_policy(const tl_plan *p, tl_strbuf *sb)
+{
+    const tl_machine *m = &p->machine;
+    tl_sb_printf(sb, "policy: cpu %s%s, streaming stores above %llu destination bytes in rows of %llu+ bytes, "
+                     "L1 tiles of %d bytes\n",
+                 tl_isa_name(m->best_isa), (m->feat & TL_FEAT_VBMI) ? "+vbmi" : "",
+                 (unsigned long long)m->stream_bytes, (unsigned long long)m->stream_row_bytes, TL_TILE_BYTES);
+}
+
 static tl_status make_text(tl_plan *p)
 {
     for (size_t cap = 1024;; cap *= 2) {
@@ -76,6 +57,7 @@ static tl_status make_text(tl_plan *p)
                      tl_isa_name(p->isa),
                      p->cv.path == TL_EP_COPY ? "raw copy" : p->cv.fast ? "f32 pipeline" : "element rule",
                      p->npasses, p->npasses == 1 ? "" : "es", p->cv.stream ? ", streaming stores" : "");
+        describe_policy(p, &sb);
         for (int i = 0; i < p->npasses; i++) describe_pass(p, &p->passes[i], i, &sb);
         if (sb.len < cap) {
             p->text = buf;
@@ -106,10 +88,16 @@ tl_status tl_plan_create_isa(tl_plan **plan, const tl_desc *src_d, const tl_desc
     p->dst = *dst_d;
     memcpy(p->map, map, sizeof map);
     p->flags = flags;
-    p->isa = isa >= 0 && isa < TL_ISA_COUNT ? isa : tl_cpu_default_isa();
-    if (!tl_cpu_has(p->isa)) p->isa = tl_cpu_default_isa();
+    p->machine = *tl_machine_get();
+    p->isa = isa >= 0 && isa < TL_ISA_COUNT ? isa : p->machine.default_isa;
+    if (!tl_isa_includes(p->machine.best_isa, p->isa)) p->isa = p->machine.default_isa;
     tl_cvt_init(&p->cv, src_d, dst_d);
-    p->cv.stream = (uint8_t)((uint64_t)dst_d->size_bytes > TL_STREAM_BYTES);
+#if defined(__x86_64__) || defined(_M_X64)
+    p->stream_copy = tl_stream_copy_ukernel__sse2;
+#else
+    p->stream_copy = tl_stream_copy_ukernel__scalar;
+#endif
+    p->cv.stream = (uint8_t)((uint64_t)dst_d->size_bytes > (uint64_t)p->machine.stream_bytes);
     tl_status s = tl_plan_build_passes(p);
     if (s == TL_OK) {
         tl_plan_choose_kernels(p);
@@ -135,13 +123,8 @@ static tl_status check_run(const tl_plan *p, const void *src, size_t src_len, co
     if (!p) return tl_fail(TL_ERR_NULL, "plan is NULL");
     if (!src) return tl_fail(TL_ERR_NULL, "src is NULL (source buffer)");
     if (!dst) return tl_fail(TL_ERR_NULL, "dst is NULL (destination buffer)");
-    if ((uint64_t)src_len < (uint64_t)p->src.size_bytes)
-        return tl_fail(TL_ERR_BUFFER_SMALL, "src_len=%llu < %lld bytes required by the source descriptor",
-                       (unsigned long long)src_len, (long long)p->src.size_bytes);
-    if ((uint64_t)dst_len < (uint64_t)p->dst.size_bytes)
-        return tl_fail(TL_ERR_BUFFER_SMALL, "dst_len=%llu < %lld bytes required by the destination descriptor",
-                       (unsigned long long)dst_len, (long long)p->dst.size_bytes);
-    return TL_OK;
+    TL_TRY(tl_check_buffer_len("src_len", src_len, &p->src, "source"));
+    return tl_check_buffer_len("dst_len", dst_len, &p->dst, "destination");
 }
 
 tl_status tl_plan_run_part(const tl_plan *plan, unsigned part, unsigned nparts, const void *src,

@@ -1,7 +1,6 @@
 /* The kernel registry: every family's .inc list turned into prototypes and
- * one table per family (best ISA first, scalar last), and the choice of each
- * pass's executor and kernels (oneDNN's ordered candidates: planning never
- * fails for lack of a fast kernel; the generic walker is always there). */
+ * one table per family (best ISA first, scalar last), and the lookups the
+ * executors use (exec/, chosen by select.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,10 +14,10 @@
 /* ---- prototypes --------------------------------------------------------------- */
 #define ROW_PROTO(isa, ISA, s, S, d, D) \
     void tl_##s##_##d##_convert_ukernel__##isa(const void *, void *, size_t, const tl_cvt *);
-#define T2D_ARGS const uint8_t *, ptrdiff_t, uint8_t *, ptrdiff_t, size_t, size_t
+#define T2D_ARGS const uint8_t *, ptrdiff_t, uint8_t *, ptrdiff_t, size_t, size_t, int
 #define TR_PROTO(isa, ISA, E, t) void tl_##t##_transpose_ukernel__##isa(T2D_ARGS);
 #define IL_PROTO(isa, ISA, E, t, C)                                                          \
-    void tl_##t##_interleave##C##_ukernel__##isa(const uint8_t *const *, uint8_t *, size_t); \
+    void tl_##t##_interleave##C##_ukernel__##isa(const uint8_t *const *, uint8_t *, size_t, int); \
     void tl_##t##_interleave##C##_t2d_ukernel__##isa(T2D_ARGS);
 #define DL_PROTO(isa, ISA, E, t, C) void tl_##t##_deinterleave##C##_ukernel__##isa(T2D_ARGS);
 #define RP_PROTO(isa, ISA, E, t, CS, H, T) \
@@ -45,22 +44,30 @@ TL_FILL_NEON(FILL_PROTO)
 TL_FILL_SCALAR(FILL_PROTO)
 
 /* ---- tables ------------------------------------------------------------------- */
+/* The features a row needs beyond its ISA, from its ISA name. */
+#define FEAT_scalar 0
+#define FEAT_sse2 0
+#define FEAT_avx2 0
+#define FEAT_avx512 0
+#define FEAT_avx512vbmi TL_FEAT_VBMI
+#define FEAT_neon 0
+
 #define ROW_ENTRY(isa, ISA, s, S, d, D) \
-    {"tl_" #s "_" #d "_convert_ukernel__" #isa, ISA, S, D, tl_##s##_##d##_convert_ukernel__##isa},
+    {"tl_" #s "_" #d "_convert_ukernel__" #isa, ISA, S, D, tl_##s##_##d##_convert_ukernel__##isa, FEAT_##isa},
 static const tl_row_kernel k_rows[] = {
     TL_CONVERT_X86(ROW_ENTRY) TL_CONVERT_NEON(ROW_ENTRY) TL_CONVERT_SCALAR(ROW_ENTRY)};
 
 /* Specialised shapes before the tiled transpose of the same ISA. */
 #define IL_T2D_ENTRY(isa, ISA, E, t, C) \
-    {"tl_" #t "_interleave" #C "_ukernel__" #isa, ISA, E, TL_T2D_ILV, C, tl_##t##_interleave##C##_t2d_ukernel__##isa},
+    {"tl_" #t "_interleave" #C "_ukernel__" #isa, ISA, E, TL_T2D_ILV, C, tl_##t##_interleave##C##_t2d_ukernel__##isa, FEAT_##isa},
 #define DL_ENTRY(isa, ISA, E, t, C) \
-    {"tl_" #t "_deinterleave" #C "_ukernel__" #isa, ISA, E, TL_T2D_DILV, C, tl_##t##_deinterleave##C##_ukernel__##isa},
+    {"tl_" #t "_deinterleave" #C "_ukernel__" #isa, ISA, E, TL_T2D_DILV, C, tl_##t##_deinterleave##C##_ukernel__##isa, FEAT_##isa},
 #define RP_NONE(isa, ISA, E, t, CS, H, T)
 #define BL_ENTRY(isa, ISA, E, t, V)                                                              \
-    {"tl_" #t "_pack" #V "_ukernel__" #isa, ISA, E, TL_T2D_PACK, V, tl_##t##_pack##V##_ukernel__##isa}, \
-    {"tl_" #t "_unpack" #V "_ukernel__" #isa, ISA, E, TL_T2D_UNPACK, V, tl_##t##_unpack##V##_ukernel__##isa},
+    {"tl_" #t "_pack" #V "_ukernel__" #isa, ISA, E, TL_T2D_PACK, V, tl_##t##_pack##V##_ukernel__##isa, FEAT_##isa}, \
+    {"tl_" #t "_unpack" #V "_ukernel__" #isa, ISA, E, TL_T2D_UNPACK, V, tl_##t##_unpack##V##_ukernel__##isa, FEAT_##isa},
 #define TR_ENTRY(isa, ISA, E, t) \
-    {"tl_" #t "_transpose_ukernel__" #isa, ISA, E, TL_T2D_ANY, 0, tl_##t##_transpose_ukernel__##isa},
+    {"tl_" #t "_transpose_ukernel__" #isa, ISA, E, TL_T2D_ANY, 0, tl_##t##_transpose_ukernel__##isa, FEAT_##isa},
 static const tl_t2d_kernel k_t2d[] = {
     TL_INTERLEAVE_X86(IL_T2D_ENTRY, DL_ENTRY, RP_NONE) TL_BLOCK_X86(BL_ENTRY) TL_TRANSPOSE_X86(TR_ENTRY)
     TL_INTERLEAVE_NEON(IL_T2D_ENTRY, DL_ENTRY, RP_NONE) TL_BLOCK_NEON(BL_ENTRY) TL_TRANSPOSE_NEON(TR_ENTRY)
@@ -94,9 +101,9 @@ void tl_x8_lut_ukernel__avx512vbmi(const void *, void *, size_t, const tl_cvt *)
 #endif
 static const tl_row_kernel k_lut[] = {
 #if defined(__x86_64__) || defined(_M_X64)
-    {"tl_x8_lut_ukernel__avx512vbmi", TL_ISA_AVX512, TL_U8, TL_U8, tl_x8_lut_ukernel__avx512vbmi},
+    {"tl_x8_lut_ukernel__avx512vbmi", TL_ISA_AVX512, TL_U8, TL_U8, tl_x8_lut_ukernel__avx512vbmi, TL_FEAT_VBMI},
 #endif
-    {"tl_x8_lut_ukernel__scalar", TL_ISA_SCALAR, TL_U8, TL_U8, tl_x8_lut_ukernel__scalar}};
+    {"tl_x8_lut_ukernel__scalar", TL_ISA_SCALAR, TL_U8, TL_U8, tl_x8_lut_ukernel__scalar, 0}};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -108,10 +115,17 @@ void tl_registry_repack(const tl_repack_kernel **k, size_t *n) { *k = k_repack; 
 void tl_registry_fill(const tl_fill_kernel **k, size_t *n) { *k = k_fill; *n = COUNT(k_fill); }
 
 /* ---- lookups --------------------------------------------------------------------- */
+/* A row runs on a plan's path when the path includes its ISA and the CPU
+ * has the features it needs besides. */
+static bool row_runs(int isa, int row_isa, unsigned row_feat)
+{
+    return tl_isa_includes(isa, row_isa) && tl_cpu_runs(row_isa, row_feat);
+}
+
 const tl_row_kernel *tl_find_row(int isa, tl_dtype s, tl_dtype d)
 {
     for (size_t i = 0; i < COUNT(k_rows); i++)
-        if (tl_isa_includes(isa, k_rows[i].isa) && k_rows[i].sdt == s && k_rows[i].ddt == d)
+        if (row_runs(isa, k_rows[i].isa, k_rows[i].feat) && k_rows[i].sdt == s && k_rows[i].ddt == d)
             return &k_rows[i];
     return NULL;
 }
@@ -123,16 +137,9 @@ const tl_row_kernel *tl_find_lut(int isa)
     for (size_t i = 0; i < COUNT(k_lut); i++) {
         const tl_row_kernel *k = &k_lut[i];
         if (k->isa == TL_ISA_SCALAR) return isa == TL_ISA_SCALAR ? k : NULL;
-        if (k->isa == isa && (k->isa != TL_ISA_AVX512 || tl_cpu_avx512vbmi())) return k;
+        if (k->isa == isa && row_runs(isa, k->isa, k->feat)) return k;
     }
     return NULL;
-}
-
-/* The row kernel of a plan's conversion: the table when it has one. */
-static const tl_row_kernel *plan_row(const tl_plan *p)
-{
-    const tl_row_kernel *k = p->cv.lut8 ? tl_find_lut(p->isa) : NULL;
-    return k ? k : tl_find_row(p->isa, (tl_dtype)p->cv.sdt, (tl_dtype)p->cv.ddt);
 }
 
 static bool t2d_fits(const tl_t2d_kernel *k, unsigned esize, size_t n0, size_t n1)
@@ -152,7 +159,7 @@ static bool t2d_fits(const tl_t2d_kernel *k, unsigned esize, size_t n0, size_t n
 const tl_t2d_kernel *tl_find_t2d(int isa, unsigned esize, size_t n0, size_t n1)
 {
     for (size_t i = 0; i < COUNT(k_t2d); i++)
-        if (tl_isa_includes(isa, k_t2d[i].isa) && t2d_fits(&k_t2d[i], esize, n0, n1)) return &k_t2d[i];
+        if (row_runs(isa, k_t2d[i].isa, k_t2d[i].feat) && t2d_fits(&k_t2d[i], esize, n0, n1)) return &k_t2d[i];
     return NULL;
 }
 
@@ -179,203 +186,4 @@ const tl_fill_kernel *tl_find_fill(int isa)
     for (size_t i = 0; i < COUNT(k_fill); i++)
         if (tl_isa_includes(isa, k_fill[i].isa)) return &k_fill[i];
     return NULL;
-}
-
-/* ---- choosing each pass's executor ----------------------------------------------- */
-static bool pass_bytes_ok(const tl_pass *ps, bool convert)
-{
-    if (ps->dst_bit % 8 || (convert && ps->src_bit % 8)) return false;
-    for (int i = 0; i < ps->nnodes; i++)
-        if (ps->nodes[i].ds % 8 || (convert && ps->nodes[i].ss % 8)) return false;
-    return true;
-}
-
-static void pass_to_bytes(tl_pass *ps)
-{
-    ps->src_bit /= 8;
-    ps->dst_bit /= 8;
-    for (int i = 0; i < ps->nnodes; i++) {
-        ps->nodes[i].ss /= 8;
-        ps->nodes[i].ds /= 8;
-    }
-}
-
-static void choose_fill(const tl_plan *p, tl_pass *ps, int64_t ed)
-{
-    const tl_node *in = &ps->nodes[ps->nnodes - 1];
-    if (in->ds == ed || in->count == 1) {
-        ps->exec = TL_EX_FILL;
-        ps->kernel = tl_find_fill(p->isa);
-    } else {
-        ps->exec = TL_EX_FILL_STRIDED;
-    }
-}
-
-/* Fold an inner run contiguous on both sides into a wider element, when the
- * two nodes above it then form a transpose the move kernels know. */
-static bool try_fold(tl_pass *ps, int64_t es)
-{
-    if (ps->nnodes < 3) return false;
-    const tl_node *in = &ps->nodes[ps->nnodes - 1];
-    int64_t w = in->count * es;
-    if (in->ss != es || in->ds != es || (w != 2 && w != 4 && w != 8)) return false;
-    const tl_node *a = &ps->nodes[ps->nnodes - 2], *b = &ps->nodes[ps->nnodes - 3];
-    if (a->ds != w || b->ss != w) return false;
-    ps->nnodes--;
-    ps->t2d_esize = (uint8_t)w;
-    return true;
-}
-
-static void choose_t2d(const tl_plan *p, tl_pass *ps)
-{
-    const tl_cvt *cv = &p->cv;
-    const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
-    bool copy = cv->path == TL_EP_COPY;
-    unsigned esz = ps->t2d_esize ? ps->t2d_esize : (unsigned)(copy ? cv->es : (cv->es < cv->ed ? cv->es : cv->ed));
-    ps->convert_first = (uint8_t)(!copy && cv->ed <= cv->es);
-    if (!copy) ps->row = plan_row(p);
-    int64_t lanes = ps->head + in->count + ps->tail;
-    if ((ps->head || ps->tail) && lanes <= 4 && (copy || ps->convert_first)) {
-        const tl_ilv_kernel *k = tl_find_ilv(p->isa, esz, (unsigned)lanes);
-        if (k && out->ds == lanes * (copy ? cv->es : cv->ed)) {
-            ps->exec = TL_EX_ILV;
-            ps->kernel = k;
-            ps->t2d_esize = (uint8_t)esz;
-            return;
-        }
-    }
-    ps->exec = TL_EX_T2D;
-    ps->t2d_esize = (uint8_t)esz;
-    const tl_t2d_kernel *k = tl_find_t2d(p->isa, esz, (size_t)in->count, (size_t)out->count);
-    ps->kernel = k;
-    /* a partial channel block (NCHW16c with C = 24: 8 channels and 8 zero
-     * lanes): the tiled transpose writes whole destination rows from a tile
-     * with zero rows, instead of short rows and a zero store per row */
-    const tl_t2d_kernel *kl = tl_find_t2d(p->isa, esz, (size_t)lanes, (size_t)out->count);
-    if (copy && (ps->head || ps->tail) && lanes * (int64_t)esz <= 256 && k && k->shape == TL_T2D_ANY && kl &&
-        kl->shape == TL_T2D_ANY)
-        ps->lanes_kernel = kl;
-}
-
-/* A transpose needs the node just above the innermost one to be contiguous
- * in the source. When another node is (NHWC -> padded CHW: C sits outside H),
- * move it there: loop order is free, writes stay disjoint, and every
- * destination row is still written front to back. */
-static void bring_src_contiguous(tl_pass *ps, int64_t es)
-{
-    int n = ps->nnodes;
-    if (n < 3 || ps->nodes[n - 2].ss == es) return;
-    for (int k = n - 3; k >= 0; k--) {
-        if (ps->nodes[k].ss != es || ps->nodes[k].count < 2) continue;
-        tl_node t = ps->nodes[k];
-        memmove(&ps->nodes[k], &ps->nodes[k + 1], (size_t)(n - 2 - k) * sizeof t);
-        ps->nodes[n - 2] = t;
-        return;
-    }
-}
-
-/* The smallest word move (4 .. 64 bytes) that holds n bytes; 0 if none. */
-static unsigned px_move(int64_t n)
-{
-    for (unsigned w = 4; w <= 64; w *= 2)
-        if (n <= (int64_t)w) return w;
-    return 0;
-}
-
-/* Short runs contiguous on both sides at a pixel stride of at most 64
- * bytes (the node above): spread dense source pixels into whole
- * destination pixels with their zero lanes, or gather source pixels into a
- * dense destination. One row call per L1 tile instead of one per pixel. */
-static bool try_pixels(tl_pass *ps, const tl_cvt *cv)
-{
-    const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
-    int64_t k = in->count, lanes = ps->head + k + ps->tail;
-    if (k < 1 || out->count < 2) return false;
-    if (out->ss == k * cv->es && out->ds == lanes * cv->ed && px_move(out->ds) == (unsigned)out->ds &&
-        (ps->head || ps->tail || out->ds > k * cv->ed)) {
-        ps->px_bytes = (uint8_t)out->ds;
-        ps->px_gather = 0;
-    } else if (!ps->head && !ps->tail && out->ds == k * cv->ed && out->ss > k * cv->es &&
-               px_move(k * cv->es) && (int64_t)px_move(k * cv->es) <= out->ss) {
-        ps->px_bytes = (uint8_t)px_move(k * cv->es);
-        ps->px_gather = 1;
-    } else {
-        return false;
-    }
-    ps->exec = TL_EX_SPREAD;
-    ps->kernel = NULL;
-    return true;
-}
-
-static void choose_convert(const tl_plan *p, tl_pass *ps)
-{
-    const tl_cvt *cv = &p->cv;
-    bool copy = cv->path == TL_EP_COPY;
-    int64_t es = cv->es, ed = cv->ed;
-    const tl_node *in = &ps->nodes[ps->nnodes - 1];
-    if (!copy && !cv->fast) {
-        ps->exec = TL_EX_STRIDED;
-        return;
-    }
-    if (copy && es > 8) {
-        ps->exec = TL_EX_STRIDED;
-        return;
-    }
-    if (!copy) ps->row = plan_row(p);
-    if (in->ss == es && in->ds == ed) {
-        if ((ps->head || ps->tail) && ps->nnodes >= 2 && (copy || ps->row)) {
-            const tl_node *out = &ps->nodes[ps->nnodes - 2];
-            int64_t lanes = ps->head + in->count + ps->tail;
-            const tl_repack_kernel *k = tl_find_repack(p->isa, (unsigned)ed, (unsigned)in->count,
-                                                       (unsigned)ps->head, (unsigned)ps->tail);
-            if (k && k->isa != TL_ISA_SCALAR && out->ss == in->count * es && out->ds == lanes * ed) {
-                ps->exec = TL_EX_REPACK;
-                ps->kernel = k;
-                return;
-            }
-        }
-        if (ps->nnodes >= 2 && (copy || ps->row) && try_pixels(ps, cv)) return;
-        if (!ps->head && !ps->tail && copy && try_fold(ps, es)) {
-            choose_t2d(p, ps);
-            return;
-        }
-        ps->exec = TL_EX_ROW;
-        return;
-    }
-    if (in->ds == ed) bring_src_contiguous(ps, es);
-    if (in->ds == ed && ps->nnodes >= 2 && ps->nodes[ps->nnodes - 2].ss == es &&
-        (copy ? es <= 8 : true)) {
-        choose_t2d(p, ps);
-        if (ps->kernel && (!ps->t2d_esize || copy || ps->row)) return;
-    }
-    ps->exec = TL_EX_STRIDED;
-    ps->kernel = NULL;
-    /* raw elements at any byte strides, two loop levels per call (chroma
-     * planes: every other byte, each sample twice) */
-    if (copy && (es == 1 || es == 2 || es == 4 || es == 8) && ps->nnodes >= 2 && !ps->head && !ps->tail)
-        ps->exec = TL_EX_COPY2D;
-}
-
-void tl_plan_choose_kernels(tl_plan *p)
-{
-    int64_t ebits_s = tl_dtype_bits((tl_dtype)p->src.dtype), ebits_d = tl_dtype_bits((tl_dtype)p->dst.dtype);
-    p->byte_granular = ebits_d >= 8;
-    for (int i = 0; i < p->npasses; i++) {
-        tl_pass *ps = &p->passes[i];
-        if (ps->kind == TL_PASS_ELEMENTS) continue;
-        bool convert = ps->kind == TL_PASS_CONVERT;
-        bool bytes = ebits_d >= 8 && (!convert || ebits_s >= 8) && pass_bytes_ok(ps, convert);
-        if (!bytes) {
-            ps->exec = TL_EX_WALK;
-            continue;
-        }
-        pass_to_bytes(ps);
-        tl_node *in = &ps->nodes[ps->nnodes - 1];
-        if (in->count == 1) { /* a lone element: call it contiguous */
-            in->ss = ebits_s / 8;
-            in->ds = ebits_d / 8;
-        }
-        if (!convert) choose_fill(p, ps, ebits_d / 8);
-        else choose_convert(p, ps);
-    }
 }

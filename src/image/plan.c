@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/elem.h"
+#include "numerics/elem.h"
 #include "core/internal.h"
 #include "image/image.h"
 

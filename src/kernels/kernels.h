@@ -11,14 +11,16 @@
  * Each family lists its kernels once in <family>/<family>.inc (an X-macro);
  * that list yields the prototypes and the registry, scalar last. Every ISA
  * file guards its body, so a kernel is listed only where it was compiled.
- * Not installed. */
+ * Kernels include only this header, their family's headers and the numerics
+ * leaf (src/LAYERS): what a kernel needs to know (streaming, the CPU) it is
+ * told by the engine. Not installed. */
 #ifndef TL_KERNELS_H
 #define TL_KERNELS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/elem.h"
+#include "numerics/elem.h"
 
 /* Small loops over register arrays, fully unrolled so that the indices are
  * constants and the arrays stay in registers. */
@@ -39,6 +41,10 @@ typedef enum tl_isa {
     TL_ISA_NEON = 4,
     TL_ISA_COUNT
 } tl_isa;
+
+/* Features a kernel needs beyond its path's ISA (bits). A row of a kernel
+ * list that needs one is skipped on a CPU without it. */
+enum { TL_FEAT_VBMI = 1 /* AVX-512 VBMI (vpermb, vpermi2b) */ };
 
 /* x86 paths nest (an AVX2 machine can run SSE2 kernels); NEON stands alone. */
 static inline int tl_isa_includes(int have, int want)
@@ -83,10 +89,6 @@ typedef struct tl_cvt {
     uint8_t lut[256];   /* lut[source byte] = destination byte */
 } tl_cvt;
 
-void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst);
-/* Same from dtypes/quantizations (tests and the benchmark). */
-void tl_cvt_init_dt(tl_cvt *cv, tl_dtype src, const tl_quant *sq, tl_dtype dst, const tl_quant *dq);
-
 /* ---- kernel signatures --------------------------------------------------- */
 /* convert/: n elements from contiguous src to contiguous dst. With equal
  * element sizes src may be dst (in place): kernels read each block of
@@ -96,10 +98,14 @@ typedef void (*tl_row_fn)(const void *src, void *dst, size_t n, const tl_cvt *cv
  * rows (byte stride ss0) of n1 contiguous elements; dst holds n1 rows (byte
  * stride ds1) of n0 contiguous elements: dst[i1][i0] = src[i0][i1]. */
 typedef void (*tl_t2d_fn)(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
-                          size_t n1);
+                          size_t n1, int stream);
+/* `stream` (transpose, block and interleave kernels): the engine allows
+ * non-temporal stores, because the call writes more than the cache holds
+ * (the machine policy's stream_bytes); a kernel uses them only where its
+ * stores are whole aligned lines, and fences before it returns. */
 /* interleave/: C planes (NULL = a lane of zeros) -> n packed pixels of C
  * elements; C and the element size are fixed per kernel. */
-typedef void (*tl_ilv_fn)(const uint8_t *const *planes, uint8_t *dst, size_t n);
+typedef void (*tl_ilv_fn)(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream);
 /* interleave/: channel re-pack of n pixels: cs elements in, h zeros + cs
  * elements + t zeros out (RGB -> RGB0); fixed cs/h/t per kernel. */
 typedef void (*tl_repack_fn)(const uint8_t *src, uint8_t *dst, size_t n);
@@ -111,6 +117,7 @@ typedef struct tl_row_kernel {
     const char *name;
     uint8_t isa, sdt, ddt;
     tl_row_fn fn;
+    uint8_t feat;       /* TL_FEAT_* bits the row needs besides its ISA */
 } tl_row_kernel;
 
 typedef enum tl_t2d_shape {
@@ -125,6 +132,7 @@ typedef struct tl_t2d_kernel {
     const char *name;
     uint8_t isa, esize, shape, param;
     tl_t2d_fn fn;
+    uint8_t feat;       /* TL_FEAT_* bits the row needs besides its ISA */
 } tl_t2d_kernel;
 
 typedef struct tl_ilv_kernel {
@@ -144,39 +152,5 @@ typedef struct tl_fill_kernel {
     uint8_t isa;
     tl_fill_fn fn;
 } tl_fill_kernel;
-
-/* Registry lookups (src/engine/registry.c): the best kernel whose ISA the
- * plan's ISA includes, or NULL. */
-const tl_row_kernel *tl_find_row(int isa, tl_dtype s, tl_dtype d);
-/* The byte table-lookup row kernel for cv->lut8 conversions on this path,
- * or NULL where the f32 pipeline is faster (SSE2, AVX2, AVX-512 without
- * VBMI, Armv7). */
-const tl_row_kernel *tl_find_lut(int isa);
-void tl_registry_luts(const tl_row_kernel **k, size_t *n);
-const tl_t2d_kernel *tl_find_t2d(int isa, unsigned esize, size_t n0, size_t n1);
-const tl_ilv_kernel *tl_find_ilv(int isa, unsigned esize, unsigned c);
-const tl_repack_kernel *tl_find_repack(int isa, unsigned esize, unsigned cs, unsigned h, unsigned t);
-const tl_fill_kernel *tl_find_fill(int isa);
-
-/* The whole registry, for tests and the benchmark rows. */
-void tl_registry_rows(const tl_row_kernel **k, size_t *n);
-void tl_registry_t2d(const tl_t2d_kernel **k, size_t *n);
-void tl_registry_ilv(const tl_ilv_kernel **k, size_t *n);
-void tl_registry_repack(const tl_repack_kernel **k, size_t *n);
-void tl_registry_fill(const tl_fill_kernel **k, size_t *n);
-
-/* AVX-512 VBMI (vpermb), read once (engine/cpu.c): the byte transpose has a
- * VBMI form, listed under the AVX-512 path, that checks it per call. */
-int tl_cpu_avx512vbmi(void);
-
-/* Dtypes the f32 pipeline handles in kernels. */
-static inline int tl_fast_dtype(int t)
-{
-    return t == TL_U8 || t == TL_I8 || t == TL_I16 || t == TL_F16 || t == TL_BF16 || t == TL_F32;
-}
-
-/* Non-temporal stores pay off past this many destination bytes (beyond the
- * last-level cache share of one core). */
-#define TL_STREAM_BYTES ((size_t)8 << 20)
 
 #endif

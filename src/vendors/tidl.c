@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/elem.h"
+#include "numerics/elem.h"
 #include "core/internal.h"
 
 /* ---- names and element types ------------------------------------------- */

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/elem.h"
+#include "core/internal.h"
+#include "numerics/elem.h"
 #include "tl_test.h"
 
 #define SENTINEL 0xA5

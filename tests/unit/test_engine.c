@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "engine/engine.h"
+#include "engine/exec/exec.h"
 #include "tl_engine_test.h"
 #include "tl_test.h"
 
@@ -73,13 +73,64 @@ static tl_plan *plan_of(const char *from, const char *to, unsigned flags)
     return p;
 }
 
+/* The normalised passes as structure, not text: for each pair, every pass's
+ * executor, fused zeros and node nest (bytes, after the executors' own
+ * transforms: byte strides, a source-contiguous node brought inward). */
+typedef struct pass_shape {
+    const tl_executor *ex;
+    int64_t head, tail;
+    int nnodes;
+    tl_node nodes[3];
+} pass_shape;
+
+static void check_passes(const char *from, const char *to, int npasses, const pass_shape *want)
+{
+    tl_plan *p = plan_of(from, to, 0);
+    REQUIRE(p != NULL);
+    CHECK_EQ_I64(p->npasses, npasses);
+    for (int i = 0; i < npasses && i < p->npasses; i++) {
+        const tl_pass *ps = &p->passes[i];
+        const pass_shape *w = &want[i];
+        if (ps->ex != w->ex) FAILF("%s -> %s pass %d: executor %s, expected %s", from, to, i, ps->ex->name, w->ex->name);
+        CHECK_EQ_I64(ps->head, w->head);
+        CHECK_EQ_I64(ps->tail, w->tail);
+        CHECK_EQ_I64(ps->nnodes, w->nnodes);
+        for (int k = 0; k < w->nnodes && k < ps->nnodes; k++)
+            if (ps->nodes[k].count != w->nodes[k].count || ps->nodes[k].ss != w->nodes[k].ss ||
+                ps->nodes[k].ds != w->nodes[k].ds)
+                FAILF("%s -> %s pass %d node %d = {%lld,%lld,%lld}, expected {%lld,%lld,%lld}", from, to, i, k,
+                      (long long)ps->nodes[k].count, (long long)ps->nodes[k].ss, (long long)ps->nodes[k].ds,
+                      (long long)w->nodes[k].count, (long long)w->nodes[k].ss, (long long)w->nodes[k].ds);
+    }
+    tl_plan_destroy(p);
+}
+
+TL_TEST(normalised_structures)
+{
+    /* planes to pixels: one 2d node pair */
+    static const pass_shape t2d[] = {{&tl_exec_2d, 0, 0, 2, {{72, 4, 12}, {3, 288, 4}}}};
+    check_passes("NCHW:f32:1x3x8x9", "NHWC:f32:1x8x9x3", 1, t2d);
+    /* NHWC into padded TIDL planes: C (source stride 1) brought above the inner
+     * W node, W padding fused, top and bottom rows as fill passes */
+    static const pass_shape tidl[] = {{&tl_exec_2d, 1, 1, 3, {{4, 18, 8}, {3, 1, 48}, {6, 3, 1}}},
+                                      {&tl_exec_fill, 0, 0, 2, {{3, 0, 48}, {8, 0, 1}}},
+                                      {&tl_exec_fill, 0, 0, 2, {{3, 0, 48}, {8, 0, 1}}}};
+    check_passes("NHWC:u8:1x4x6x3", "tidl:u8:1x3x4x6:pad=1,1,1,1", 3, tidl);
+    /* RGB into 16-byte RKNN pixels: pixel runs with 13 fused zero lanes */
+    static const pass_shape px[] = {{&tl_exec_pixels, 0, 13, 2, {{20, 3, 16}, {3, 1, 1}}}};
+    check_passes("NHWC:u8:1x4x5x3", "rknn.nc1hwc2:i8:1x1x4x5x16:c=3:zp=-128:scale=1", 1, px);
+    /* 4-bit elements: bit strides, the generic walker */
+    static const pass_shape u4[] = {{&tl_exec_walk, 0, 0, 2, {{24, 4, 12}, {3, 96, 4}}}};
+    check_passes("NCHW:u4:1x3x4x6", "NHWC:u4:1x4x6x3", 1, u4);
+}
+
 TL_TEST(plan_shapes)
 {
     tl_plan *p = plan_of("NCHW:f32:1x3x4x5", "NHWC:f32:1x4x5x3", 0);
     REQUIRE(p != NULL);
     CHECK_EQ_I64(p->npasses, 1);
     CHECK_EQ_I64(p->passes[0].nnodes, 2);
-    CHECK_EQ_I64(p->passes[0].exec, TL_EX_T2D);
+    CHECK(p->passes[0].ex == &tl_exec_2d);
     CHECK_STR_CONTAINS(tl_plan_describe(p), "{20, 4, 12} {3, 80, 4}");
     tl_plan_destroy(p);
 
@@ -108,23 +159,23 @@ TL_TEST(plan_shapes)
     /* RGB pixels into 16-byte NC1HWC2 pixels and back: whole pixels from an L1 tile */
     p = plan_of("NHWC:u8:1x4x5x3", "rknn.nc1hwc2:i8:1x1x4x5x16:c=3:zp=-128:scale=1", 0);
     REQUIRE(p != NULL);
-    CHECK_EQ_I64(p->passes[0].exec, TL_EX_SPREAD);
-    CHECK_EQ_I64(p->passes[0].px_bytes, 16);
+    CHECK(p->passes[0].ex == &tl_exec_pixels);
+    CHECK_EQ_I64(p->passes[0].x.px.bytes, 16);
     CHECK_STR_CONTAINS(tl_plan_describe(p), "pixels");
     tl_plan_destroy(p);
     p = plan_of("trt.dla_hwc4:f16:1x3x4x5", "NHWC:u8:1x4x5x3", 0);
     REQUIRE(p != NULL);
-    CHECK_EQ_I64(p->passes[0].exec, TL_EX_SPREAD);
-    CHECK_EQ_I64(p->passes[0].px_gather, 1);
-    CHECK_EQ_I64(p->passes[0].px_bytes, 8);
+    CHECK(p->passes[0].ex == &tl_exec_pixels);
+    CHECK_EQ_I64(p->passes[0].x.px.gather, 1);
+    CHECK_EQ_I64(p->passes[0].x.px.bytes, 8);
     tl_plan_destroy(p);
 
     /* 4:2:0 chroma to full resolution: raw elements at byte strides, two nodes a call */
     p = plan_of("yuv.nv12:u8:3x6x10", "CHW:u8:3x6x10", 0);
     REQUIRE(p != NULL);
     CHECK_EQ_I64(p->npasses, 3);
-    CHECK_EQ_I64(p->passes[1].exec, TL_EX_COPY2D);
-    CHECK_EQ_I64(p->passes[2].exec, TL_EX_COPY2D);
+    CHECK(p->passes[1].ex == &tl_exec_strided_copy);
+    CHECK(p->passes[2].ex == &tl_exec_strided_copy);
     tl_plan_destroy(p);
 
     /* a quantized 8-bit pair goes through the plan's table where a table is
@@ -162,7 +213,7 @@ TL_TEST(plan_shapes)
     CHECK_EQ_I64(p->npasses, 1);
     CHECK_EQ_I64(p->passes[0].nnodes, 1);
     CHECK_EQ_I64(p->passes[0].nodes[0].count, 120);
-    CHECK_EQ_I64(p->passes[0].exec, TL_EX_ROW);
+    CHECK(p->passes[0].ex == &tl_exec_row);
     tl_plan_destroy(p);
 }
 
@@ -310,11 +361,11 @@ static const char *const k_specs[][2] = {
     {"larod.nhwc:u8:1x5x6x3:align=0,0,32,4", "NCHW:f32:1x3x5x6"},
     {"NCHW:f32:1x3x4x4", "dml:f32:1x3x4x4"},
     {"dml:f32:1x3x4x4:strides=1,0,0,0", "NCHW:f32:1x3x4x4"},
-    /* raw copies at byte strides (TL_EX_COPY2D): chroma upsampling, broadcasts */
+    /* raw copies at byte strides (strided copy): chroma upsampling, broadcasts */
     {"yuv.nv12:u8:3x40x64", "CHW:u8:3x40x64"},
     {"yuv.nv21:u8:3x9x13", "HWC:u8:9x13x3"},
     {"dml:i16:1x3x4x4:strides=0,1,0,3", "NCHW:i16:1x3x4x4"},
-    /* short pixel runs (TL_EX_SPREAD), more pixels than one L1 tile holds */
+    /* short pixel runs (pixels), more pixels than one L1 tile holds */
     {"NHWC:u8:1x80x80x3", "rknn.nc1hwc2:i8:1x1x80x80x16:c=3:zp=-128:scale=1"},
     {"rknn.nc1hwc2:i8:1x1x80x80x16:c=3:zp=-128:scale=1", "NHWC:u8:1x80x80x3"},
     {"NHWC:u8:1x70x90x3", "trt.chw32:i8:1x3x70x90:scale=2"},
@@ -505,8 +556,72 @@ TL_TEST(differential_kernel_sizes)
     }
 }
 
-/* Destinations past the streaming threshold (4 MiB per kernel call): the
- * non-temporal store paths, against the reference, on every path. */
+/* The machine policy replaced by the test hook (tl_machine_set): streamed and
+ * plain stores forced on small buffers, and VBMI on and off, each checked
+ * against the reference on every path; the plan prints the policy it used. */
+TL_TEST(machine_policy)
+{
+    tl_rng r = tl_test_rng();
+    const tl_machine m = *tl_machine_get();
+    static const char *const pairs[][2] = {
+        {"NCHW:f32:1x3x40x70", "NCHW:f16:1x3x40x70"},                            /* row */
+        {"NCHW:u8:1x8x40x70", "NCHW:u8:1x8x40x70:pad=0,0,0,1,0,0,0,3"},          /* padded rows, fill */
+        {"NCHW:f32:1x8x40x70", "NHWC:i8:1x40x70x8:scale=0.1"},                   /* 2d, narrowing */
+        {"NCHW16c:i8:1x64x20x21:scale=0.05", "NCHW:f32:1x64x20x21"},             /* 2d, widening */
+        {"NCHW:f32:1x24x30x31", "NCHW16c:f32:1x24x30x31"},                       /* zero lanes */
+        {"NCHW:f32:1x3x50x70", "NHWC:u8:1x50x70x3"},                             /* interleave */
+        {"NHWC:u8:1x60x61x3", "trt.dla_hwc4:i8:1x3x60x61"},                      /* repack */
+        {"NHWC:u8:1x40x41x3", "rknn.nc1hwc2:i8:1x1x40x41x16:c=3:zp=-128:scale=1"}, /* pixels */
+        {"trt.dla_hwc4:f16:1x3x40x41", "NHWC:f32:1x40x41x3"},                    /* pixels, gather */
+        {"NHWC:u8:1x64x96x3", "NCHW:u8:1x3x64x96"},                              /* byte transpose */
+        {"NCHW:f32:1x16x32x64", "NHWC:f32:1x32x64x16"}, /* whole-line kernel stores: 64-byte rows */
+        {"NHWC:u8:1x64x64x64", "NCHW:u8:1x64x64x64"},   /* ... and 4 KiB rows */
+    };
+    for (int streamed = 0; streamed < 2; streamed++) {
+        tl_machine f = m;
+        f.stream_bytes = streamed ? 1 : SIZE_MAX;
+        f.stream_row_bytes = streamed ? 64 : m.stream_row_bytes;
+        tl_machine_set(&f);
+        for (size_t k = 0; k < sizeof pairs / sizeof pairs[0] && TL_TEST_FAILURES() == 0; k++) {
+            tl_desc s, d;
+            REQUIRE_STATUS(tl_desc_parse(&s, pairs[k][0]), TL_OK);
+            REQUIRE_STATUS(tl_desc_parse(&d, pairs[k][1]), TL_OK);
+            char what[200];
+            snprintf(what, sizeof what, "%s -> %s (%s stores)", pairs[k][0], pairs[k][1],
+                     streamed ? "streamed" : "plain");
+            tl_plan *p = NULL;
+            REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
+            CHECK_EQ_I64(p->cv.stream, streamed);
+            CHECK_STR_CONTAINS(tl_plan_describe(p), streamed ? "streaming stores above 1 destination bytes"
+                                                             : "policy: cpu ");
+            tl_plan_destroy(p);
+            check_pair_at(&r, &s, &d, what, true);
+            check_pair(&r, &s, &d, what);
+        }
+    }
+    /* VBMI off and on (on only where the CPU has it): the byte transpose and the
+     * 8-bit table of the AVX-512 path follow the mask */
+    for (int vbmi = 0; vbmi < 2 && tl_cpu_has(TL_ISA_AVX512); vbmi++) {
+        if (vbmi && !(m.feat & TL_FEAT_VBMI)) break;
+        tl_machine f = m;
+        f.feat = vbmi ? m.feat : m.feat & ~(unsigned)TL_FEAT_VBMI;
+        tl_machine_set(&f);
+        tl_desc s, d;
+        REQUIRE_STATUS(tl_desc_parse(&s, "NHWC:u8:1x64x96x5:scale=0.5"), TL_OK);
+        REQUIRE_STATUS(tl_desc_parse(&d, "NCHW:i8:1x5x64x96:scale=0.25"), TL_OK);
+        tl_plan *p = NULL;
+        REQUIRE_STATUS(tl_plan_create_isa(&p, &s, &d, 0, TL_ISA_AVX512), TL_OK);
+        CHECK((strstr(tl_plan_describe(p), "ukernel__avx512vbmi") != NULL) == (vbmi != 0));
+        tl_plan_destroy(p);
+        check_pair_at(&r, &s, &d, vbmi ? "byte transpose, VBMI" : "byte transpose, no VBMI", true);
+    }
+    tl_machine_set(NULL);
+}
+
+/* Large destinations, 4 MiB and more; from FIRST_STREAMED more than the
+ * machine policy's 8 MiB, so the plan and its big kernel calls stream: the
+ * non-temporal store paths against the reference, on every path (the
+ * machine_policy test forces them on small buffers too). */
 #define FIRST_STREAMED 11
 TL_TEST(differential_streaming)
 {
@@ -610,6 +725,7 @@ int main(int argc, char **argv)
     tl_test_init(argc, argv);
     TL_RUN(normalise_tables);
     TL_RUN(plan_shapes);
+    TL_RUN(normalised_structures);
     TL_RUN(plan_bad_inputs);
     TL_RUN(cpu_paths);
     TL_RUN(differential_dtypes);
@@ -617,5 +733,6 @@ int main(int argc, char **argv)
     TL_RUN(differential_vendor_specs);
     TL_RUN(differential_random);
     TL_RUN(differential_streaming);
+    TL_RUN(machine_policy);
     return tl_test_finish();
 }

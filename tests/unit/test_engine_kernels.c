@@ -81,7 +81,7 @@ TL_TEST(convert_rows_exhaustive)
     int checked = 0;
     for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
         const tl_row_kernel *kr = &ks[k];
-        if (!tl_cpu_has(kr->isa)) continue;
+        if (!tl_cpu_runs(kr->isa, kr->feat)) continue;
         size_t n = make_source(&r, kr->sdt, src, quick() ? 4096 : CAP - 64);
         unsigned es = bytes_of(kr->sdt), ed = bytes_of(kr->ddt);
         for (int qs = 0; qs < NQUANT; qs++)
@@ -163,27 +163,36 @@ TL_TEST(convert_lut_kernels)
 /* ---- move kernels ------------------------------------------------------------------ */
 #define PAD 48
 
-static void check_t2d_at(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1, ptrdiff_t ss0, ptrdiff_t ds1)
+/* One call with plain stores (stream 0) or non-temporal ones allowed (1); the
+ * destination starts on a 64-byte line, so whole-line streaming can run. */
+static void check_t2d_once(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1, ptrdiff_t ss0, ptrdiff_t ds1,
+                           int stream)
 {
     size_t e = k->esize;
-    size_t sl = (size_t)ss0 * n0, dl = (size_t)ds1 * n1;
-    uint8_t *src = malloc(sl + 1), *out = malloc(dl + 2 * PAD), *want = malloc(dl + 2 * PAD);
+    size_t sl = (size_t)ss0 * n0, dl = (size_t)ds1 * n1, cap = (dl + 2 * PAD + 16 + 63) / 64 * 64;
+    uint8_t *src = malloc(sl + 1), *base = aligned_alloc(64, cap), *want = malloc(dl + 2 * PAD);
+    uint8_t *out = base + 16; /* out + PAD is 64-byte aligned */
     tl_rng_bytes(r, src, sl);
     memset(out, 0xA5, dl + 2 * PAD);
     memset(want, 0xA5, dl + 2 * PAD);
     for (size_t i1 = 0; i1 < n1; i1++)
         for (size_t i0 = 0; i0 < n0; i0++)
             memcpy(want + PAD + (ptrdiff_t)i1 * ds1 + i0 * e, src + (ptrdiff_t)i0 * ss0 + i1 * e, e);
-    k->fn(src, ss0, out + PAD, ds1, n0, n1);
+    k->fn(src, ss0, out + PAD, ds1, n0, n1, stream);
     for (size_t i = 0; i < dl + 2 * PAD; i++)
         if (out[i] != want[i]) {
-            FAILF("%s n0=%zu n1=%zu ss0=%td ds1=%td: byte %td: 0x%02x != 0x%02x", k->name, n0, n1, ss0, ds1,
-                  (ptrdiff_t)i - PAD, out[i], want[i]);
+            FAILF("%s n0=%zu n1=%zu ss0=%td ds1=%td stream=%d: byte %td: 0x%02x != 0x%02x", k->name, n0, n1, ss0,
+                  ds1, stream, (ptrdiff_t)i - PAD, out[i], want[i]);
             break;
         }
     free(src);
-    free(out);
+    free(base);
     free(want);
+}
+
+static void check_t2d_at(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1, ptrdiff_t ss0, ptrdiff_t ds1)
+{
+    for (int stream = 0; stream < 2; stream++) check_t2d_once(k, r, n0, n1, ss0, ds1, stream);
 }
 
 static void check_t2d(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1)
@@ -206,7 +215,7 @@ TL_TEST(move_kernels_strides)
     tl_rng r = tl_test_rng();
     static const size_t sizes[][2] = {{64, 128}, {128, 64}, {72, 200}, {200, 72}, {16, 300}, {300, 16}, {8, 130}, {130, 8}};
     for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
-        if (!tl_cpu_has(ks[k].isa) || ks[k].shape != TL_T2D_ANY) continue;
+        if (!tl_cpu_runs(ks[k].isa, ks[k].feat) || ks[k].shape != TL_T2D_ANY) continue;
         ptrdiff_t e = ks[k].esize;
         for (size_t a = 0; a < sizeof sizes / sizeof sizes[0]; a++) {
             size_t n0 = sizes[a][0], n1 = sizes[a][1];
@@ -230,7 +239,7 @@ TL_TEST(move_kernels)
     static const size_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 64, 65, 100, 130};
     const size_t ns = sizeof sizes / sizeof sizes[0];
     for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
-        if (!tl_cpu_has(ks[k].isa)) continue;
+        if (!tl_cpu_runs(ks[k].isa, ks[k].feat)) continue;
         for (size_t a = 0; a < ns; a++)
             for (size_t b = 0; b < ns; b++) {
                 if (quick() && (a + b) % 4) continue;
@@ -262,7 +271,7 @@ TL_TEST(interleave_zero_lanes)
                 cpl[i] = (mask >> i) & 1 ? NULL : pl[i];
             }
             memset(out, 0xA5, n * c * e + 2 * PAD);
-            kl->fn(cpl, out + PAD, n);
+            kl->fn(cpl, out + PAD, n, (int)(n & 1)); /* plain and streamed stores */
             for (size_t i = 0; i < n * c * e + 2 * PAD; i++) {
                 uint8_t w = 0xA5;
                 if (i >= PAD && i < PAD + n * c * e) {

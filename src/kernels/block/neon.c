@@ -36,10 +36,11 @@ static void unpack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint
  * R x C register blocks: V / R blocks down the planes for every C columns. */
 #define TL_NEON_PACK(E, tname, V, R, C, MICRO)                                                        \
     void tl_##tname##_pack##V##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,         \
-                                              ptrdiff_t ds1, size_t n0, size_t n1);                   \
+                                              ptrdiff_t ds1, size_t n0, size_t n1, int stream);                   \
     void tl_##tname##_pack##V##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,         \
-                                              ptrdiff_t ds1, size_t n0, size_t n1)                    \
+                                              ptrdiff_t ds1, size_t n0, size_t n1, int stream)                    \
     {                                                                                                 \
+        (void)stream;                                                                                   \
         size_t f1 = n1 / C * C;                                                                       \
         (void)n0;                                                                                     \
         for (size_t i1 = 0; i1 < f1; i1 += C)                                                         \
@@ -55,10 +56,11 @@ static void unpack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint
  * R x C register blocks: R blocks at a time, V / C blocks across each. */
 #define TL_NEON_UNPACK(E, tname, V, R, C, MICRO)                                                      \
     void tl_##tname##_unpack##V##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,       \
-                                                ptrdiff_t ds1, size_t n0, size_t n1);                 \
+                                                ptrdiff_t ds1, size_t n0, size_t n1, int stream);                 \
     void tl_##tname##_unpack##V##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,       \
-                                                ptrdiff_t ds1, size_t n0, size_t n1)                  \
+                                                ptrdiff_t ds1, size_t n0, size_t n1, int stream)                  \
     {                                                                                                 \
+        (void)stream;                                                                                   \
         size_t f0 = n0 / R * R;                                                                       \
         (void)n1;                                                                                     \
         for (size_t i0 = 0; i0 < f0; i0 += R)                                                         \

@@ -9,11 +9,11 @@
 #define TL_KERNEL
 #include "kernels/interleave/x86_wrap.h"
 
-/* Non-temporal stores when a call writes more than the cache holds and every
- * store is 32-byte aligned (pixels are sequential, so lines fill whole). */
-TL_FN int streams(const uint8_t *d, ptrdiff_t ds1, size_t bytes)
+/* Non-temporal stores when the engine allows them (the call writes more than
+ * the cache holds) and every store is 32-byte aligned (pixels are sequential, so lines fill whole). */
+TL_FN int streams(int stream, const uint8_t *d, ptrdiff_t ds1)
 {
-    return bytes >= ((size_t)4 << 20) && (((uintptr_t)d | (uintptr_t)ds1) & 31) == 0;
+    return stream && (((uintptr_t)d | (uintptr_t)ds1) & 31) == 0;
 }
 
 TL_FN void st256(uint8_t *p, __m256i v, int nt)
@@ -33,9 +33,9 @@ TL_FN __m256i ld32_or_zero(const uint8_t *p, size_t off)
 }
 
 /* 32 pixels per step; each lane makes 48 bytes, stored in order. */
-TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n)
+TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
 {
-    int nt = streams(d, 0, 3 * n);
+    int nt = streams(stream, d, 0);
     __m256i k[3][3];
     for (int b = 0; b < 3; b++)
         for (int c = 0; c < 3; c++) k[b][c] = bmask(k_ilv3[b][c]);
@@ -60,9 +60,9 @@ TL_FN __m256i ld2x128(const uint8_t *lo, const uint8_t *hi)
                                    _mm_loadu_si128((const __m128i *)hi), 1);
 }
 
-TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
+TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
 {
-    int nt = streams(d, ds1, 3 * n);
+    int nt = streams(stream, d, ds1);
     __m256i k[3][3];
     for (int c = 0; c < 3; c++)
         for (int b = 0; b < 3; b++) k[c][b] = bmask(k_dlv3[c][b]);
@@ -86,9 +86,9 @@ TL_FN __m256 ldf_or_zero(const uint8_t *p, size_t off)
     return p ? _mm256_loadu_ps((const float *)(p + off)) : _mm256_setzero_ps();
 }
 
-TL_FN size_t ilv_x32_3(const uint8_t *const *pl, uint8_t *d, size_t n)
+TL_FN size_t ilv_x32_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
 {
-    int nt = streams(d, 0, 12 * n);
+    int nt = streams(stream, d, 0);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         __m256 r = ldf_or_zero(pl[0], 4 * i), g = ldf_or_zero(pl[1], 4 * i), b = ldf_or_zero(pl[2], 4 * i);
@@ -114,9 +114,9 @@ TL_FN __m256 ldf2x128(const float *lo, const float *hi)
     return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
 }
 
-TL_FN size_t dilv_x32_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
+TL_FN size_t dilv_x32_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
 {
-    int nt = streams(d, ds1, 12 * n);
+    int nt = streams(stream, d, ds1);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         const float *p = (const float *)(s + 12 * i);

@@ -30,11 +30,11 @@
  * is a plain store (compilers emit a shuffle and a store). */
 #define TL_STORE_LANE(p, v, L) __asm__ volatile("vextracti32x4 $" #L ", %1, %0" : "=m"(*(__m128i *)(p)) : "v"(v))
 
-/* Non-temporal stores when a call writes more than the cache holds and the
- * 64-byte stores are aligned (whole lines, written in order). */
-TL_FN int streams(uintptr_t d, ptrdiff_t ds1, size_t bytes)
+/* Non-temporal stores when the engine allows them (the call writes more than
+ * the cache holds) and the 64-byte stores are aligned (whole lines, written in order). */
+TL_FN int streams(int stream, uintptr_t d, ptrdiff_t ds1)
 {
-    return bytes >= ((size_t)4 << 20) && ((d | (uintptr_t)ds1) & 63) == 0;
+    return stream && ((d | (uintptr_t)ds1) & 63) == 0;
 }
 
 static inline __mmask64 mask_n(size_t n) { return n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1; }
@@ -68,7 +68,7 @@ TL_FN __m512i ld_plane(const uint8_t *p, size_t i, __mmask64 m)
     return p ? _mm512_maskz_loadu_epi8(m, p + i) : _mm512_setzero_si512();
 }
 
-TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n)
+TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
 {
     __m512i k[3][3], o[3], w[3];
     TL_UNROLL
@@ -77,7 +77,7 @@ TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n)
         for (int c = 0; c < 3; c++) k[q][c] = bmask(k_ilv3[q][c]);
     const __m512i zero = _mm512_setzero_si512();
     const uint8_t *p0 = pl[0], *p1 = pl[1], *p2 = pl[2];
-    int nt = streams((uintptr_t)d, 0, 3 * n);
+    int nt = streams(stream, (uintptr_t)d, 0);
     size_t i = 0;
     for (; i + 64 <= n; i += 64) {
         __m512i r = p0 ? _mm512_loadu_si512((const void *)(p0 + i)) : zero;
@@ -189,7 +189,7 @@ TL_FN void dlv3_load_n(const uint8_t *p, __m512i a[3], size_t bytes)
     }
 }
 
-TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
+TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
 {
     __m512i k[3][3], a[3], prev[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
     TL_UNROLL
@@ -199,7 +199,7 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
     aligner al[3];
     TL_UNROLL
     for (int c = 0; c < 3; c++) aligner_init(&al[c], d + c * ds1);
-    int nt = streams(0, 0, 3 * n); /* every full store below is aligned */
+    int nt = streams(stream, 0, 0); /* every full store below is aligned */
     size_t i = 0;
     for (; i + 64 <= n; i += 64) {
         dlv3_load(s + 3 * i, a);
@@ -251,13 +251,13 @@ TL_FN void dlv32_3(__m512i a, __m512i b, __m512i c, __m512i v[3])
         _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 9, 12, 15), c);
 }
 
-TL_FN size_t dilv_x32_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
+TL_FN size_t dilv_x32_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
 {
     __m512i v[3], prev[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
     aligner al[3];
     TL_UNROLL
     for (int c = 0; c < 3; c++) aligner_init(&al[c], d + c * ds1);
-    int nt = streams(0, 0, 12 * n); /* every full store below is aligned */
+    int nt = streams(stream, 0, 0); /* every full store below is aligned */
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         const uint8_t *p = s + 12 * i;

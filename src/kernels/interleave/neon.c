@@ -23,15 +23,16 @@ static void ilv_rest(const uint8_t *const *pl, uint8_t *d, size_t i, size_t n, i
  * pixels with padding lanes to plain copies. */
 #define TL_NEON_ILV_T2D(E, tname, C)                                                              \
     void tl_##tname##_interleave##C##_t2d_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                                        ptrdiff_t ds1, size_t n0, size_t n1);     \
+                                                        ptrdiff_t ds1, size_t n0, size_t n1, int stream);     \
     void tl_##tname##_interleave##C##_t2d_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                                        ptrdiff_t ds1, size_t n0, size_t n1)      \
+                                                        ptrdiff_t ds1, size_t n0, size_t n1, int stream)      \
     {                                                                                             \
+        (void)stream; \
         const uint8_t *planes[C];                                                                 \
         (void)n0;                                                                                 \
         for (int c = 0; c < C; c++) planes[c] = src + c * ss0;                                    \
         if (ds1 == C * E) {                                                                       \
-            tl_##tname##_interleave##C##_ukernel__neon(planes, dst, n1);                          \
+            tl_##tname##_interleave##C##_ukernel__neon(planes, dst, n1, stream);                          \
             return;                                                                               \
         }                                                                                         \
         for (size_t i = 0; i < n1; i++)                                                           \
@@ -41,9 +42,10 @@ static void ilv_rest(const uint8_t *const *pl, uint8_t *d, size_t i, size_t n, i
 /* C planes (NULL = zeros) -> packed pixels; L pixels per step. VT is the
  * vector type stem (uint8x16), SFX the intrinsic suffix, T the element type. */
 #define TL_NEON_IL(E, tname, C, L, VT, SFX, T)                                                    \
-    void tl_##tname##_interleave##C##_ukernel__neon(const uint8_t *const *pl, uint8_t *d, size_t n); \
-    void tl_##tname##_interleave##C##_ukernel__neon(const uint8_t *const *pl, uint8_t *d, size_t n) \
+    void tl_##tname##_interleave##C##_ukernel__neon(const uint8_t *const *pl, uint8_t *d, size_t n, int stream); \
+    void tl_##tname##_interleave##C##_ukernel__neon(const uint8_t *const *pl, uint8_t *d, size_t n, int stream) \
     {                                                                                             \
+        (void)stream; \
         size_t i = 0;                                                                             \
         for (; i + L <= n; i += L) {                                                              \
             VT##x##C##_t v;                                                                       \
@@ -59,10 +61,11 @@ static void ilv_rest(const uint8_t *const *pl, uint8_t *d, size_t i, size_t n, i
  * other pixel strides by copies */
 #define TL_NEON_DL(E, tname, C, L, VT, SFX, T)                                                    \
     void tl_##tname##_deinterleave##C##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                                      ptrdiff_t ds1, size_t n0, size_t n1);       \
+                                                      ptrdiff_t ds1, size_t n0, size_t n1, int stream);       \
     void tl_##tname##_deinterleave##C##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                                      ptrdiff_t ds1, size_t n0, size_t n1)        \
+                                                      ptrdiff_t ds1, size_t n0, size_t n1, int stream)        \
     {                                                                                             \
+        (void)stream; \
         size_t i = 0;                                                                             \
         (void)n1;                                                                                 \
         if (ss0 == C * E)                                                                         \

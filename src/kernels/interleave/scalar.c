@@ -6,10 +6,11 @@
 
 #define TL_SCALAR_IL(isa, ISA, E, tname, C)                                                     \
     void tl_##tname##_interleave##C##_ukernel__##isa(const uint8_t *const *planes, uint8_t *dst, \
-                                                     size_t n);                                 \
+                                                     size_t n, int stream);                                 \
     void tl_##tname##_interleave##C##_ukernel__##isa(const uint8_t *const *planes, uint8_t *dst, \
-                                                     size_t n)                                  \
+                                                     size_t n, int stream)                                  \
     {                                                                                           \
+        (void)stream; \
         for (int c = 0; c < C; c++) {                                                           \
             const uint8_t *p = planes[c];                                                       \
             uint8_t *d = dst + c * E;                                                           \
@@ -22,16 +23,17 @@
     }                                                                                           \
     void tl_##tname##_interleave##C##_t2d_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,      \
                                                          uint8_t *dst, ptrdiff_t ds1, size_t n0, \
-                                                         size_t n1);                            \
+                                                         size_t n1, int stream);                            \
     void tl_##tname##_interleave##C##_t2d_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,      \
                                                          uint8_t *dst, ptrdiff_t ds1, size_t n0, \
-                                                         size_t n1)                             \
+                                                         size_t n1, int stream)                             \
     {                                                                                           \
+        (void)stream; \
         const uint8_t *planes[C];                                                               \
         (void)n0;                                                                               \
         for (int c = 0; c < C; c++) planes[c] = src + c * ss0;                                  \
         if (ds1 == C * E) {                                                                     \
-            tl_##tname##_interleave##C##_ukernel__##isa(planes, dst, n1);                       \
+            tl_##tname##_interleave##C##_ukernel__##isa(planes, dst, n1, stream);                       \
             return;                                                                             \
         }                                                                                       \
         for (size_t i = 0; i < n1; i++) /* rows wider than C: padding lanes */                  \
@@ -41,11 +43,12 @@
 #define TL_SCALAR_DL(isa, ISA, E, tname, C)                                                     \
     void tl_##tname##_deinterleave##C##_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,        \
                                                        uint8_t *dst, ptrdiff_t ds1, size_t n0,   \
-                                                       size_t n1);                              \
+                                                       size_t n1, int stream);                              \
     void tl_##tname##_deinterleave##C##_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,        \
                                                        uint8_t *dst, ptrdiff_t ds1, size_t n0,   \
-                                                       size_t n1)                               \
+                                                       size_t n1, int stream)                               \
     {                                                                                           \
+        (void)stream; \
         (void)n1;                                                                               \
         for (int c = 0; c < C; c++)                                                             \
             for (size_t i = 0; i < n0; i++)                                                     \

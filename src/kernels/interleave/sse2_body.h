@@ -8,8 +8,9 @@ TL_FN __m128i ld_or_zero(const uint8_t *p, size_t off)
 }
 
 /* bytes, 2 planes: 16 pixels per step */
-TL_FN size_t ilv_x8_2(const uint8_t *const *pl, uint8_t *d, size_t n)
+TL_FN size_t ilv_x8_2(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
 {
+    (void)stream; /* no non-temporal form */
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         __m128i a = ld_or_zero(pl[0], i), b = ld_or_zero(pl[1], i);
@@ -20,8 +21,9 @@ TL_FN size_t ilv_x8_2(const uint8_t *const *pl, uint8_t *d, size_t n)
 }
 
 /* bytes, 4 planes: 16 pixels per step */
-TL_FN size_t ilv_x8_4(const uint8_t *const *pl, uint8_t *d, size_t n)
+TL_FN size_t ilv_x8_4(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
 {
+    (void)stream; /* no non-temporal form */
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         __m128i a = ld_or_zero(pl[0], i), b = ld_or_zero(pl[1], i), c = ld_or_zero(pl[2], i), e = ld_or_zero(pl[3], i);
@@ -36,8 +38,9 @@ TL_FN size_t ilv_x8_4(const uint8_t *const *pl, uint8_t *d, size_t n)
 }
 
 /* 16-bit, 2 planes: 8 pixels per step */
-TL_FN size_t ilv_x16_2(const uint8_t *const *pl, uint8_t *d, size_t n)
+TL_FN size_t ilv_x16_2(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
 {
+    (void)stream; /* no non-temporal form */
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         __m128i a = ld_or_zero(pl[0], 2 * i), b = ld_or_zero(pl[1], 2 * i);
@@ -48,8 +51,9 @@ TL_FN size_t ilv_x16_2(const uint8_t *const *pl, uint8_t *d, size_t n)
 }
 
 /* 32-bit, 2 planes: 4 pixels per step */
-TL_FN size_t ilv_x32_2(const uint8_t *const *pl, uint8_t *d, size_t n)
+TL_FN size_t ilv_x32_2(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
 {
+    (void)stream; /* no non-temporal form */
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
         __m128i a = ld_or_zero(pl[0], 4 * i), b = ld_or_zero(pl[1], 4 * i);
@@ -60,8 +64,9 @@ TL_FN size_t ilv_x32_2(const uint8_t *const *pl, uint8_t *d, size_t n)
 }
 
 /* 32-bit, 4 planes: a 4x4 transpose per 4 pixels */
-TL_FN size_t ilv_x32_4(const uint8_t *const *pl, uint8_t *d, size_t n)
+TL_FN size_t ilv_x32_4(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
 {
+    (void)stream; /* no non-temporal form */
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
         __m128 a = _mm_castsi128_ps(ld_or_zero(pl[0], 4 * i)), b = _mm_castsi128_ps(ld_or_zero(pl[1], 4 * i));
@@ -77,8 +82,9 @@ TL_FN size_t ilv_x32_4(const uint8_t *const *pl, uint8_t *d, size_t n)
 }
 
 /* bytes, packed pairs -> 2 planes: 16 pixels per step */
-TL_FN size_t dilv_x8_2(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
+TL_FN size_t dilv_x8_2(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
 {
+    (void)stream; /* no non-temporal form */
     size_t i = 0;
     const __m128i lo = _mm_set1_epi16(0x00FF);
     for (; i + 16 <= n; i += 16) {
@@ -90,8 +96,9 @@ TL_FN size_t dilv_x8_2(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
 }
 
 /* 32-bit, packed quads -> 4 planes */
-TL_FN size_t dilv_x32_4(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n)
+TL_FN size_t dilv_x32_4(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
 {
+    (void)stream; /* no non-temporal form */
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
         const float *p = (const float *)(s + 16 * i);

@@ -5,16 +5,16 @@
 #define TL_ILV_T2D(isa, E, tname, C)                                                          \
     void tl_##tname##_interleave##C##_t2d_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,    \
                                                          uint8_t *dst, ptrdiff_t ds1,         \
-                                                         size_t n0, size_t n1);               \
+                                                         size_t n0, size_t n1, int stream);               \
     void tl_##tname##_interleave##C##_t2d_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,    \
                                                          uint8_t *dst, ptrdiff_t ds1,         \
-                                                         size_t n0, size_t n1)                \
+                                                         size_t n0, size_t n1, int stream)                \
     {                                                                                         \
         const uint8_t *planes[C];                                                             \
         (void)n0;                                                                             \
         for (int c = 0; c < C; c++) planes[c] = src + c * ss0;                                \
         if (ds1 == C * E) {                                                                   \
-            tl_##tname##_interleave##C##_ukernel__##isa(planes, dst, n1);                     \
+            tl_##tname##_interleave##C##_ukernel__##isa(planes, dst, n1, stream);                     \
             return;                                                                           \
         }                                                                                     \
         for (size_t i = 0; i < n1; i++)                                                       \
@@ -25,13 +25,13 @@
 #define TL_DILV_T2D(isa, E, tname, C, BODY)                                                   \
     void tl_##tname##_deinterleave##C##_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,      \
                                                        uint8_t *dst, ptrdiff_t ds1, size_t n0, \
-                                                       size_t n1);                            \
+                                                       size_t n1, int stream);                            \
     TL_KERNEL void tl_##tname##_deinterleave##C##_ukernel__##isa(                              \
-        const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1)  \
+        const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1, int stream)  \
     {                                                                                         \
         size_t i = 0;                                                                         \
         (void)n1;                                                                             \
-        if (ss0 == C * E) i = BODY(src, dst, ds1, n0);                                        \
+        if (ss0 == C * E) i = BODY(src, dst, ds1, n0, stream);                                        \
         for (; i < n0; i++)                                                                   \
             for (int c = 0; c < C; c++) memcpy(dst + c * ds1 + i * E, src + (ptrdiff_t)i * ss0 + c * E, E); \
     }
@@ -39,11 +39,11 @@
 /* The planes kernel: vector body, then the remaining pixels one by one. */
 #define TL_ILV_PLANES(isa, E, tname, C, BODY)                                                 \
     void tl_##tname##_interleave##C##_ukernel__##isa(const uint8_t *const *planes, uint8_t *dst, \
-                                                     size_t n);                               \
+                                                     size_t n, int stream);                   \
     TL_KERNEL void tl_##tname##_interleave##C##_ukernel__##isa(const uint8_t *const *planes,   \
-                                                               uint8_t *dst, size_t n)        \
+                                                               uint8_t *dst, size_t n, int stream) \
     {                                                                                         \
-        size_t i = BODY(planes, dst, n);                                                      \
+        size_t i = BODY(planes, dst, n, stream);                                                      \
         for (; i < n; i++)                                                                    \
             for (int c = 0; c < C; c++) {                                                     \
                 if (planes[c]) memcpy(dst + (i * C + c) * E, planes[c] + i * E, E);            \

@@ -41,10 +41,11 @@ static void edges(tl_nm_fn micro, size_t e, size_t m, const uint8_t *src, ptrdif
         MICRO(s, ss, d, ds);                                                                      \
     }                                                                                             \
     void tl_##tname##_transpose_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,     \
-                                              ptrdiff_t ds1, size_t n0, size_t n1);               \
+                                              ptrdiff_t ds1, size_t n0, size_t n1, int stream);               \
     void tl_##tname##_transpose_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,     \
-                                              ptrdiff_t ds1, size_t n0, size_t n1)                \
+                                              ptrdiff_t ds1, size_t n0, size_t n1, int stream)                \
     {                                                                                             \
+        (void)stream; \
         size_t f0 = n0 / M * M, f1 = n1 / M * M;                                                  \
         for (size_t b1 = 0; b1 < f1; b1 += 64)                                                    \
             for (size_t b0 = 0; b0 < f0; b0 += 64)                                                \

@@ -9,10 +9,11 @@
 
 #define TL_SCALAR_T(isa, ISA, E, tname)                                                        \
     void tl_##tname##_transpose_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                               ptrdiff_t ds1, size_t n0, size_t n1);          \
+                                               ptrdiff_t ds1, size_t n0, size_t n1, int stream);          \
     void tl_##tname##_transpose_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                               ptrdiff_t ds1, size_t n0, size_t n1)           \
+                                               ptrdiff_t ds1, size_t n0, size_t n1, int stream)           \
     {                                                                                         \
+        (void)stream;                                                                           \
         for (size_t b1 = 0; b1 < n1; b1 += TILE) {                                            \
             size_t e1 = n1 - b1 < TILE ? n1 : b1 + TILE;                                      \
             for (size_t b0 = 0; b0 < n0; b0 += TILE) {                                        \

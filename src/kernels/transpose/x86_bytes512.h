@@ -29,12 +29,12 @@
 #define TL_B512_FN static inline TL_B512
 
 void tl_x8_transpose_ukernel__avx2(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
-                                   size_t n1);
+                                   size_t n1, int stream);
 void tl_x8_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
-                                     size_t n1);
+                                     size_t n1, int stream);
 #if TL_B512_VBMI
 void tl_x8_transpose_ukernel__avx512vbmi(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
-                                         size_t n1);
+                                         size_t n1, int stream);
 #endif
 
 TL_B512_FN void b512_t4d(__m512i *a, __m512i *b, __m512i *c, __m512i *d)
@@ -440,19 +440,14 @@ TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
 /* A reads whole lines of 16 source rows and suits long source rows with the
  * larger stride on the source side (planes -> pixels, block pack); B writes
  * whole lines of 16 destination rows (pixels -> planes, block unpack). */
-TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1)
+TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
+                            int stream)
 {
-#if TL_B512_VBMI
-    if (!tl_cpu_avx512vbmi()) { /* listed under AVX-512 (F/BW/VL): VBMI is checked here */
-        tl_x8_transpose_ukernel__avx512(src, ss0, dst, ds1, n0, n1);
-        return;
-    }
-#endif
     if (n0 < 16 && n1 < 16) {
-        tl_x8_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1);
+        tl_x8_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1, stream);
         return;
     }
-    int nt = n0 * n1 >= TL_NT_BYTES && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;
+    int nt = stream && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;
     if (n1 >= 16 && (n0 < 16 || (n1 >= 64 && (n0 < 64 || ss0 >= ds1)))) b512_run_a(src, ss0, dst, ds1, n0, n1, nt);
     else b512_run_b(src, ss0, dst, ds1, n0, n1, nt);
     if (nt) _mm_sfence();

@@ -59,11 +59,11 @@ TL_FN void s512_dst_strips(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
 }
 
 void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
-                                      size_t n1);
+                                      size_t n1, int stream);
 TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,
-                                                size_t n0, size_t n1)
+                                                size_t n0, size_t n1, int stream)
 {
-    int big = n0 * n1 * 4 >= TL_NT_BYTES; /* the tiled kernel streams those */
-    if (!big && ds1 % 2048 == 0 && n1 >= 8 && n0 >= 16 && n1 * 4 <= 256) s512_dst_strips(src, ss0, dst, ds1, n0, n1);
-    else tl_x32_transpose_ukernel__avx512_tiles(src, ss0, dst, ds1, n0, n1);
+    /* strips for plain stores only: the tiled kernel streams whole lines */
+    if (!stream && ds1 % 2048 == 0 && n1 >= 8 && n0 >= 16 && n1 * 4 <= 256) s512_dst_strips(src, ss0, dst, ds1, n0, n1);
+    else tl_x32_transpose_ukernel__avx512_tiles(src, ss0, dst, ds1, n0, n1, stream);
 }

@@ -25,8 +25,6 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
     for (int k = 0; k < 64; k += 16) _mm_stream_si128((__m128i *)(d + k), _mm_load_si128((const __m128i *)(s + k)));
 }
 
-/* A call that writes this much streams (the kernel sees its whole problem). */
-#define TL_NT_BYTES ((size_t)4 << 20)
 
 
 #define TL_X86_TRANSPOSE(isa, E, tname, MK, MK2)                                               \
@@ -53,16 +51,16 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
         tname##_plain(src, ss0, dst, ds1, a0, e0, g1, e1);                                    \
     }                                                                                         \
     void tl_##tname##_transpose_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                               ptrdiff_t ds1, size_t n0, size_t n1);          \
+                                               ptrdiff_t ds1, size_t n0, size_t n1, int stream);          \
     TL_KERNEL void tl_##tname##_transpose_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,   \
                                                          uint8_t *dst, ptrdiff_t ds1,         \
-                                                         size_t n0, size_t n1)                \
+                                                         size_t n0, size_t n1, int stream)                \
     {                                                                                         \
         enum { T = 64, T0 = 64 / E };                                                          \
         size_t f0 = n0 / MK * MK, f1 = n1 / MK * MK;                                          \
         /* whole-line streaming needs 64-byte aligned lines: a split line is */         \
         /* two partial write-combining flushes, far slower than plain stores */          \
-        int nt = n0 * n1 * E >= TL_NT_BYTES && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;   \
+        int nt = stream && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;   \
         if ((ds1 % 512 == 0 || nt) && T0 % MK == 0) { /* stage destination lines */           \
             /* streaming to more than 16 rows far apart (planes): L = 8 */                    \
             /* consecutive lines per destination row at a time (512 bytes), */               \

@@ -508,11 +508,6 @@ void tl_elem_op_init_dt(tl_elem_op *op, tl_dtype src, const tl_quant *sq, tl_dty
     else op->path = TL_EP_INT;
 }
 
-void tl_elem_op_init(tl_elem_op *op, const tl_desc *src, const tl_desc *dst)
-{
-    tl_elem_op_init_dt(op, (tl_dtype)src->dtype, &src->quant, (tl_dtype)dst->dtype, &dst->quant);
-}
-
 /* Rule b, source side: the f32 real value. */
 static float real_of_raw(const tl_elem_op *op, uint64_t raw)
 {

@@ -7,18 +7,22 @@
  * Floating point: IEEE-754 binary32/binary64, default rounding mode
  * (nearest-even), FLT_EVAL_METHOD 0 (no excess precision), no FMA contraction
  * of the quantization formulas (elem.c computes them in separate statements).
- * Not installed. */
+ *
+ * The numerics leaf (src/LAYERS): it includes only the public header, and
+ * core, kernels and everything above them share it. Not installed. */
 #ifndef TL_ELEM_H
 #define TL_ELEM_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
+#include "tlayout.h"
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "tlayout assumes a little-endian host (see src/core/elem.h)"
+#error "tlayout assumes a little-endian host (see src/numerics/elem.h)"
 #endif
 
 /* ---- dtype classes ------------------------------------------------------ */
@@ -134,8 +138,7 @@ typedef struct tl_elem_op {
     tl_quant sq, dq;    /* effective quantization of source and destination */
 } tl_elem_op;
 
-void tl_elem_op_init(tl_elem_op *op, const tl_desc *src, const tl_desc *dst);
-/* Same, from dtypes and quantizations (NULL = none): for kernels and tests. */
+/* From dtypes and quantizations (NULL = none). */
 void tl_elem_op_init_dt(tl_elem_op *op, tl_dtype src, const tl_quant *sq, tl_dtype dst,
                         const tl_quant *dq);
 /* Destination raw bits of one source raw element: the rule as a pure function. */
@@ -147,16 +150,5 @@ static inline void tl_elem_convert(const tl_elem_op *op, const uint8_t *src_base
     uint64_t raw = tl_load_raw(src_base, src_bit, op->src_bits);
     tl_store_raw(dst_base, dst_bit, op->dst_bits, tl_elem_convert_raw(op, raw));
 }
-
-/* ---- conversion validation (shared by reference, tl_convert, plans) ---- */
-/* Descriptor-only checks: both valid, destination writable, dims matched
- * (map[i] = source dim of destination dim i), element-aligned strides. */
-tl_status tl_convert_check_descs(const tl_desc *src_d, const tl_desc *dst_d,
-                                 int map[TL_MAX_DIMS]);
-/* Everything tl_convert checks before writing: NULL pointers, then
- * tl_convert_check_descs, then buffer lengths. */
-tl_status tl_convert_check(const tl_desc *src_d, const void *src, size_t src_len,
-                           const tl_desc *dst_d, const void *dst, size_t dst_len,
-                           int map[TL_MAX_DIMS]);
 
 #endif

@@ -3,9 +3,9 @@
  * same run, a streaming-copy baseline for DRAM-sized cases, and oneDNN's
  * reorder on the same case when built with it (TL_BENCH_HAVE_DNNL).
  *
- * Shared by bench/tl_bench (bench_main.c) and `tlayout bench` (programs/
- * cmd_bench.c includes this file). One thread unless --threads N is given
- * (tl_plan_run_parallel; memcpy stays on one thread). Public API only. */
+ * One module (bench.h) linked by bench/tl_bench and `tlayout bench`
+ * (cmd_bench.c). One thread unless --threads N is given (tl_plan_run_parallel;
+ * memcpy stays on one thread). Public API only. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "tlayout.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -503,7 +504,6 @@ static const char bench_usage[] =
     "with it. Default sizes 256K,256M; --quick = 256K only, fewer samples.\n"
     "TL_CPU=scalar|sse2|avx2|avx512|neon forces a kernel path.\n";
 
-int tl_bench_main(int argc, char **argv, const char *prog);
 int tl_bench_main(int argc, char **argv, const char *prog)
 {
     int json = 0, samples = 9, threads = 1;

@@ -1,4 +1,5 @@
-/* Which image row kernels a path has. The path is the engine's choice
+/* Which image row kernels a path has (the image layer decides, kernels are told).
+ * The path is the engine's choice
  * (tl_cpu_default_isa: the machine's best, or TL_CPU). */
 #include <stddef.h>
 

@@ -1,0 +1,187 @@
+/* 2d: the innermost node contiguous in the destination and the node above
+ * it contiguous in the source: a transpose-like move by the transpose,
+ * interleave or block family (tl_t2d_fn), with a conversion through an L1
+ * tile when the dtypes differ, fused zeros written per chunk of rows, and
+ * a partial channel block as whole rows from a tile with zero lanes. A raw
+ * copy whose inner run is contiguous on both sides is folded into a wider
+ * element first (tl_pass_fold), when the two nodes above it then transpose. */
+#include "engine/exec/exec.h"
+
+bool tl_exec_2d_shape(const tl_plan *p, const tl_pass *ps)
+{
+    const tl_cvt *cv = &p->cv;
+    int n = ps->nnodes;
+    if (n < 2 || !tl_exec_kernels_apply(p) || tl_exec_inner_contiguous(p, ps)) return false;
+    return ps->nodes[n - 1].ds == cv->ed && ps->nodes[n - 2].ss == cv->es;
+}
+
+/* Element bytes the move kernel sees: the narrow side of a conversion. */
+unsigned tl_exec_2d_esize(const tl_plan *p, const tl_pass *ps)
+{
+    const tl_cvt *cv = &p->cv;
+    if (ps->esize) return ps->esize;
+    return cv->path == TL_EP_COPY ? cv->es : (cv->es < cv->ed ? cv->es : cv->ed);
+}
+
+/* The move kernel for the pass as it stands; false (nothing set) if none. */
+static bool choose(const tl_plan *p, tl_pass *ps)
+{
+    const tl_cvt *cv = &p->cv;
+    const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
+    bool copy = cv->path == TL_EP_COPY;
+    unsigned esz = tl_exec_2d_esize(p, ps);
+    const tl_t2d_kernel *k = tl_find_t2d(p->isa, esz, (size_t)in->count, (size_t)out->count);
+    if (!k || !(copy || ps->row)) return false;
+    ps->x.t2d.k = k;
+    ps->x.t2d.convert_first = (uint8_t)(!copy && cv->ed <= cv->es);
+    ps->kernel_name = k->name;
+    ps->esize = (uint8_t)esz;
+    /* a partial channel block (NCHW16c with C = 24: 8 channels and 8 zero
+     * lanes): the tiled transpose writes whole destination rows from a tile
+     * with zero rows, instead of short rows and a zero store per row */
+    int64_t lanes = ps->head + in->count + ps->tail;
+    const tl_t2d_kernel *kl = tl_find_t2d(p->isa, esz, (size_t)lanes, (size_t)out->count);
+    if (copy && (ps->head || ps->tail) && lanes * (int64_t)esz <= 256 && k->shape == TL_T2D_ANY && kl &&
+        kl->shape == TL_T2D_ANY)
+        ps->x.t2d.lanes = kl;
+    return true;
+}
+
+static bool applicable(const tl_plan *p, tl_pass *ps)
+{
+    if (tl_exec_kernels_apply(p) && tl_exec_inner_contiguous(p, ps)) /* a raw copy folded */
+        return !ps->head && !ps->tail && p->cv.path == TL_EP_COPY && tl_pass_fold(ps, p->cv.es) && choose(p, ps);
+    return tl_exec_2d_shape(p, ps) && choose(p, ps);
+}
+
+/* A 2-D tile through an L1 buffer when the dtypes differ: narrowing converts
+ * source rows first and moves the narrow elements; widening moves the narrow
+ * source elements first and converts destination rows. One pass over memory. */
+static void t2d_tiles(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_t *dst,
+                      const tl_node *in, const tl_node *out)
+{
+    const tl_cvt *cv = &p->cv;
+    const tl_t2d_kernel *k = ps->x.t2d.k;
+    _Alignas(64) uint8_t tmp[TL_TILE_BYTES], out_tile[TL_TILE_BYTES]; /* out_tile: streaming plans */
+    size_t n0 = (size_t)in->count, n1 = (size_t)out->count;
+    /* the tile holds narrow elements only (the wide side is read or written
+     * in place); long rows keep the row kernels' start-up small, and a
+     * multiple of 64 elements keeps the move kernels' blocks whole */
+    size_t narrow = cv->es < cv->ed ? cv->es : cv->ed, t0, t1;
+    if (n0 <= 64) {
+        t0 = n0;
+        t1 = TL_TILE_BYTES / (t0 * narrow);
+        if (t1 > 64) t1 = t1 / 64 * 64;
+    } else if (n1 <= 64) {
+        t1 = n1;
+        t0 = TL_TILE_BYTES / (t1 * narrow);
+        if (t0 > 64) t0 = t0 / 64 * 64;
+    } else {
+        t0 = t1 = 64;
+    }
+    for (size_t b1 = 0; b1 < n1; b1 += t1) {
+        size_t m1 = n1 - b1 < t1 ? n1 - b1 : t1;
+        for (size_t b0 = 0; b0 < n0; b0 += t0) {
+            size_t m0 = n0 - b0 < t0 ? n0 - b0 : t0;
+            const uint8_t *s = src + (ptrdiff_t)b0 * in->ss + b1 * cv->es;
+            uint8_t *d = dst + (ptrdiff_t)b1 * out->ds + (b0 + ps->head) * cv->ed;
+            /* a tile whose rows are adjacent on the converted side (pixels
+             * of an NHWC image: rows of 3) converts in one call, not m rows */
+            if (ps->x.t2d.convert_first) {
+                if (in->ss == (ptrdiff_t)(m1 * cv->es))
+                    ps->row->fn(s, tmp, m0 * m1, cv);
+                else
+                    for (size_t r = 0; r < m0; r++)
+                        ps->row->fn(s + (ptrdiff_t)r * in->ss, tmp + r * m1 * cv->ed, m1, cv);
+                if (cv->stream) { /* move into L1, then stream each row out */
+                    size_t rb = m0 * cv->ed;
+                    k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), out_tile, (ptrdiff_t)rb, m0, m1, 0);
+                    if (out->ds == (ptrdiff_t)rb) p->stream_copy(d, out_tile, m1 * rb);
+                    else
+                        for (size_t r = 0; r < m1; r++) p->stream_copy(d + (ptrdiff_t)r * out->ds, out_tile + r * rb, rb);
+                } else {
+                    k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), d, out->ds, m0, m1, 0);
+                }
+            } else {
+                k->fn(s, in->ss, tmp, (ptrdiff_t)(m0 * cv->es), m0, m1, 0);
+                if (out->ds == (ptrdiff_t)(m0 * cv->ed))
+                    tl_copy_or_convert_row(p, ps, tmp, d, m0 * m1);
+                else
+                    for (size_t r = 0; r < m1; r++)
+                        tl_copy_or_convert_row(p, ps, tmp + r * m0 * cv->es, d + (ptrdiff_t)r * out->ds, m0);
+            }
+        }
+    }
+}
+
+/* De-interleave and unpack kernels take exactly their n1. */
+static bool fixed_n1(const tl_t2d_kernel *k)
+{
+    return k->shape == TL_T2D_DILV || k->shape == TL_T2D_UNPACK;
+}
+
+/* A raw-copy transpose with fused zero lanes, whole destination rows at a
+ * time: chunks of source columns go to an L1 tile of head + count + tail
+ * rows whose head and tail rows stay zero, and the move kernel transposes
+ * the whole tile. One copy of the source in L1 instead of a short row and
+ * a zero store per destination row. */
+static void run_t2d_lanes(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
+                          const tl_node *out)
+{
+    const tl_cvt *cv = &p->cv;
+    _Alignas(64) uint8_t tmp[TL_TILE_BYTES], out_tile[TL_TILE_BYTES]; /* the tile holds lanes x t1 elements */
+    size_t es = cv->es, lanes = (size_t)(ps->head + in->count + ps->tail), n1 = (size_t)out->count;
+    size_t t1 = TL_TILE_BYTES / (lanes * es) / 64 * 64, rs = t1 * es;
+    memset(tmp, 0, (size_t)ps->head * rs);
+    memset(tmp + (size_t)(ps->head + in->count) * rs, 0, (size_t)ps->tail * rs);
+    for (size_t b1 = 0; b1 < n1; b1 += t1) {
+        size_t m1 = n1 - b1 < t1 ? n1 - b1 : t1;
+        for (int64_t r = 0; r < in->count; r++)
+            memcpy(tmp + (size_t)(ps->head + r) * rs, s + r * in->ss + b1 * es, m1 * es);
+        uint8_t *db = d + (ptrdiff_t)b1 * out->ds;
+        if (cv->stream && out->ds == (ptrdiff_t)(lanes * es)) { /* whole pixels: one range */
+            ps->x.t2d.lanes->fn(tmp, (ptrdiff_t)rs, out_tile, (ptrdiff_t)(lanes * es), lanes, m1, 0);
+            p->stream_copy(db, out_tile, m1 * lanes * es);
+        } else {
+            ps->x.t2d.lanes->fn(tmp, (ptrdiff_t)rs, db, out->ds, lanes, m1, 0);
+        }
+    }
+}
+
+static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,
+                    const tl_node *in, const tl_node *out)
+{
+    const tl_cvt *cv = &p->cv;
+    const tl_t2d_kernel *k = ps->x.t2d.k;
+    if (ps->x.t2d.lanes) { /* (head + count + tail) * es <= 256: a tile of >= 64 columns */
+        run_t2d_lanes(p, ps, s, d, in, out);
+        return;
+    }
+    if (!ps->head && !ps->tail) {
+        if (cv->path == TL_EP_COPY)
+            k->fn(s, in->ss, d, out->ds, (size_t)in->count, (size_t)out->count,
+                  tl_exec_streams(p, (uint64_t)in->count * (uint64_t)out->count * ps->esize));
+        else t2d_tiles(p, ps, s, d, in, out);
+        return;
+    }
+    /* fused padding: rows in chunks, each chunk's padding written while its
+     * lines are still in cache (one pass over the destination, not two) */
+    tl_node part = *out;
+    int64_t chunk = fixed_n1(k) ? out->count : 64;
+    for (int64_t r0 = 0; r0 < out->count; r0 += chunk) {
+        part.count = out->count - r0 < chunk ? out->count - r0 : chunk;
+        const uint8_t *sr = s + r0 * cv->es;
+        uint8_t *dr = d + r0 * out->ds;
+        if (cv->path == TL_EP_COPY)
+            k->fn(sr, in->ss, dr + ps->head * cv->ed, out->ds, (size_t)in->count, (size_t)part.count,
+                  tl_exec_streams(p, (uint64_t)in->count * (uint64_t)part.count * ps->esize));
+        else t2d_tiles(p, ps, sr, dr, in, &part);
+        for (int64_t r = 0; r < part.count; r++) {
+            uint8_t *row = dr + r * out->ds;
+            tl_zero_elems(cv, row, ps->head);
+            tl_zero_elems(cv, row + (ps->head + in->count) * cv->ed, ps->tail);
+        }
+    }
+}
+
+const tl_executor tl_exec_2d = {"2d", 2, applicable, run};

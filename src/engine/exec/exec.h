@@ -1,0 +1,108 @@
+/* Executors: how a pass runs its innermost one or two nodes. Each executor is
+ * one file of this directory (applicable + run + its parameters) and one row
+ * of the ordered candidate lists of select.c, which end in the generic
+ * walkers (oneDNN's reorder implementation lists): planning never fails for
+ * lack of a fast path. Adding an executor = one file + one list row.
+ * docs/engine.md names each one as its `name` does here. Not installed. */
+#ifndef TL_EXEC_H
+#define TL_EXEC_H
+
+#include "engine/engine.h"
+#include "kernels/move/move.h"
+
+struct tl_executor {
+    const char *name;   /* as tl_plan_describe prints it and docs/engine.md names it */
+    int nodes;          /* innermost nodes one run call takes (1 or 2) */
+    /* The pass (byte strides, normalised) can run here: sets the pass's
+     * parameters (ps->x, kernels) and returns true; false leaves it as it was. */
+    bool (*applicable)(const tl_plan *p, tl_pass *ps);
+    /* Run the innermost nodes `in` (and `out` above it, for 2-node executors)
+     * from byte addresses s and d. */
+    void (*run)(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
+                const tl_node *out);
+};
+
+/* The L1 tile of every executor that stages its work. */
+#define TL_TILE_BYTES 16384
+
+extern const tl_executor tl_exec_walk, tl_exec_row, tl_exec_2d, tl_exec_interleave, tl_exec_repack,
+    tl_exec_pixels, tl_exec_strided_copy, tl_exec_strided, tl_exec_fill, tl_exec_fill_strided;
+
+/* ---- what several executors share (exec_common.c) -------------------------------- */
+/* The row kernel of a plan's conversion: the 8-bit table when it has one. */
+const tl_row_kernel *tl_plan_row_kernel(const tl_plan *p);
+/* The kernels can run this conversion (a raw copy of at most 8-byte
+ * elements, or the f32 pipeline); else one element at a time. */
+bool tl_exec_kernels_apply(const tl_plan *p);
+/* The innermost node is contiguous on both sides. */
+bool tl_exec_inner_contiguous(const tl_plan *p, const tl_pass *ps);
+
+/* A contiguous destination range written in one step: in a streaming plan
+ * the step writes an L1 tile instead (where_to) and flush streams the tile
+ * out; otherwise the step writes the destination and flush does nothing. */
+static inline uint8_t *tl_where_to(const tl_plan *p, uint8_t *d, uint8_t *tile)
+{
+    return p->cv.stream ? tile : d;
+}
+void tl_flush(const tl_plan *p, uint8_t *d, const uint8_t *tile, size_t n);
+/* Copy or convert n contiguous elements with plain stores (into an L1 tile,
+ * or a destination that is not streamed). */
+static inline void tl_row_plain(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, size_t n)
+{
+    const tl_cvt *cv = &p->cv;
+    if (cv->path == TL_EP_COPY) memcpy(d, s, n * cv->es);
+    else ps->row->fn(s, d, n, cv);
+}
+
+/* The same into the destination, streamed when the plan streams. */
+static inline void tl_copy_or_convert_row(const tl_plan *p, const tl_pass *ps, const uint8_t *s,
+                                          uint8_t *d, size_t n)
+{
+    const tl_cvt *cv = &p->cv;
+    /* long rows only: a short row's partial end lines, shared with the next
+     * row and its zero padding, mix plain and non-temporal stores on one
+     * line (a padded u8 copy with rows of 1214 bytes measured 5-10% slower
+     * streamed; 4 KiB segments of dequantized planes faster) */
+    if (cv->stream && n * cv->ed >= p->machine.stream_row_bytes) {
+        if (cv->path == TL_EP_COPY) {
+            p->stream_copy(d, s, n * cv->es);
+            return;
+        }
+        _Alignas(64) uint8_t buf[TL_TILE_BYTES];
+        size_t chunk = TL_TILE_BYTES / cv->ed;
+        for (size_t b = 0; b < n; b += chunk) {
+            size_t m = n - b < chunk ? n - b : chunk;
+            tl_row_plain(p, ps, s + b * cv->es, buf, m);
+            p->stream_copy(d + b * cv->ed, buf, m * cv->ed);
+        }
+        return;
+    }
+    tl_row_plain(p, ps, s, d, n);
+}
+
+/* A move kernel call that writes `bytes` may use non-temporal stores: the
+ * machine policy's one threshold, as for the plan (tl_machine.stream_bytes). */
+static inline int tl_exec_streams(const tl_plan *p, uint64_t bytes)
+{
+    return bytes >= (uint64_t)p->machine.stream_bytes;
+}
+
+/* n fused zero elements of the destination type. */
+static inline void tl_zero_elems(const tl_cvt *cv, uint8_t *d, int64_t n)
+{
+    if (n > 0) tl_zero_bytes(d, (size_t)n * cv->ed);
+}
+
+/* The generic walkers (walk.c): a pass at bit strides, an element pass. */
+void tl_walk_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_t *dst, const tl_node *nodes,
+                  int64_t sbit, int64_t dbit);
+void tl_elements_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_t *dst, unsigned part,
+                      unsigned nparts);
+/* Slice [b, e) of an outermost node of `count` for part `part` of `nparts`. */
+void tl_part_range(int64_t count, unsigned part, unsigned nparts, int64_t *b, int64_t *e);
+
+/* The 2d executors' shared preconditions and kernel choice (exec_2d.c). */
+bool tl_exec_2d_shape(const tl_plan *p, const tl_pass *ps);
+unsigned tl_exec_2d_esize(const tl_plan *p, const tl_pass *ps);
+
+#endif

@@ -1,0 +1,51 @@
+/* interleave: a 2d pass whose destination pixels carry fused zero lanes
+ * (C plus padding up to 4 lanes): the interleave family's planes kernel,
+ * a NULL plane being a lane of zeros; a conversion goes through L1 first. */
+#include "engine/exec/exec.h"
+
+static bool applicable(const tl_plan *p, tl_pass *ps)
+{
+    const tl_cvt *cv = &p->cv;
+    if (!tl_exec_2d_shape(p, ps) || (!ps->head && !ps->tail)) return false;
+    const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
+    bool copy = cv->path == TL_EP_COPY, convert_first = !copy && cv->ed <= cv->es;
+    int64_t lanes = ps->head + in->count + ps->tail;
+    if (lanes > 4 || !(copy || convert_first)) return false;
+    unsigned esz = tl_exec_2d_esize(p, ps);
+    const tl_ilv_kernel *k = tl_find_ilv(p->isa, esz, (unsigned)lanes);
+    if (!k || out->ds != lanes * (copy ? cv->es : cv->ed)) return false;
+    ps->x.ilv = k;
+    ps->kernel_name = k->name;
+    ps->esize = (uint8_t)esz;
+    return true;
+}
+
+/* Interleave with zero lanes: the fused padding of a channel-last destination. */
+static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,
+                    const tl_node *in, const tl_node *out)
+{
+    const tl_cvt *cv = &p->cv;
+    const tl_ilv_kernel *k = ps->x.ilv;
+    const uint8_t *planes[4] = {NULL, NULL, NULL, NULL};
+    size_t n = (size_t)out->count;
+    if (cv->path == TL_EP_COPY) {
+        for (int64_t c = 0; c < in->count; c++) planes[ps->head + c] = s + c * in->ss;
+        k->fn(planes, d, n, tl_exec_streams(p, (uint64_t)n * (uint64_t)out->ds));
+        return;
+    }
+    _Alignas(64) uint8_t tmp[TL_TILE_BYTES], out_tile[TL_TILE_BYTES]; /* out_tile: streaming plans */
+    size_t chunk = TL_TILE_BYTES / (4 * cv->ed);
+    for (size_t b = 0; b < n; b += chunk) {
+        size_t m = n - b < chunk ? n - b : chunk;
+        for (int64_t c = 0; c < in->count; c++) {
+            uint8_t *t = tmp + (size_t)c * chunk * cv->ed;
+            ps->row->fn(s + c * in->ss + b * cv->es, t, m, cv);
+            planes[ps->head + c] = t;
+        }
+        uint8_t *db = d + (ptrdiff_t)b * out->ds;
+        k->fn(planes, tl_where_to(p, db, out_tile), m, 0); /* out->ds is the pixel: one range */
+        tl_flush(p, db, out_tile, m * (size_t)out->ds);
+    }
+}
+
+const tl_executor tl_exec_interleave = {"interleave", 2, applicable, run};

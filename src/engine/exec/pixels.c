@@ -1,0 +1,115 @@
+/* pixels: short runs (a pixel's channels) at a pixel stride of at most 64
+ * bytes, through an L1 tile: one row call converts a tile, then one masked
+ * 4- to 64-byte move per pixel (the move family's spread) puts each into
+ * its whole destination pixel with its zero lanes (RGB into RKNN NC1HWC2,
+ * kCHW32, DLA HWC4), or gathers pixels into a dense destination (and back). */
+#include "engine/exec/exec.h"
+
+/* The smallest word move (4 .. 64 bytes) that holds n bytes; 0 if none. */
+static unsigned px_move(int64_t n)
+{
+    for (unsigned w = 4; w <= 64; w *= 2)
+        if (n <= (int64_t)w) return w;
+    return 0;
+}
+
+static bool applicable(const tl_plan *p, tl_pass *ps)
+{
+    const tl_cvt *cv = &p->cv;
+    if (!tl_exec_kernels_apply(p) || !tl_exec_inner_contiguous(p, ps)) return false;
+    if (ps->nnodes < 2 || !(cv->path == TL_EP_COPY || ps->row)) return false;
+    const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
+    int64_t k = in->count, lanes = ps->head + k + ps->tail;
+    if (k < 1 || out->count < 2) return false;
+    if (out->ss == k * cv->es && out->ds == lanes * cv->ed && px_move(out->ds) == (unsigned)out->ds &&
+        (ps->head || ps->tail || out->ds > k * cv->ed)) {
+        ps->x.px.bytes = (uint8_t)out->ds;
+        ps->x.px.gather = 0;
+        return true;
+    }
+    if (!ps->head && !ps->tail && out->ds == k * cv->ed && out->ss > k * cv->es && px_move(k * cv->es) &&
+        (int64_t)px_move(k * cv->es) <= out->ss) {
+        ps->x.px.bytes = (uint8_t)px_move(k * cv->es);
+        ps->x.px.gather = 1;
+        return true;
+    }
+    return false;
+}
+
+static void spread_px(unsigned w, const uint8_t *t, size_t rd, uint8_t *d, ptrdiff_t ds, size_t m,
+                      const uint8_t *mask)
+{
+    switch (w) {
+    case 4: tl_spread4_ukernel__scalar(t, rd, d, ds, m, mask); break;
+    case 8: tl_spread8_ukernel__scalar(t, rd, d, ds, m, mask); break;
+    case 16: tl_spread16_ukernel__scalar(t, rd, d, ds, m, mask); break;
+    case 32: tl_spread32_ukernel__scalar(t, rd, d, ds, m, mask); break;
+    default: tl_spread64_ukernel__scalar(t, rd, d, ds, m, mask); break;
+    }
+}
+
+static void gather_px(unsigned w, const uint8_t *s, ptrdiff_t ss, uint8_t *t, size_t rs, size_t m)
+{
+    switch (w) {
+    case 4: tl_gather4_ukernel__scalar(s, ss, t, rs, m); break;
+    case 8: tl_gather8_ukernel__scalar(s, ss, t, rs, m); break;
+    case 16: tl_gather16_ukernel__scalar(s, ss, t, rs, m); break;
+    case 32: tl_gather32_ukernel__scalar(s, ss, t, rs, m); break;
+    default: tl_gather64_ukernel__scalar(s, ss, t, rs, m); break;
+    }
+}
+
+/* Dense source pixels of k elements -> destination pixels of px_bytes at
+ * stride out->ds: head zeros, the k converted elements, tail zeros. The
+ * tile is read px_bytes at a time from `head` bytes before each pixel's
+ * run, so it has a zeroed margin of 64 bytes on both sides. */
+static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
+                       const tl_node *out)
+{
+    const tl_cvt *cv = &p->cv;
+    _Alignas(64) uint8_t buf[64 + TL_TILE_BYTES + 64], mask[64];
+    uint8_t *t = buf + 64;
+    _Alignas(64) uint8_t out_tile[TL_TILE_BYTES]; /* streaming plans */
+    size_t k = (size_t)in->count, rd = k * cv->ed, h = (size_t)ps->head * cv->ed, n = (size_t)out->count;
+    size_t chunk = TL_TILE_BYTES / (cv->stream ? (size_t)out->ds : rd);
+    memset(buf, 0, 64);
+    memset(mask, 0, sizeof mask);
+    memset(mask + h, 0xFF, rd);
+    for (size_t b = 0; b < n; b += chunk) {
+        size_t m = n - b < chunk ? n - b : chunk;
+        uint8_t *db = d + (ptrdiff_t)b * out->ds;
+        tl_row_plain(p, ps, s + b * k * cv->es, t, m * k);
+        memset(t + m * rd, 0, 64);
+        spread_px(ps->x.px.bytes, t - h, rd, tl_where_to(p, db, out_tile), out->ds, m, mask);
+        tl_flush(p, db, out_tile, m * (size_t)out->ds);
+    }
+}
+
+/* Source pixels at stride out->ss -> a dense destination: runs gathered
+ * into the tile px_bytes at a time (within the pixel's stride), the last
+ * pixel exactly (its stride may end past the buffer), then one row step. */
+static void run_gather(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
+                       const tl_node *out)
+{
+    const tl_cvt *cv = &p->cv;
+    _Alignas(64) uint8_t t[TL_TILE_BYTES + 64];
+    size_t k = (size_t)in->count, rs = k * cv->es, n = (size_t)out->count;
+    size_t chunk = TL_TILE_BYTES / (rs > k * cv->ed ? rs : k * cv->ed); /* (the last step may stream) */
+    for (size_t b = 0; b < n; b += chunk) {
+        size_t m = n - b < chunk ? n - b : chunk;
+        const uint8_t *sb = s + (ptrdiff_t)b * out->ss;
+        size_t fast = b + m == n ? m - 1 : m;
+        gather_px(ps->x.px.bytes, sb, out->ss, t, rs, fast);
+        if (fast < m) memcpy(t + fast * rs, sb + (ptrdiff_t)fast * out->ss, rs);
+        tl_copy_or_convert_row(p, ps, t, d + b * k * cv->ed, m * k);
+    }
+}
+
+static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
+                const tl_node *out)
+{
+    if (ps->x.px.gather) run_gather(p, ps, s, d, in, out);
+    else run_spread(p, ps, s, d, in, out);
+}
+
+const tl_executor tl_exec_pixels = {"pixels", 2, applicable, run};

@@ -1,0 +1,35 @@
+/* strided copy: raw 1/2/4/8-byte elements at any byte strides, two loop
+ * levels per call of the move family; each element twice when the inner
+ * node repeats it (4:2:0 chroma to full resolution), and for one plane of
+ * an interleaved chroma pair 4 samples per 64-bit word. */
+#include "engine/exec/exec.h"
+
+static bool applicable(const tl_plan *p, tl_pass *ps)
+{
+    unsigned es = p->cv.es;
+    return p->cv.path == TL_EP_COPY && (es == 1 || es == 2 || es == 4 || es == 8) && ps->nnodes >= 2 &&
+           !ps->head && !ps->tail;
+}
+
+static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
+                const tl_node *out)
+{
+    unsigned es = p->cv.es;
+    size_t n = (size_t)out->count;
+    (void)ps;
+    if (in->count == 2 && in->ss == 0 && in->ds == es) {
+        if (es == 1 && out->ss == 2 && out->ds == 2) {
+            tl_x8_dup_even_ukernel__scalar(s, d, n);
+            return;
+        }
+        tl_dup2d_fn dup = es == 1 ? tl_x8_dup2d_ukernel__scalar : es == 2 ? tl_x16_dup2d_ukernel__scalar
+                          : es == 4 ? tl_x32_dup2d_ukernel__scalar : tl_x64_dup2d_ukernel__scalar;
+        dup(s, d, n, out->ss, out->ds);
+        return;
+    }
+    tl_copy2d_fn copy = es == 1 ? tl_x8_copy2d_ukernel__scalar : es == 2 ? tl_x16_copy2d_ukernel__scalar
+                        : es == 4 ? tl_x32_copy2d_ukernel__scalar : tl_x64_copy2d_ukernel__scalar;
+    copy(s, d, n, out->ss, out->ds, (size_t)in->count, in->ss, in->ds);
+}
+
+const tl_executor tl_exec_strided_copy = {"strided copy", 2, applicable, run};

@@ -1,0 +1,64 @@
+/* Choosing each pass's executor: normalise the pass for the byte executors,
+ * then take the first applicable row of an ordered candidate list (oneDNN's
+ * reorder implementation lists). Each list ends in an executor that always
+ * applies, and a pass whose strides are not whole bytes goes to the generic
+ * walker, so planning never fails for lack of a fast path. */
+#include "engine/exec/exec.h"
+
+/* Convert passes, fastest first. Specialised shapes before the general ones:
+ * a SIMD repack beats a word move per pixel; pixels beat a row call per
+ * pixel; 2d (a raw copy folded into wider elements) beats rows of 2-8 bytes;
+ * interleave (fused zero lanes) before 2d. */
+static const tl_executor *const k_convert[] = {
+    &tl_exec_repack, &tl_exec_pixels, &tl_exec_interleave, &tl_exec_2d,
+    &tl_exec_row,    &tl_exec_strided_copy, &tl_exec_strided,
+};
+
+static const tl_executor *const k_fill[] = {&tl_exec_fill, &tl_exec_fill_strided};
+
+static const tl_executor *first_applicable(const tl_executor *const *list, size_t n, const tl_plan *p,
+                                           tl_pass *ps)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i]->applicable(p, ps)) return list[i];
+    return &tl_exec_walk; /* not reached: each list ends in one that always applies */
+}
+
+/* The normalisation the byte executors rely on: byte strides, a lone
+ * element called contiguous, and for the kernels' 2d shapes a source-
+ * contiguous node just above the innermost one. */
+static bool normalise_for_bytes(const tl_plan *p, tl_pass *ps, bool convert)
+{
+    int64_t es = tl_dtype_bits((tl_dtype)p->src.dtype) / 8, ed = tl_dtype_bits((tl_dtype)p->dst.dtype) / 8;
+    if (ed == 0 || (convert && es == 0) || !tl_pass_to_bytes(ps, convert)) return false;
+    tl_node *in = &ps->nodes[ps->nnodes - 1];
+    if (in->count == 1) { /* a lone element: call it contiguous */
+        in->ss = es;
+        in->ds = ed;
+    }
+    if (convert && tl_exec_kernels_apply(p) && !tl_exec_inner_contiguous(p, ps) && in->ds == ed)
+        tl_pass_bring_src_contiguous(ps, es);
+    return true;
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+void tl_plan_choose_kernels(tl_plan *p)
+{
+    p->byte_granular = tl_dtype_bits((tl_dtype)p->dst.dtype) >= 8;
+    for (int i = 0; i < p->npasses; i++) {
+        tl_pass *ps = &p->passes[i];
+        if (ps->kind == TL_PASS_ELEMENTS) continue; /* normalise.c chose the walker */
+        bool convert = ps->kind == TL_PASS_CONVERT;
+        if (!normalise_for_bytes(p, ps, convert)) {
+            ps->ex = &tl_exec_walk;
+            continue;
+        }
+        if (!convert) {
+            ps->ex = first_applicable(k_fill, COUNT(k_fill), p, ps);
+            continue;
+        }
+        if (tl_exec_kernels_apply(p) && p->cv.path != TL_EP_COPY) ps->row = tl_plan_row_kernel(p);
+        ps->ex = first_applicable(k_convert, COUNT(k_convert), p, ps);
+    }
+}

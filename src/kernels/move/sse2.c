@@ -1,0 +1,23 @@
+/* The move family's streaming stores, SSE2 (move.h). */
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h>
+
+#include "kernels/move/move.h"
+
+void tl_stream_copy_ukernel__sse2(uint8_t *d, const uint8_t *s, size_t n)
+{
+    size_t head = (size_t)(-(uintptr_t)d & 63);
+    if (head >= n) {
+        memcpy(d, s, n);
+        return;
+    }
+    memcpy(d, s, head);
+    size_t i = head;
+    for (; i + 64 <= n; i += 64)
+        for (int k = 0; k < 64; k += 16)
+            _mm_stream_si128((__m128i *)(d + i + k), _mm_loadu_si128((const __m128i *)(s + i + k)));
+    memcpy(d + i, s + i, n - i);
+}
+
+void tl_store_fence(void) { _mm_sfence(); }
+#endif
