@@ -11,7 +11,8 @@ static const char tidl_info_usage[] =
     "       tlayout tidl-info --write-sample VERSION CORES OUT\n\n"
     "List every input and output buffer of a TI TIDL-RT io_1.bin, the raw\n"
     "sTIDL_IOBufDesc_t the TIDL import tool writes: name, element type, dims,\n"
-    "pads, line and channel pitch (elements), scale, zero point, size, and the\n"
+    "pads, line and channel pitch (elements), scale, zero point, size, the\n"
+    "allocation an input needs (one padded plane more on V2/V3) and the\n"
     "tlayout spec of the buffer (use it with describe, offset, convert).\n"
     "The struct variant is known by the file size: 37256 (V2, PSDK 8.6),\n"
     "93976/187928/375832 (V3, 1/2/4 cores), 94616/189208/378392 (V4, 1/2/4 cores).\n"
@@ -64,6 +65,16 @@ static void make_report(buf_report *r)
     r->nwarnings = tl_tidl_buf_warnings(&r->b, r->warnings, sizeof r->warnings);
 }
 
+/* Bytes an input must have (TIDL reads one padded plane past its last
+ * channel); -1 for outputs, which need the descriptor size. */
+static long long input_alloc(const buf_report *r)
+{
+    uint64_t n = 0;
+    if (r->b.is_output || r->status != TL_OK) return -1;
+    if (tl_tidl_input_alloc_size(&r->d, &n) != TL_OK) return -1;
+    return (long long)n;
+}
+
 /* Elements from one row to the next: the stride of the H axis. */
 static long long line_pitch(const tl_desc *d)
 {
@@ -101,8 +112,10 @@ static void json_buffer(cli_sb *sb, const buf_report *r)
                       "\"raw_element_type\": %d, ", (int)b->data_format, (int)b->resize_type, (int)b->resize_width,
                       (int)b->resize_height, (int)b->raw_element_type);
     if (r->status == TL_OK) {
-        cli_sb_printf(sb, "\"line_pitch\": %lld, \"size_bytes\": %lld, \"spec\": ", line_pitch(&r->d),
+        cli_sb_printf(sb, "\"line_pitch\": %lld, \"size_bytes\": %lld, ", line_pitch(&r->d),
                       (long long)r->d.size_bytes);
+        if (!r->b.is_output) cli_sb_printf(sb, "\"input_alloc_bytes\": %lld, ", input_alloc(r));
+        cli_sb_printf(sb, "\"spec\": ");
         json_str(sb, r->spec);
         cli_sb_printf(sb, ", \"error\": null");
     } else {
@@ -154,7 +167,9 @@ static void print_buffer(const buf_report *r)
     if (b->buf_size) printf("  BufSize %d", (int)b->buf_size);
     printf("\n");
     if (r->status == TL_OK) {
-        printf("      line pitch %lld  size %lld bytes\n", line_pitch(&r->d), (long long)r->d.size_bytes);
+        printf("      line pitch %lld  size %lld bytes", line_pitch(&r->d), (long long)r->d.size_bytes);
+        if (!r->b.is_output) printf("  input allocation %lld bytes", input_alloc(r));
+        printf("\n");
         printf("      spec %s\n", r->spec);
     } else {
         printf("      error %s\n", r->error);

@@ -187,6 +187,19 @@ TL_API int tl_tidl_buf_warnings(const tl_tidl_buf *buf, char *msg, size_t len);
  * cannot carry. */
 TL_API tl_status tl_tidl_from_desc(const tl_desc *d, tl_tidl_buf *buf);
 
+/* Bytes an INPUT buffer of a TIDL descriptor must have. TIDL reads one
+ * padded 2-D plane past the last channel of an input, so the allocation can
+ * exceed d->size_bytes (what the layout spans, and all an output needs):
+ *   - V4 (BufSize known): BufSize * es = d->size_bytes; inBufSize already
+ *     counts the extra plane (TI's TIDL-RT C++ wrapper takes one padded plane
+ *     off inBufSize to get the valid size);
+ *   - V2/V3 (BufSize 0): max(d->size_bytes,
+ *     N * DIM1 * DIM2 * (NumChannels + 1) * ChannelPitch * es), the rule of
+ *     TI's test bench (tidl_AllocNetInputMem). Example: u8 1x3x224x224 with
+ *     pads 1,1,1,1 spans 153228 bytes, an input needs 204304.
+ * TL_ERR_VENDOR_EXPORT for a descriptor tl_desc_from_tidl did not build. */
+TL_API tl_status tl_tidl_input_alloc_size(const tl_desc *d, uint64_t *bytes);
+
 /* Zero every byte of buf[0..size) that holds no valid element: the padding
  * TI requires the application to clear in input buffers, the channel-pitch
  * slack and the tail up to BufSize. Valid elements are not touched. */

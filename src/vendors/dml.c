@@ -250,10 +250,8 @@ static void fill_logical(tl_desc *d, const tl_dml_buffer_tensor_desc *m)
     const char *lab = dml_labels((int)m->DimensionCount);
     d->rank = (int32_t)m->DimensionCount;
     d->dtype = tl_dml_data_type_to_dtype(m->DataType);
-    for (int i = 0; i < d->rank; i++) {
-        d->dims[i] = m->Sizes[i];
-        d->labels[i] = *lab ? lab[i] : 0;
-    }
+    for (int i = 0; i < d->rank; i++) d->dims[i] = m->Sizes[i];
+    memcpy(d->labels, lab, strlen(lab)); /* ranks without names keep labels 0 */
 }
 
 tl_status tl_dml_import(tl_desc *out, const tl_dml_buffer_tensor_desc *m)
@@ -662,7 +660,7 @@ static void json_extra(const tl_desc *d, tl_strbuf *sb)
 {
     tl_dml_buffer_tensor_desc m;
     uint32_t sizes[DML_MAX], strides[DML_MAX];
-    int64_t min;
+    int64_t min = 0; /* set by min_total; gcc -O3 on armv7 cannot see that and warns */
     if (tl_dml_export(d, &m, sizes, strides) != TL_OK) return;
     if (min_total(m.DataType, m.DimensionCount, sizes, strides, &min) != TL_OK) return;
     tl_sb_printf(sb, ", \"dml_data_type\": \"%s\", \"dml_sizes\": [", tl_dml_data_type_name(m.DataType));
