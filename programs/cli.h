@@ -35,6 +35,7 @@ int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tidl_info(int argc, char **argv);
 int cmd_threshold(int argc, char **argv);
+int cmd_rknn_attr(int argc, char **argv);
 
 /* ---- errors -------------------------------------------------------------- */
 /* The CLI keeps its own error detail instead of writing the library's

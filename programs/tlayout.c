@@ -24,6 +24,7 @@ static const cli_command commands[] = {
     {"bench", cmd_bench, "measure conversion throughput against memcpy"},
     {"tidl-info", cmd_tidl_info, "describe the buffers of a TIDL io_1.bin"},
     {"threshold", cmd_threshold, "the quantized code a real threshold maps to"},
+    {"rknn-attr", cmd_rknn_attr, "an RKNN attr line or raw dump as a spec and zero-copy size"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -621,7 +621,7 @@ tl_status tl_tidl_input_alloc_size(const tl_desc *d, uint64_t *bytes)
 {
     tl_tidl_buf b;
     tidl_geo g;
-    int64_t n;
+    int64_t n = 0;
     if (!d || !bytes) return tl_fail(TL_ERR_NULL, "descriptor or bytes is NULL");
     TL_TRY(tl_desc_validate(d));
     TL_TRY(buf_of_desc(d, &b));
@@ -695,7 +695,7 @@ static void explain_pitches(const tidl_geo *g, tl_strbuf *sb)
 
 static void explain_input_alloc(const tidl_geo *g, int64_t size_bytes, tl_strbuf *sb)
 {
-    int64_t alloc;
+    int64_t alloc = 0;
     if (input_alloc(g, size_bytes, &alloc) != TL_OK) {
         tl_clear_error();
         return;
