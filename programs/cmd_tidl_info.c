@@ -7,7 +7,7 @@
 #include "cli.h"
 
 static const char tidl_info_usage[] =
-    "usage: tlayout tidl-info IO_1_BIN [--json]\n"
+    "usage: tlayout tidl-info IO_1_BIN [--json] [--variant VERSION,CORES]\n"
     "       tlayout tidl-info --write-sample VERSION CORES OUT\n\n"
     "List every input and output buffer of a TI TIDL-RT io_1.bin, the raw\n"
     "sTIDL_IOBufDesc_t the TIDL import tool writes: name, element type, dims,\n"
@@ -20,6 +20,10 @@ static const char tidl_info_usage[] =
     "(all buffers are still listed, the broken one with its error).\n\n"
     "  --json          one JSON object {\"version\", \"cores\", \"size_bytes\", ...,\n"
     "                  \"inputs\": [...], \"outputs\": [...]} (keys in docs/tidl.md)\n"
+    "  --variant VERSION,CORES\n"
+    "                  read the file as that variant only, as a runtime built for it\n"
+    "                  does (e.g. 4,1 for a J721E 11.x runtime): a file of another\n"
+    "                  size is rejected with the size that variant needs\n"
     "  --write-sample VERSION CORES OUT\n"
     "                  test aid: write a small example image (one u8 input, an i16\n"
     "                  and an f32 output) of variant VERSION (2, 3, 4) sized for\n"
@@ -265,7 +269,7 @@ static void json_header_fn(cli_sb *sb, const void *arg)
     json_header(sb, h->path, h->io);
 }
 
-static int info(const char *path, int json)
+static int info(const char *path, int json, int version, int cores)
 {
     unsigned char *img = NULL;
     size_t len = 0;
@@ -275,7 +279,7 @@ static int info(const char *path, int json)
     if (s == TL_OK && len > TL_TIDL_IO_MAX_BYTES)
         s = cli_fail(TL_ERR_VENDOR_FILE, "'%s' has more than %u bytes, larger than any known io_1.bin (TIDL)", path,
                      (unsigned)TL_TIDL_IO_MAX_BYTES);
-    if (s == TL_OK) s = tl_tidl_io_parse(img, len, &io);
+    if (s == TL_OK) s = version ? tl_tidl_io_parse_as(img, len, version, cores, &io) : tl_tidl_io_parse(img, len, &io);
     if (s == TL_OK && json) {
         header_arg h = {path, &io};
         s = print_json(json_header_fn, &h);
@@ -343,9 +347,12 @@ static int write_sample(const char *vtext, const char *ctext, const char *path)
 
 int cmd_tidl_info(int argc, char **argv)
 {
-    const char *path = NULL;
-    int json = 0;
+    const char *path = NULL, *variant = NULL;
+    int json = 0, version = 0, cores = 0;
     for (int i = 1; i < argc; i++) {
+        int r = take_option(argc, argv, &i, "--variant", &variant);
+        if (r < 0) return die_usage("tidl-info", "--variant needs VERSION,CORES (e.g. 4,1)");
+        if (r) continue;
         if (is_help(argv[i])) {
             fputs(tidl_info_usage, stdout);
             return CLI_EXIT_OK;
@@ -365,5 +372,10 @@ int cmd_tidl_info(int argc, char **argv)
             path = argv[i];
     }
     if (!path) return die_usage("tidl-info", "missing IO_1_BIN");
-    return info(path, json);
+    if (variant) {
+        char tail;
+        if (sscanf(variant, "%d,%d%c", &version, &cores, &tail) != 2 || version < 1)
+            return die_usage("tidl-info", "--variant '%s': expected VERSION,CORES (e.g. 4,1)", variant);
+    }
+    return info(path, json, version, cores);
 }
