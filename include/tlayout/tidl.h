@@ -33,7 +33,8 @@
  *     padded layout, TL_ERR_SIZE otherwise), else NumBatches*bp*es (or the
  *     padded extent, when shared padding rows of the last channel reach
  *     further).
- *   - integer element types: inverse-scale quantization real = (q - zp)/scale
+ *   - integer element types: inverse-scale quantization real = (q - zp)/scale,
+ *     computed as TIDL-RT does, (q - zp) * (1.0f/scale) in f32 (tl_dequant),
  *     with the buffer's TensorScale (finite, normal, > 0) and ZeroPoint,
  *     rounding toward zero when quantizing (TIDL-RT truncates, §2.6).
  *     Float32: no quantization, whatever TensorScale/ZeroPoint hold. A spec

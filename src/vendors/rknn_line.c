@@ -189,6 +189,9 @@ static tl_status check_counts(const span *v, const tl_rknn_tensor_attr *a)
     if (v[K_NDIMS].at) TL_TRY(value_i64(&v[K_NDIMS], K_NDIMS, 0, TL_RKNN_MAX_DIMS, &nd));
     uint64_t prod = 1;
     for (uint32_t i = 0; i < a->n_dims && prod <= UINT32_MAX; i++) prod *= a->dims[i];
+    if (v[K_NELEMS].at && prod > UINT32_MAX)
+        return tl_fail(TL_ERR_VENDOR_FILE, "n_elems=%u but the dims multiply to more than 4294967295 (rknn)",
+                       a->n_elems);
     if (v[K_NELEMS].at && prod != a->n_elems)
         return tl_fail(TL_ERR_VENDOR_FILE, "n_elems=%u but the dims multiply to %llu (rknn)", a->n_elems,
                        (unsigned long long)prod);
