@@ -111,7 +111,8 @@ TL_API tl_dtype tl_dtype_from_name(const char *s); /* TL_DT_INVALID if unknown *
 typedef enum tl_qkind {
     TL_Q_NONE = 0,
     TL_Q_AFFINE = 1,    /* real = (q - zp) * scale          (RKNN, TFLite, DML ops, TRT zp=0) */
-    TL_Q_INV = 2,       /* real = (q - zp) / scale          (TIDL: scale maps real to q) */
+    TL_Q_INV = 2,       /* real = (q - zp) * (1.0f / scale) (TIDL: scale maps real to q;
+                           TL_DEQ_DIVIDE: (q - zp) / scale) */
     TL_Q_DFP = 3        /* real = q * 2^-fl                 (RKNN dynamic fixed point) */
 } tl_qkind;
 
@@ -121,11 +122,20 @@ typedef enum tl_round {
     TL_ROUND_ZERO = 2   /* toward zero (TIDL-RT parity) */
 } tl_round;
 
+/* How an inverse-scale (TL_Q_INV) code becomes a real value, in f32. The
+ * default is TIDL-RT's own output conversion, which multiplies by the f32
+ * reciprocal 1.0f / scale rounded once; the exact quotient can differ from
+ * it by one ulp when the scale is not a power of two (docs/tidl.md). */
+typedef enum tl_dequant {
+    TL_DEQ_RECIPROCAL = 0, /* (float)(q - zp) * (1.0f / scale): TIDL-RT, bit for bit */
+    TL_DEQ_DIVIDE = 1      /* (float)(q - zp) / scale: the quotient rounded once */
+} tl_dequant;
+
 typedef struct tl_quant {
     uint8_t kind;       /* tl_qkind */
     uint8_t round;      /* tl_round: used when a value is quantized into this tensor */
     int8_t fl;          /* DFP fractional length */
-    uint8_t reserved_;
+    uint8_t dequant;    /* tl_dequant: TL_Q_INV only, 0 for every other kind */
     int32_t zp;         /* zero point (AFFINE, INV) */
     float scale;        /* > 0 (AFFINE, INV) */
 } tl_quant;

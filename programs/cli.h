@@ -49,6 +49,7 @@ int cmd_image(int argc, char **argv);
 /* tlayout demo's first step (programs/demo_image.c): NV12 frame -> letterboxed input per
  * vendor format; prints its table, returns the count of formats that failed. */
 int demo_image_step(int runs, tl_status *status);
+int cmd_rknn_attr(int argc, char **argv);
 
 /* ---- errors -------------------------------------------------------------- */
 /* The CLI keeps its own error detail instead of writing the library's

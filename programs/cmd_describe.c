@@ -64,7 +64,8 @@ static void print_quant(const tl_desc *d)
         printf("%-9s affine: real = (q - %s) * %s, round=%s\n", "quant", zp, sc, rnd);
         break;
     case TL_Q_INV:
-        printf("%-9s inv: real = (q - %s) / %s, round=%s\n", "quant", zp, sc, rnd);
+        printf("%-9s inv: real = (q - %s) %s %s, round=%s\n", "quant", zp,
+               q->dequant == TL_DEQ_DIVIDE ? "/" : "* 1/", sc, rnd);
         break;
     case TL_Q_DFP:
         printf("%-9s dfp: real = q * 2^%d, round=%s\n", "quant", -(int)q->fl, rnd);

@@ -8,13 +8,14 @@
 #include "cli.h"
 
 static const char tidl_info_usage[] =
-    "usage: tlayout tidl-info IO_1_BIN [--json]\n"
+    "usage: tlayout tidl-info IO_1_BIN [--json] [--variant VERSION,CORES]\n"
     "       tlayout tidl-info --write OUT [--version V] [--cores N]\n"
     "                         --in [NAME=]SPEC ... --out [NAME=]SPEC ...\n"
     "       tlayout tidl-info --write-sample VERSION CORES OUT\n\n"
     "List every input and output buffer of a TI TIDL-RT io_1.bin, the raw\n"
     "sTIDL_IOBufDesc_t the TIDL import tool writes: name, element type, dims,\n"
-    "pads, line and channel pitch (elements), scale, zero point, size, and the\n"
+    "pads, line and channel pitch (elements), scale, zero point, size, the\n"
+    "allocation an input needs (one padded plane more on V2/V3) and the\n"
     "tlayout spec of the buffer (use it with describe, offset, convert).\n"
     "The struct variant is known by the file size: 37256 (V2, PSDK 8.6),\n"
     "93976/187928/375832 (V3, 1/2/4 cores), 94616/189208/378392 (V4, 1/2/4 cores).\n"
@@ -29,6 +30,10 @@ static const char tidl_info_usage[] =
     "                  [:zp=][:cp=][:layout=nhwc] ...); NAME (default input_K,\n"
     "                  output_K) is the buffer's name. Read it back with\n"
     "                  'tlayout tidl-info OUT'.\n"
+    "  --variant VERSION,CORES\n"
+    "                  read the file as that variant only, as a runtime built for it\n"
+    "                  does (e.g. 4,1 for a J721E 11.x runtime): a file of another\n"
+    "                  size is rejected with the size that variant needs\n"
     "  --write-sample VERSION CORES OUT\n"
     "                  test aid: write a small example image (one u8 input, an i16\n"
     "                  and an f32 output) of variant VERSION (2, 3, 4) sized for\n"
@@ -57,6 +62,16 @@ static void make_report(buf_report *r)
     else if (tl_desc_format(&r->d, r->spec, sizeof r->spec) != TL_OK)
         r->spec[0] = '\0';
     r->nwarnings = tl_tidl_buf_warnings(&r->b, r->warnings, sizeof r->warnings);
+}
+
+/* Bytes an input must have (TIDL reads one padded plane past its last
+ * channel); -1 for outputs, which need the descriptor size. */
+static long long input_alloc(const buf_report *r)
+{
+    uint64_t n = 0;
+    if (r->b.is_output || r->status != TL_OK) return -1;
+    if (tl_tidl_input_alloc_size(&r->d, &n) != TL_OK) return -1;
+    return (long long)n;
 }
 
 /* Elements from one row to the next: the stride of the H axis. */
@@ -96,8 +111,10 @@ static void json_buffer(cli_sb *sb, const buf_report *r)
                       "\"raw_element_type\": %d, ", (int)b->data_format, (int)b->resize_type, (int)b->resize_width,
                       (int)b->resize_height, (int)b->raw_element_type);
     if (r->status == TL_OK) {
-        cli_sb_printf(sb, "\"line_pitch\": %lld, \"size_bytes\": %lld, \"spec\": ", line_pitch(&r->d),
+        cli_sb_printf(sb, "\"line_pitch\": %lld, \"size_bytes\": %lld, ", line_pitch(&r->d),
                       (long long)r->d.size_bytes);
+        if (!r->b.is_output) cli_sb_printf(sb, "\"input_alloc_bytes\": %lld, ", input_alloc(r));
+        cli_sb_printf(sb, "\"spec\": ");
         cli_sb_json_str(sb, r->spec);
         cli_sb_printf(sb, ", \"error\": null");
     } else {
@@ -149,7 +166,9 @@ static void print_buffer(const buf_report *r)
     if (b->buf_size) printf("  BufSize %d", (int)b->buf_size);
     printf("\n");
     if (r->status == TL_OK) {
-        printf("      line pitch %lld  size %lld bytes\n", line_pitch(&r->d), (long long)r->d.size_bytes);
+        printf("      line pitch %lld  size %lld bytes", line_pitch(&r->d), (long long)r->d.size_bytes);
+        if (!r->b.is_output) printf("  input allocation %lld bytes", input_alloc(r));
+        printf("\n");
         printf("      spec %s\n", r->spec);
     } else {
         printf("      error %s\n", r->error);
@@ -245,7 +264,7 @@ static void json_header_fn(cli_sb *sb, const void *arg)
     json_header(sb, h->path, h->io);
 }
 
-static int info(const char *path, int json)
+static int info(const char *path, int json, int version, int cores)
 {
     unsigned char *img = NULL;
     size_t len = 0;
@@ -255,7 +274,7 @@ static int info(const char *path, int json)
     if (s == TL_OK && len > TL_TIDL_IO_MAX_BYTES)
         s = cli_fail(TL_ERR_VENDOR_FILE, "'%s' has more than %u bytes, larger than any known io_1.bin (TIDL)", path,
                      (unsigned)TL_TIDL_IO_MAX_BYTES);
-    if (s == TL_OK) s = tl_tidl_io_parse(img, len, &io);
+    if (s == TL_OK) s = version ? tl_tidl_io_parse_as(img, len, version, cores, &io) : tl_tidl_io_parse(img, len, &io);
     if (s == TL_OK && json) {
         header_arg h = {path, &io};
         s = print_json(json_header_fn, &h);
@@ -424,10 +443,13 @@ static int write_cmd(int argc, char **argv)
 
 int cmd_tidl_info(int argc, char **argv)
 {
-    static const char *const known[] = {"--json", "--write", "--write-sample", "--help"};
-    const char *path = NULL;
-    int json = 0;
+    static const char *const known[] = {"--json", "--variant", "--write", "--write-sample", "--help"};
+    const char *path = NULL, *variant = NULL;
+    int json = 0, version = 0, cores = 0;
     for (int i = 1; i < argc; i++) {
+        int r = take_option(argc, argv, &i, "--variant", &variant);
+        if (r < 0) return die_usage("tidl-info", "--variant needs VERSION,CORES (e.g. 4,1)");
+        if (r) continue;
         if (is_help(argv[i])) {
             fputs(tidl_info_usage, stdout);
             return CLI_EXIT_OK;
@@ -448,5 +470,10 @@ int cmd_tidl_info(int argc, char **argv)
             path = argv[i];
     }
     if (!path) return die_usage("tidl-info", "missing IO_1_BIN");
-    return info(path, json);
+    if (variant) {
+        char tail;
+        if (sscanf(variant, "%d,%d%c", &version, &cores, &tail) != 2 || version < 1)
+            return die_usage("tidl-info", "--variant '%s': expected VERSION,CORES (e.g. 4,1)", variant);
+    }
+    return info(path, json, version, cores);
 }

@@ -81,9 +81,11 @@ static void quant(const tl_desc *d, cli_sb *sb)
     } else {
         if (q->zp) cli_sb_printf(sb, "(q - (%d))", (int)q->zp);
         else cli_sb_printf(sb, "q");
-        cli_sb_printf(sb, " %s ", q->kind == TL_Q_INV ? "/" : "*");
+        int inv = q->kind == TL_Q_INV, divide = inv && q->dequant == TL_DEQ_DIVIDE;
+        cli_sb_printf(sb, " %s ", divide ? "/" : inv ? "* (1 /" : "*");
         cli_sb_float(sb, q->scale);
-        if (q->kind == TL_Q_INV) cli_sb_printf(sb, " (inverse scale)");
+        if (divide) cli_sb_printf(sb, " (inverse scale, divided: dequant=divide)");
+        else if (inv) cli_sb_printf(sb, ") (inverse scale, times its f32 reciprocal as TIDL-RT computes it)");
     }
     cli_sb_printf(sb, ". Quantizing into this tensor rounds %s and saturates to the range of %s.\n",
                   round_name(q->round), tl_dtype_name((tl_dtype)d->dtype));

@@ -29,6 +29,7 @@ static const cli_command commands[] = {
     {"topk", cmd_topk, "the K largest values over C per position or per batch item"},
     {"detect", cmd_detect, "YOLOv8/YOLOv5 detections from native output heads, after NMS"},
     {"image", cmd_image, "a camera frame (NV12, I420, RGB) to a model input: crop, letterbox, normalise"},
+    {"rknn-attr", cmd_rknn_attr, "an RKNN attr line or raw dump as a spec and zero-copy size"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -112,9 +112,10 @@ TL_API tl_status tl_dml_buffer_tensor_size(uint32_t data_type, uint32_t dimensio
 /* CalculateStrides (Microsoft Learn, DirectML helper functions) for any DimensionCount: each dim whose bit
  * is set in broadcast_mask (bit i = sizes[i]) counts as size 1 and gets stride 0.
  *   TL_DML_LAYOUT_NCHW: packed row-major in logical order (ranks 1..8).
- *   TL_DML_LAYOUT_NHWC: DirectMLX's InterleavedChannel policy, ranks 3..5 only:
+ *   TL_DML_LAYOUT_NHWC: DirectMLX's InterleavedChannel policy, ranks 1..8:
  *     sN = Π sizes[1..], sC = 1, spatial strides from the last dim inwards
- *     starting at sizes[C] (NCW->NWC, NCHW->NHWC, NCDHW->NDHWC).
+ *     starting at sizes[C] (NCW->NWC, NCHW->NHWC, NCDHW->NDHWC; rank 1 is
+ *     {1}, rank 2 {C, 1}; ranks 6..8 interleave dim 1 below dims 7..2).
  * strides[0..dimension_count-1] is written only on success; every stride must
  * fit a UINT (TL_ERR_VENDOR otherwise). */
 TL_API tl_status tl_dml_calc_strides(tl_dml_layout layout, uint32_t dimension_count,

@@ -115,6 +115,22 @@ TL_API tl_status tl_larod_pitches_compute(tl_larod_tensor_layout layout,
                                           const tl_larod_tensor_dims *dims, const size_t *align,
                                           tl_larod_tensor_pitches *out);
 
+/* Pitches from a row pitch, like larodBuildTensorPitches(tensor, layout,
+ * pitch, height, ...): row_pitch is the bytes from one image row to the next
+ * (a VDO stride, e.g. 2048 for a 1920-byte RGB row of 640 pixels, which no
+ * alignment expresses), height the rows of each plane (0 = the image
+ * height; more pads every plane at its end). Only the row is padded:
+ *   NHWC (N,H,W,C):  (N*height*pitch, height*pitch, pitch, C*es)
+ *   NCHW (N,C,H,W):  (N*C*height*pitch, C*height*pitch, height*pitch, pitch)
+ *   420SP (3,H,W):   (height*pitch + ceil(height/2)*pitch, height*pitch, pitch)
+ * Spec form: larod.nhwc:u8:1x360x640x3:pitch=2048[:height=368]. TL_ERR_VENDOR
+ * for UNSPECIFIED or a rank other than 4, a pitch below one row or a height
+ * below the image's. *out is written only on success. */
+TL_API tl_status tl_larod_pitches_from_row(tl_larod_tensor_layout layout,
+                                           tl_larod_tensor_data_type data_type,
+                                           const tl_larod_tensor_dims *dims, size_t row_pitch,
+                                           size_t height, tl_larod_tensor_pitches *out);
+
 /* Check larod metadata against the rules of larod.h's comments (docs/larod.md,
  * rules 1-7) and the 420SP minimum sizes; TL_OK when a descriptor can be built from it. */
 TL_API tl_status tl_larod_validate(tl_larod_tensor_layout layout,

@@ -79,7 +79,11 @@ typedef enum tl_rknn_query_cmd {
     TL_RKNN_QUERY_NATIVE_INPUT_ATTR = 8,  /* = NATIVE_NC1HWC2_INPUT_ATTR */
     TL_RKNN_QUERY_NATIVE_OUTPUT_ATTR = 9, /* = NATIVE_NC1HWC2_OUTPUT_ATTR */
     TL_RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR = 10,
-    TL_RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR = 11
+    TL_RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR = 11,
+    TL_RKNN_QUERY_CURRENT_INPUT_ATTR = 14,        /* dynamic-shape models, after rknn_set_input_shapes */
+    TL_RKNN_QUERY_CURRENT_OUTPUT_ATTR = 15,
+    TL_RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR = 16, /* the native (zero-copy) attr of the current shape */
+    TL_RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR = 17
 } tl_rknn_query_cmd;
 
 /* rknn_tensor_attr, field by field (offsets asserted in src/vendors/rknn.c).
@@ -109,6 +113,25 @@ typedef struct tl_rknn_tensor_attr {
 TL_API tl_status tl_rknn_attr_read(tl_rknn_tensor_attr *out, const void *buf, size_t len);
 /* Write the binary image (padding bytes zero). Same checks (TL_ERR_VENDOR). */
 TL_API tl_status tl_rknn_attr_write(const tl_rknn_tensor_attr *attr, void *buf, size_t len);
+
+/* Read the attr line every Rockchip demo prints (dump_tensor_attr):
+ *   index=0, name=output0, n_dims=5, dims=[1, 6, 80, 80, 16], n_elems=614400,
+ *   size=614400, w_stride = 80, size_with_stride=614400, fmt=NC1HWC2, type=INT8,
+ *   qnt_type=AFFINE, zp=-128, scale=0.003922
+ * Keys in any order, a log prefix before index= ignored; dims=, fmt= and type=
+ * are required, the rest default to 0 (qnt_type NONE). Names are those of
+ * rknn_api.h's get_format_string / get_type_string / get_qnt_type_string.
+ * n_dims comes from the dims list (a printed n_dims is only range-checked);
+ * n_elems, when printed, must be their product. The demos print the
+ * scale with %f (6 decimals): that is the scale read. TL_ERR_VENDOR_FILE names
+ * the key that is missing or malformed; *out is written only on success. */
+TL_API tl_status tl_rknn_attr_parse_line(tl_rknn_tensor_attr *out, const char *line);
+
+/* Bytes of the rknn_tensor_mem a zero-copy program creates for a native attr
+ * (rknn_create_mem(ctx, size)): size_with_stride (size when it is 0), and at
+ * least what the descriptor d spans (d may be NULL). rknn_create_mem takes a
+ * uint32: TL_ERR_OVERFLOW above 4 GiB. */
+TL_API tl_status tl_rknn_mem_size(const tl_rknn_tensor_attr *native, const tl_desc *d, uint32_t *bytes);
 
 /* RKNN type <-> tl_dtype. TL_ERR_VENDOR / TL_ERR_DTYPE when there is no match
  * (tl_dtype u64, f64 and u4 have no RKNN type). */

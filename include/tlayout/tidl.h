@@ -33,7 +33,8 @@
  *     padded layout, TL_ERR_SIZE otherwise), else NumBatches*bp*es (or the
  *     padded extent, when shared padding rows of the last channel reach
  *     further).
- *   - integer element types: inverse-scale quantization real = (q - zp)/scale
+ *   - integer element types: inverse-scale quantization real = (q - zp)/scale,
+ *     computed as TIDL-RT does, (q - zp) * (1.0f/scale) in f32 (tl_dequant),
  *     with the buffer's TensorScale (finite, normal, > 0) and ZeroPoint,
  *     rounding toward zero when quantizing (TIDL-RT truncates).
  *     Float32: no quantization, whatever TensorScale/ZeroPoint hold. A spec
@@ -187,10 +188,81 @@ TL_API int tl_tidl_buf_warnings(const tl_tidl_buf *buf, char *msg, size_t len);
  * cannot carry. */
 TL_API tl_status tl_tidl_from_desc(const tl_desc *d, tl_tidl_buf *buf);
 
+/* Bytes an INPUT buffer of a TIDL descriptor must have. TIDL reads one
+ * padded 2-D plane past the last channel of an input, so the allocation can
+ * exceed d->size_bytes (what the layout spans, and all an output needs):
+ *   - V4 (BufSize known): BufSize * es = d->size_bytes; inBufSize already
+ *     counts the extra plane (TI's TIDL-RT C++ wrapper takes one padded plane
+ *     off inBufSize to get the valid size);
+ *   - V2/V3 (BufSize 0): max(d->size_bytes,
+ *     N * DIM1 * DIM2 * (NumChannels + 1) * ChannelPitch * es), the rule of
+ *     TI's test bench (tidl_AllocNetInputMem). Example: u8 1x3x224x224 with
+ *     pads 1,1,1,1 spans 153228 bytes, an input needs 204304.
+ * TL_ERR_VENDOR_EXPORT for a descriptor tl_desc_from_tidl did not build. */
+TL_API tl_status tl_tidl_input_alloc_size(const tl_desc *d, uint64_t *bytes);
+
 /* Zero every byte of buf[0..size) that holds no valid element: the padding
  * TI requires the application to clear in input buffers, the channel-pitch
  * slack and the tail up to BufSize. Valid elements are not touched. */
 TL_API tl_status tl_tidl_zero_padding(const tl_desc *d, void *buf, size_t len);
+
+/* ---- TIDL-RT's user tensor (sTIDLRT_Tensor_t, itidl_rt.h) ------------------ */
+/* The tensor an application passes to TIDLRT_invoke, in its 6-D form (the
+ * header with TIDLRT_DIM_MAX 6 and bufferSize). Index meanings of the 6-D
+ * form; num_dim 4 keeps the older 4-D meanings in the first slots
+ * (dims BATCH, NUMCH, HEIGHT, WIDTH; pitches ROI, CHANNEL, LINE). All counts
+ * are elements of element_type. */
+enum {
+    TL_TIDLRT_DIM_BATCH = 0, TL_TIDLRT_DIM_DIM1 = 1, TL_TIDLRT_DIM_DIM2 = 2,
+    TL_TIDLRT_DIM_NUMCH = 3, TL_TIDLRT_DIM_HEIGHT = 4, TL_TIDLRT_DIM_WIDTH = 5,
+    TL_TIDLRT_DIM_MAX = 6,
+    TL_TIDLRT_ROI_PITCH = 0, TL_TIDLRT_DIM1_PITCH = 1, TL_TIDLRT_DIM2_PITCH = 2,
+    TL_TIDLRT_CHANNEL_PITCH = 3, TL_TIDLRT_LINE_PITCH = 4,
+    TL_TIDLRT_PAD_L = 0, TL_TIDLRT_PAD_R = 1, TL_TIDLRT_PAD_T = 2, TL_TIDLRT_PAD_B = 3,
+    TL_TIDLRT_MEM_USER_SPACE = 0, TL_TIDLRT_MEM_SHARED = 1, TL_TIDLRT_MEM_NATIVE = 2
+};
+
+typedef struct tl_tidlrt_tensor {
+    char name[TL_TIDL_STRING_SIZE];
+    int32_t element_type;                  /* tl_tidl_element_type (TIDLRT_Uint8 ...) */
+    int32_t num_dim;                       /* 6 (or 4, the older form) */
+    int32_t dim_values[TL_TIDLRT_DIM_MAX]; /* N, DIM1, DIM2, C, H, W */
+    int32_t pitch[TL_TIDLRT_DIM_MAX - 1];  /* ROI (batch), DIM1, DIM2, CHANNEL, LINE; 0 = derived,
+                                              CHANNEL -1 = Width*Height (TIDL-RT's reading) */
+    int32_t pad_values[4];                 /* L, R, T, B (note: not TIDL's L, T, R, B order) */
+    void *ptr;                             /* the buffer (not used by tlayout) */
+    int32_t data_offset;                   /* first valid element: PadT*lp + PadL */
+    uint32_t layout;                       /* tl_tidl_layout */
+    int32_t zero_point;
+    float scale;                           /* q = real * scale, as TensorScale */
+    uint32_t mem_type;                     /* TL_TIDLRT_MEM_*: zero copy needs SHARED */
+    int32_t buffer_size;                   /* elements; 0 = not given */
+} tl_tidlrt_tensor;
+
+/* The user tensor that matches a TIDL buffer descriptor exactly (so
+ * tl_tidlrt_tensor_same holds): element type, 6 dims, the documented pitches
+ * (line lp, channel cp, DIM2 cp*(C+PadCh), DIM1, ROI = batch pitch), pads,
+ * data offset PadT*lp + PadL, layout, zero point, scale, bufferSize =
+ * BufSize or size/es. name empty, ptr NULL, mem_type USER_SPACE (set SHARED
+ * after TIDLRT_allocSharedMem). TL_ERR_VENDOR_EXPORT for a descriptor
+ * tl_desc_from_tidl did not build, or values beyond int32. */
+TL_API tl_status tl_tidlrt_tensor_from_desc(const tl_desc *d, tl_tidlrt_tensor *t);
+/* The descriptor of the buffer a user tensor describes, with its own
+ * quantization (real = (q - zero_point) / scale, as TIDL-RT reads a user
+ * tensor; float tensors none). Pitches that are given must be the ones the
+ * dims and pads imply (TIDL has no free line pitch) and data_offset must be
+ * PadT*lp + PadL: TL_ERR_VENDOR names the field otherwise, e.g.
+ * "pitch[TIDLRT_LINE_PITCH]=230 but Width + PadL + PadR = 226". */
+TL_API tl_status tl_desc_from_tidlrt_tensor(tl_desc *d, const tl_tidlrt_tensor *t);
+/* TIDL-RT's test of whether a user tensor is "the same" as buffer b: then it
+ * copies the buffer as raw bytes (or, in shared memory, not at all), else it
+ * converts element by element (dequantize, requantize, re-pad). The test
+ * compares the element type, the channel pitch (-1 read as Width*Height, as
+ * TIDL-RT does), the layout, the zero point and the scale; tlayout adds
+ * bufferSize against BufSize when both are known (TI's condition for zero
+ * copy). 1 when the same; 0 otherwise, with the first field that differs,
+ * both values and what follows, into why (may be NULL). */
+TL_API int tl_tidlrt_tensor_same(const tl_tidlrt_tensor *t, const tl_tidl_buf *b, char *why, size_t len);
 
 #ifdef __cplusplus
 }

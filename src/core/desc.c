@@ -67,6 +67,11 @@ static tl_status check_quant(const tl_desc *d)
     const tl_quant *q = &d->quant;
     if (q->round > TL_ROUND_ZERO)
         return tl_fail(TL_ERR_QUANT, "quant.round=%u: must be even, away or zero", q->round);
+    if (q->dequant > TL_DEQ_DIVIDE)
+        return tl_fail(TL_ERR_QUANT, "quant.dequant=%u: must be 0 (reciprocal) or 1 (divide)", q->dequant);
+    if (q->dequant != TL_DEQ_RECIPROCAL && q->kind != TL_Q_INV)
+        return tl_fail(TL_ERR_QUANT, "dequant=divide with quantization kind %u: only inverse-scale quantization "
+                       "(q=inv) divides; leave dequant at 0 (reciprocal)", q->kind);
     switch (q->kind) {
     case TL_Q_NONE:
         /* signbit: a -0 scale would print as nothing and parse back as +0 */

@@ -98,8 +98,11 @@ static void json_quant(const tl_desc *d, tl_strbuf *sb)
     const tl_quant *q = &d->quant;
     tl_sb_printf(sb, "{\"kind\": \"%s\", \"scale\": ", enum_name(qkind_names, 4, q->kind));
     json_float(sb, q->scale);
-    tl_sb_printf(sb, ", \"zp\": %ld, \"fl\": %d, \"round\": \"%s\"}", (long)q->zp, (int)q->fl,
+    tl_sb_printf(sb, ", \"zp\": %ld, \"fl\": %d, \"round\": \"%s\"", (long)q->zp, (int)q->fl,
                  enum_name(round_names, 3, q->round));
+    /* only inverse-scale codes have two readings (tl_dequant) */
+    if (q->kind == TL_Q_INV) tl_sb_printf(sb, ", \"dequant\": \"%s\"", q->dequant ? "divide" : "recip");
+    tl_sb_printf(sb, "}");
 }
 
 static void json_axis(const tl_desc *d, const tl_axis *a, tl_strbuf *sb)

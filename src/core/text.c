@@ -246,11 +246,12 @@ static tl_status parse_enum(const char *key, const char *v, const char *const *n
 
 static const char *const qkind_names[] = {"none", "affine", "inv", "dfp"};
 static const char *const round_names[] = {"even", "away", "zero"};
+static const char *const dequant_names[] = {"recip", "divide"};
 
 static tl_status apply_quant(tl_desc *d, tl_spec *sp)
 {
     tl_spec_opt *q = tl_spec_take(sp, "q"), *zp = tl_spec_take(sp, "zp"), *sc = tl_spec_take(sp, "scale"),
-                *fl = tl_spec_take(sp, "fl"), *rd = tl_spec_take(sp, "round");
+                *fl = tl_spec_take(sp, "fl"), *rd = tl_spec_take(sp, "round"), *dq = tl_spec_take(sp, "dequant");
     tl_quant *Q = &d->quant;
     int v = 0;
     if (q) {
@@ -264,6 +265,10 @@ static tl_status apply_quant(tl_desc *d, tl_spec *sp)
     if (rd) {
         TL_TRY(parse_enum("round", rd->value, round_names, 3, &v));
         Q->round = (uint8_t)v;
+    }
+    if (dq) {
+        TL_TRY(parse_enum("dequant", dq->value, dequant_names, 2, &v));
+        Q->dequant = (uint8_t)v;
     }
     int64_t t = 0;
     if (zp) {
@@ -298,6 +303,7 @@ static void format_quant(const tl_desc *d, tl_strbuf *sb)
     if (q->zp) tl_sb_printf(sb, ":zp=%d", (int)q->zp);
     if (q->fl) tl_sb_printf(sb, ":fl=%d", (int)q->fl);
     if (q->round != TL_ROUND_EVEN && q->round <= TL_ROUND_ZERO) tl_sb_printf(sb, ":round=%s", round_names[q->round]);
+    if (q->dequant == TL_DEQ_DIVIDE) tl_sb_printf(sb, ":dequant=divide");
 }
 
 /* ---- public entry points ----------------------------------------------- */

@@ -63,6 +63,13 @@ void tl_cvt_init_dt(tl_cvt *cv, tl_dtype s, const tl_quant *sq, tl_dtype d, cons
     cv->s_q = op->sq.kind;
     cv->s_zp = op->sq.zp;
     cv->s_scale = op->sq.scale;
+    /* INV reads codes as TIDL-RT does, times the f32 reciprocal rounded once
+     * (elem.c): exactly an AFFINE source with that reciprocal as its scale.
+     * Only TL_DEQ_DIVIDE keeps the kernels' divide. */
+    if (op->sq.kind == TL_Q_INV && op->sq.dequant != TL_DEQ_DIVIDE) {
+        cv->s_q = TL_Q_AFFINE;
+        cv->s_scale = 1.0f / op->sq.scale;
+    }
     cv->s_m1 = cv->s_m2 = 1.0f;
     if (op->sq.kind == TL_Q_DFP) { /* ldexpf(x, -fl), -fl in [-127, 128] */
         int n = -(int)op->sq.fl;

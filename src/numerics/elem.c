@@ -408,7 +408,9 @@ float tl_dequantize_f32(const tl_quant *q, bool neg, uint64_t mag)
     ival code = {mag, neg && mag != 0};
     switch (q->kind) {
     case TL_Q_AFFINE: return f32_of_ival(ival_sub_i32(code, q->zp)) * q->scale;
-    case TL_Q_INV: return f32_of_ival(ival_sub_i32(code, q->zp)) / q->scale;
+    case TL_Q_INV:
+        if (q->dequant == TL_DEQ_DIVIDE) return f32_of_ival(ival_sub_i32(code, q->zp)) / q->scale;
+        return f32_of_ival(ival_sub_i32(code, q->zp)) * (1.0f / q->scale); /* TIDL-RT's reciprocal */
     case TL_Q_DFP: return ldexpf_fl(f32_of_ival(code), -(int)q->fl);
     default: return f32_of_ival(code);
     }
@@ -478,6 +480,8 @@ static bool quant_equal(const tl_quant *a, const tl_quant *b)
     switch (a->kind) {
     case TL_Q_AFFINE:
     case TL_Q_INV:
+        /* dequant changes how a code reads, not which code stands for
+         * which value: equal codes still copy as raw bits */
         return a->zp == b->zp && bits_of_f32(a->scale) == bits_of_f32(b->scale);
     case TL_Q_DFP: return a->fl == b->fl;
     default: return true;

@@ -111,7 +111,8 @@ void tl_elem_write(tl_dtype t, uint8_t *base, int64_t bit, tl_value v);
 
 /* ---- quantization (public API in tlayout.h) ----------------------------- */
 /* The real value of a code as every path sees it (f32 arithmetic):
- * AFFINE (float)(code - zp) * scale, INV (float)(code - zp) / scale,
+ * AFFINE (float)(code - zp) * scale, INV (float)(code - zp) * (1.0f / scale)
+ * (TIDL-RT's reciprocal; (float)(code - zp) / scale with TL_DEQ_DIVIDE),
  * DFP ldexpf((float)code, -fl), NONE (float)code. The difference is exact. */
 float tl_dequantize_f32(const tl_quant *q, bool neg, uint64_t mag);
 /* Code of `real` in dtype t (rounded by q->round, saturated); returned as raw

@@ -126,11 +126,13 @@ static void strides_nchw(uint32_t n, const int64_t *eff, int64_t *st)
     }
 }
 
-/* DirectMLX InterleavedChannel: C innermost, then the spatial dims, then N. */
+/* DirectMLX InterleavedChannel, any rank: dim 1 (C) innermost, then dims
+ * n-1 .. 2 from the last inwards, then dim 0 (N) over all of them. Rank 1
+ * is {1}; rank 2 {C, 1}, which is packed row-major. */
 static void strides_nhwc(uint32_t n, const int64_t *eff, int64_t *st)
 {
-    int64_t acc = eff[1];
-    st[1] = 1;
+    int64_t acc = n >= 2 ? eff[1] : 1;
+    if (n >= 2) st[1] = 1;
     for (int i = (int)n - 1; i >= 2; i--) {
         st[i] = acc;
         acc = sat_mul(acc, eff[i]);
@@ -145,9 +147,6 @@ static tl_status check_calc_args(tl_dml_layout layout, uint32_t n, const uint32_
                        "(DirectML)", (int)layout);
     if (n < 1 || n > DML_MAX)
         return tl_fail(TL_ERR_RANK, "DimensionCount=%u: must be 1..%d (DirectML)", n, DML_MAX);
-    if (layout == TL_DML_LAYOUT_NHWC && (n < 3 || n > 5))
-        return tl_fail(TL_ERR_RANK, "DimensionCount=%u: NHWC strides (interleaved channel) need 3..5 "
-                       "dims N,C,spatial (DirectML)", n);
     if (!sizes) return tl_fail(TL_ERR_NULL, "Sizes is NULL (DirectML)");
     for (uint32_t i = 0; i < n; i++)
         if (sizes[i] == 0)
@@ -250,10 +249,8 @@ static void fill_logical(tl_desc *d, const tl_dml_buffer_tensor_desc *m)
     const char *lab = dml_labels((int)m->DimensionCount);
     d->rank = (int32_t)m->DimensionCount;
     d->dtype = tl_dml_data_type_to_dtype(m->DataType);
-    for (int i = 0; i < d->rank; i++) {
-        d->dims[i] = m->Sizes[i];
-        d->labels[i] = *lab ? lab[i] : 0;
-    }
+    for (int i = 0; i < d->rank; i++) d->dims[i] = m->Sizes[i];
+    memcpy(d->labels, lab, strlen(lab)); /* ranks without names keep labels 0 */
 }
 
 tl_status tl_dml_import(tl_desc *out, const tl_dml_buffer_tensor_desc *m)
@@ -662,7 +659,7 @@ static void json_extra(const tl_desc *d, tl_strbuf *sb)
 {
     tl_dml_buffer_tensor_desc m;
     uint32_t sizes[DML_MAX], strides[DML_MAX];
-    int64_t min;
+    int64_t min = 0; /* set by min_total; gcc -O3 on armv7 cannot see that and warns */
     if (tl_dml_export(d, &m, sizes, strides) != TL_OK) return;
     if (min_total(m.DataType, m.DimensionCount, sizes, strides, &min) != TL_OK) return;
     tl_sb_printf(sb, ", \"dml_data_type\": \"%s\", \"dml_sizes\": [", tl_dml_data_type_name(m.DataType));
@@ -699,6 +696,10 @@ static void explain_strides(const tl_desc *d, const tl_dml_buffer_tensor_desc *m
     else if (d->vendor_format == TL_DML_FORMAT_NHWC && d->rank >= 3 && d->rank <= 5)
         tl_sb_printf(sb, ", computed like CalculateStrides(NHWC) (DirectMLX InterleavedChannel): channels "
                      "innermost, memory order %s", nhwc_order[d->rank]);
+    else if (d->vendor_format == TL_DML_FORMAT_NHWC)
+        tl_sb_printf(sb, ", computed as DirectMLX's InterleavedChannel policy does for %d dims: dim 1 "
+                     "innermost, then dims %d down to 2, dim 0 outermost%s", (int)d->rank, (int)d->rank - 1,
+                     d->rank <= 2 ? " (for 1 or 2 dims that is packed row-major)" : "");
     else if (strides_packed(m))
         tl_sb_printf(sb, "; they are packed row-major, the same as Strides = NULL");
     if (tl_dtype_bits((tl_dtype)d->dtype) < 8)

@@ -181,6 +181,41 @@ static tl_status dense_pitches(const lt *t, const int64_t *align, int64_t *p)
     return t->layout == TL_LAROD_TENSOR_LAYOUT_420SP ? dense_420sp(t, align, p) : dense_generic(t, align, p);
 }
 
+/* larodBuildTensorPitches' shortcut: pitches from a row pitch in bytes (a
+ * VDO stride, e.g. 2048 for a 1920-byte row, which no alignment expresses)
+ * and the rows per plane (height 0 = the image height; more rows pad each
+ * plane, as VDO buffers whose height is aligned). The row, dims[2] of NHWC,
+ * dims[3] of NCHW, the Y/CbCr rows of 420SP, is the only padded pitch. */
+static tl_status row_pitches(const lt *t, int64_t pitch, int64_t height, int64_t *p)
+{
+    int nhwc = t->layout == TL_LAROD_TENSOR_LAYOUT_NHWC, yuv = t->layout == TL_LAROD_TENSOR_LAYOUT_420SP;
+    if (t->layout == TL_LAROD_TENSOR_LAYOUT_UNSPECIFIED || (!yuv && t->n != 4))
+        return tl_fail(TL_ERR_VENDOR, "a row pitch needs an NHWC or NCHW tensor of 4 dims or a 420SP image; "
+                       "give pitches= instead (larod)");
+    int64_t rows = t->dims[yuv ? 1 : 1 + !nhwc], pix = nhwc ? es_of(t) * t->dims[3] : es_of(t), row, plane, ch;
+    if (!height) height = rows;
+    if (height < rows)
+        return tl_fail(TL_ERR_VENDOR, "height=%lld < %lld rows of the image: height counts the rows of each "
+                       "plane, padding rows included (larod)", (long long)height, (long long)rows);
+    if (!tl_mul_ok(yuv ? 1 : pix, yuv ? min_row_420sp(t->dims[2]) : t->dims[2 + !nhwc], &row))
+        return overflow("row bytes");
+    if (pitch < row)
+        return tl_fail(TL_ERR_VENDOR, "pitch=%lld < %lld bytes of one row: the row pitch must hold the row "
+                       "(larod)", (long long)pitch, (long long)row);
+    if (!tl_mul_ok(height, pitch, &plane)) return overflow("height x pitch");
+    if (yuv) {
+        p[2] = pitch;
+        p[1] = plane;
+        return tl_mul_ok(half_up(height), pitch, &ch) && tl_add_ok(plane, ch, &p[0]) ? TL_OK
+                                                                                    : overflow("420SP size");
+    }
+    p[3] = nhwc ? pix : pitch;
+    p[2] = nhwc ? pitch : plane;
+    if (!tl_mul_ok(nhwc ? plane : t->dims[1], nhwc ? 1 : plane, &p[1]) || !tl_mul_ok(t->dims[0], p[1], &p[0]))
+        return overflow("pitches");
+    return TL_OK;
+}
+
 /* ---- pitches: validation ---------------------------------------------------------- */
 
 /* §1.4 rule 5: each pitch holds its dim; the innermost holds dims[n-1] elements. */
@@ -400,6 +435,23 @@ tl_status tl_larod_pitches_compute(tl_larod_tensor_layout layout, tl_larod_tenso
     return pitches_to_public(p, t.n, out);
 }
 
+tl_status tl_larod_pitches_from_row(tl_larod_tensor_layout layout, tl_larod_tensor_data_type data_type,
+                                    const tl_larod_tensor_dims *dims, size_t row_pitch, size_t height,
+                                    tl_larod_tensor_pitches *out)
+{
+    lt t;
+    int64_t pitch = 0, rows = 0; /* set by size_to_i64; gcc cannot see it through the #if */
+    tl_desc d;
+    if (!out) return tl_fail(TL_ERR_NULL, "out is NULL");
+    TL_TRY(lt_from_public(&t, (int)layout, (int)data_type, dims, NULL));
+    TL_TRY(size_to_i64(row_pitch, "row_pitch", 0, &pitch));
+    TL_TRY(size_to_i64(height, "height", 0, &rows));
+    TL_TRY(row_pitches(&t, pitch, rows, t.pitches));
+    t.np = t.n;
+    TL_TRY(lt_build(&d, &t, NULL)); /* every rule, on the pitches it computed */
+    return pitches_to_public(t.pitches, t.n, out);
+}
+
 /* ---- tl_desc -> metadata (export) --------------------------------------------------- */
 
 static tl_status export_fail(const char *why)
@@ -595,6 +647,19 @@ static tl_status parse_align(tl_spec_opt *o, const lt *t, int64_t *al)
                                                                           : "bytes per dim, 0 = none");
 }
 
+static tl_status spec_row_pitch(tl_spec_opt *row, tl_spec_opt *h, lt *t)
+{
+    int64_t pitch, height = 0;
+    TL_TRY(tl_parse_i64("pitch", row->value, &pitch));
+    if (h) TL_TRY(tl_parse_i64("height", h->value, &height));
+    if (pitch < 1 || height < 0)
+        return tl_fail(TL_ERR_SPEC_VALUE, "%s=%s: must be %s (larod)", pitch < 1 ? "pitch" : "height",
+                       pitch < 1 ? row->value : h->value, pitch < 1 ? ">= 1" : ">= 0 (0 = the image height)");
+    TL_TRY(row_pitches(t, pitch, height, t->pitches));
+    t->np = t->n;
+    return TL_OK;
+}
+
 static tl_status parse(tl_desc *d, tl_spec *sp)
 {
     lt t;
@@ -612,9 +677,13 @@ static tl_status parse(tl_desc *d, tl_spec *sp)
     t.n = sp->ndims;
     memcpy(t.dims, sp->dims, sizeof t.dims);
     tl_spec_opt *a = tl_spec_take(sp, "align"), *p = tl_spec_take(sp, "pitches");
-    if (a && p) return tl_fail(TL_ERR_SPEC_OPTION, "align= and pitches= exclude each other (larod)");
+    tl_spec_opt *row = tl_spec_take(sp, "pitch"), *h = tl_spec_take(sp, "height");
+    if ((a != NULL) + (p != NULL) + (row != NULL) > 1)
+        return tl_fail(TL_ERR_SPEC_OPTION, "align=, pitches= and pitch= exclude each other (larod)");
+    if (h && !row) return tl_fail(TL_ERR_SPEC_OPTION, "height= goes with pitch= (the row pitch) (larod)");
     if (a) TL_TRY(parse_align(a, &t, al));
     if (p) TL_TRY(opt_values(p, t.pitches, &t.np));
+    if (row) TL_TRY(spec_row_pitch(row, h, &t));
     return lt_build(d, &t, al);
 }
 

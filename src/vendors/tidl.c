@@ -281,6 +281,29 @@ tl_status tl_desc_from_tidl(tl_desc *d, const tl_tidl_buf *buf, unsigned flags)
     return TL_OK;
 }
 
+/* ---- the allocation an input buffer needs ------------------------------ */
+
+/* TIDL reads one padded 2-D plane past the last channel of an input. V4's
+ * inBufSize counts it (TI's TIDL-RT C++ wrapper subtracts one padded plane
+ * from inBufSize to get the valid size), so the descriptor size is the
+ * allocation. V2/V3 descriptors have no size field: TI's test bench
+ * allocates N x DIM1 x DIM2 x (NumChannels + 1) channel pitches, so that is
+ * the allocation, or the layout's own extent when PadCh makes it larger. */
+static tl_status input_alloc(const tidl_geo *g, int64_t size_bytes, int64_t *bytes)
+{
+    int64_t cstep = g->nhwc ? g->plane : g->cp, slots, b;
+    if (g->buf_size) {
+        *bytes = size_bytes;
+        return TL_OK;
+    }
+    if (!mul3(g->n, g->d1, g->d2, &slots) || !tl_mul_ok(slots, g->c + 1, &slots) || !tl_mul_ok(slots, cstep, &b) ||
+        !tl_mul_ok(b, g->ebits / 8, &b))
+        return tl_fail(TL_ERR_OVERFLOW, "input allocation N x DIM1 x DIM2 x (NumChannels + 1) x channel pitch "
+                       "overflows int64 bytes (TIDL)");
+    *bytes = b > size_bytes ? b : size_bytes;
+    return TL_OK;
+}
+
 /* ---- back from a descriptor -------------------------------------------- */
 
 static tl_status export_fail(const char *why)
@@ -597,6 +620,21 @@ static bool geo_of_desc(const tl_desc *d, tl_tidl_buf *b, tidl_geo *g)
     return ok;
 }
 
+tl_status tl_tidl_input_alloc_size(const tl_desc *d, uint64_t *bytes)
+{
+    tl_tidl_buf b;
+    tidl_geo g;
+    int64_t n = 0;
+    if (!d || !bytes) return tl_fail(TL_ERR_NULL, "descriptor or bytes is NULL");
+    TL_TRY(tl_desc_validate(d));
+    TL_TRY(buf_of_desc(d, &b));
+    TL_TRY(check_same(d, &b));
+    TL_TRY(geo_from_buf(&b, &g));
+    TL_TRY(input_alloc(&g, d->size_bytes, &n));
+    *bytes = (uint64_t)n;
+    return TL_OK;
+}
+
 static int64_t first_valid(const tidl_geo *g)
 {
     return g->pad[1] * g->lp + g->pad[0];
@@ -606,7 +644,12 @@ static void json_extra(const tl_desc *d, tl_strbuf *sb)
 {
     tl_tidl_buf b;
     tidl_geo g;
+    int64_t alloc = 0;
     if (!geo_of_desc(d, &b, &g)) return;
+    if (input_alloc(&g, d->size_bytes, &alloc) != TL_OK) {
+        tl_clear_error();
+        alloc = -1; /* printed as null */
+    }
     /* NHWC (dense): the element steps of H and C, and one image */
     int64_t lp = g.nhwc ? g.w * g.c : g.lp, cp = g.nhwc ? 1 : g.cp, plane = g.nhwc ? g.d2p : g.plane;
     tl_sb_printf(sb, ", \"tidl\": {\"layout\": \"%s\", \"element_type\": %d, \"element_type_name\": \"%s\", "
@@ -615,10 +658,12 @@ static void json_extra(const tl_desc *d, tl_strbuf *sb)
                  g.nhwc ? "NHWC" : "NCHW", (int)b.element_type, tl_tidl_element_type_name(b.element_type),
                  (long long)lp, (long long)cp, (long long)plane, (long long)g.d2p, (long long)g.d1p, (long long)g.bp);
     tl_sb_printf(sb, "\"pad\": [%lld, %lld, %lld, %lld], \"pad_ch\": %lld, \"buf_size\": %lld, "
-                 "\"first_valid_element\": %lld, \"first_valid_byte\": %lld, \"shared_padding_rows\": %s}",
+                 "\"first_valid_element\": %lld, \"first_valid_byte\": %lld, \"shared_padding_rows\": %s, ",
                  (long long)g.pad[0], (long long)g.pad[1], (long long)g.pad[2], (long long)g.pad[3],
                  (long long)g.pad_ch, (long long)g.buf_size, (long long)first_valid(&g),
                  (long long)(first_valid(&g) * g.ebits / 8), g.shared_rows ? "true" : "false");
+    if (alloc < 0) tl_sb_printf(sb, "\"input_alloc_bytes\": null}");
+    else tl_sb_printf(sb, "\"input_alloc_bytes\": %lld}", (long long)alloc);
 }
 
 /* Sentences start with a space (explain() opens without one). */
@@ -651,6 +696,23 @@ static void explain_pitches(const tidl_geo *g, tl_strbuf *sb)
     tl_sb_printf(sb, " + c x %lld + h x %lld + w elements.", (long long)g->cp, (long long)g->lp);
 }
 
+static void explain_input_alloc(const tidl_geo *g, int64_t size_bytes, tl_strbuf *sb)
+{
+    int64_t alloc = 0;
+    if (input_alloc(g, size_bytes, &alloc) != TL_OK) {
+        tl_clear_error();
+        return;
+    }
+    if (g->buf_size)
+        tl_sb_printf(sb, " An input buffer needs exactly BufSize: TIDL reads one padded plane past the last channel, "
+                     "and BufSize already counts it.");
+    else if (alloc > size_bytes)
+        tl_sb_printf(sb, " An input buffer needs %lld bytes, not %lld: TIDL reads one padded plane past the last "
+                     "channel, so allocate N x DIM1 x DIM2 x (NumChannels + 1) channel pitches, as TI's test bench "
+                     "does (tl_tidl_input_alloc_size); outputs need %lld.", (long long)alloc, (long long)size_bytes,
+                     (long long)size_bytes);
+}
+
 static void explain_quant(const tl_quant *q, tl_strbuf *sb)
 {
     if (q->kind != TL_Q_INV) return;
@@ -658,10 +720,13 @@ static void explain_quant(const tl_quant *q, tl_strbuf *sb)
     tl_sb_printf(sb, " TensorScale maps real values to codes: q = %s(real x ", trunc ? "trunc" : "round");
     tl_sb_float(sb, q->scale);
     if (q->zp) tl_sb_printf(sb, " + %d", (int)q->zp);
+    bool divide = q->dequant == TL_DEQ_DIVIDE;
     tl_sb_printf(sb, "), saturated%s; and real = %s", trunc ? " (TIDL-RT truncates toward zero)" : "",
-                 q->zp ? "(q - zp) / " : "q / ");
+                 q->zp ? "(q - zp)" : "q");
+    tl_sb_printf(sb, divide ? " / " : " x (1.0f / ");
     tl_sb_float(sb, q->scale);
-    tl_sb_printf(sb, ".");
+    tl_sb_printf(sb, divide ? " (dequant=divide: the quotient rounded once)." : "), the f32 reciprocal rounded once "
+                 "and multiplied, bit for bit as TIDL-RT's output conversion.");
     if (q->zp) tl_sb_printf(sb, " TI's own conversion ignores the descriptor's zero point (%d).", (int)q->zp);
 }
 
@@ -687,6 +752,7 @@ static void explain(const tl_desc *d, tl_strbuf *sb)
         tl_sb_printf(sb, " Size: %lld bytes, more than NumBatches x batch pitch x es = %lld, because the last "
                      "channel's padding rows reach past it.", (long long)d->size_bytes,
                      (long long)(g.n * g.bp * g.ebits / 8));
+    explain_input_alloc(&g, d->size_bytes, sb);
     explain_quant(&d->quant, sb);
     if (!g.nhwc)
         tl_sb_printf(sb, " TI requires the application to zero the padding of input buffers once "

@@ -410,7 +410,7 @@ TL_TEST(quant_random_vs_libm)
                                        real, k, scale, q.zp, fl, rm, (long long)got, want);
         int64_t code = (int64_t)tl_rng_range(&r, -200, 200);
         float dq = k == TL_Q_AFFINE ? (float)(code - q.zp) * scale
-                 : k == TL_Q_INV ? (float)(code - q.zp) / scale
+                 : k == TL_Q_INV ? (float)(code - q.zp) * inv /* TIDL-RT's reciprocal */
                  : k == TL_Q_DFP ? ldexpf((float)code, -fl) : (float)code;
         if (tl_dequantize_value(&q, code) != (double)dq) FAILF("dequantize %lld kind %d", (long long)code, k);
     }

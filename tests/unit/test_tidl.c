@@ -777,7 +777,8 @@ TL_TEST(dequantize_padded_i16_to_dense_f32)
                 for (int64_t h = 0; h < dims[2]; h++)
                     for (int64_t w = 0; w < dims[3]; w++, i++) {
                         int32_t q = in[ref_off(&b, bn, 0, 0, c, h, w)];
-                        float want = (float)(q - b.zero_point) / b.tensor_scale;
+                        /* TIDL-RT multiplies by the f32 reciprocal */
+                        float want = (float)(q - b.zero_point) * (1.0f / b.tensor_scale);
                         if (memcmp(&want, &out[i], 4) != 0) {
                             FAILF("%s: (%lld,%lld,%lld,%lld): q=%d -> %.9g, want %.9g", fmt(&src), (long long)bn,
                                   (long long)c, (long long)h, (long long)w, (int)q, (double)out[i], (double)want);
@@ -872,7 +873,7 @@ TL_TEST(json_extra_and_explain)
     CHECK_STR_CONTAINS(buf, "PadT + PadL = 2 instead, which is wrong");
     CHECK_STR_CONTAINS(buf, "bug B1");
     CHECK_STR_CONTAINS(buf, "q = trunc(real x 25), saturated");
-    CHECK_STR_CONTAINS(buf, "real = q / 25.");
+    CHECK_STR_CONTAINS(buf, "real = q x (1.0f / 25), the f32 reciprocal");
     CHECK(buf[sb.len - 1] == ')' || buf[sb.len - 1] == '.');
     /* NHWC: the element steps of H and C */
     REQUIRE_STATUS(tl_desc_parse(&d, "tidl:u8:2x3x4x5:layout=nhwc"), TL_OK);
