@@ -45,7 +45,7 @@ int main(void)
     if ((s = tl_desc_parse(&npu, "rknn.nc1hwc2:u8:1x1x480x640x16:c=3")) != TL_OK) return fail("npu spec", s);
 
     uint32_t size;
-    if ((s = tl_rknn_mem_size(&npu, &size)) != TL_OK) return fail("tl_rknn_mem_size", s);
+    if ((s = tl_rknn_mem_size(NULL, &npu, &size)) != TL_OK) return fail("tl_rknn_mem_size", s);
     printf("RKNN input: size_with_stride %u bytes (the dense RGB frame is %d)\n", size, H * W * 3);
 
     int fd = memfd_create("npu-input", 0);

@@ -114,11 +114,8 @@ TL_API tl_status tl_convert_to_fd(const tl_desc *src_d, const void *src, size_t 
                                   int fd, uint64_t offset, unsigned flags);
 
 /* ---- vendor buffer sizes ------------------------------------------------------ */
-/* RKNN: bytes to ask rknn_create_mem for, the descriptor's size (the native
- * attr's size_with_stride when it came from one: tl_rknn_desc_from_attr).
- * rknn_create_mem(ctx, uint32_t size) cannot hold 4 GiB or more:
- * TL_ERR_VENDOR (newer runtimes have rknn_create_mem2 with a 64-bit size). */
-TL_API tl_status tl_rknn_mem_size(const tl_desc *d, uint32_t *bytes);
+/* RKNN: the bytes to ask rknn_create_mem for are tl_rknn_mem_size (tlayout/rknn.h):
+ * tl_rknn_mem_size(NULL, d, &bytes) for a descriptor alone. */
 /* RKNN: check the size and offset arguments of
  *   rknn_create_mem_from_fd(ctx, fd, virt_addr, uint32_t size, int32_t offset)
  * for the tensor d in a dma-buf of fd_size bytes (0 = not checked): size >=

@@ -129,8 +129,9 @@ TL_API tl_status tl_rknn_attr_parse_line(tl_rknn_tensor_attr *out, const char *l
 
 /* Bytes of the rknn_tensor_mem a zero-copy program creates for a native attr
  * (rknn_create_mem(ctx, size)): size_with_stride (size when it is 0), and at
- * least what the descriptor d spans (d may be NULL). rknn_create_mem takes a
- * uint32: TL_ERR_OVERFLOW above 4 GiB. */
+ * least what the descriptor d spans. Either may be NULL, not both (a
+ * descriptor alone: its size). rknn_create_mem takes a uint32: TL_ERR_VENDOR
+ * at 4 GiB or more (rknn_create_mem2 takes a uint64). */
 TL_API tl_status tl_rknn_mem_size(const tl_rknn_tensor_attr *native, const tl_desc *d, uint32_t *bytes);
 
 /* RKNN type <-> tl_dtype. TL_ERR_VENDOR / TL_ERR_DTYPE when there is no match

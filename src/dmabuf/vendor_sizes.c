@@ -8,18 +8,6 @@
 #include "tlayout/dmabuf.h"
 
 /* ---- RKNN ---------------------------------------------------------------------- */
-tl_status tl_rknn_mem_size(const tl_desc *d, uint32_t *bytes)
-{
-    if (!bytes) return tl_fail(TL_ERR_NULL, "bytes is NULL");
-    TL_TRY(tl_desc_validate(d));
-    if ((uint64_t)d->size_bytes > UINT32_MAX)
-        return tl_fail(TL_ERR_VENDOR, "size=%lld bytes >= 4 GiB does not fit rknn_create_mem's uint32_t size: use "
-                       "rknn_create_mem2 (uint64_t size) or split the tensor (RKNN)", (long long)d->size_bytes);
-    *bytes = (uint32_t)d->size_bytes;
-    tl_clear_error();
-    return TL_OK;
-}
-
 tl_status tl_rknn_check_fd_mem(const tl_desc *d, uint64_t fd_size, int64_t size, int64_t offset)
 {
     TL_TRY(tl_desc_validate(d));

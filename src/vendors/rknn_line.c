@@ -236,15 +236,18 @@ tl_status tl_rknn_attr_parse_line(tl_rknn_tensor_attr *out, const char *line)
 
 tl_status tl_rknn_mem_size(const tl_rknn_tensor_attr *native, const tl_desc *d, uint32_t *bytes)
 {
-    if (!native || !bytes) return tl_fail(TL_ERR_NULL, "attr or bytes is NULL");
+    if (!bytes) return tl_fail(TL_ERR_NULL, "bytes is NULL");
+    if (!native && !d) return tl_fail(TL_ERR_NULL, "attr and descriptor are both NULL: give one of them");
+    if (d) TL_TRY(tl_desc_validate(d));
     uint64_t need = d ? (uint64_t)d->size_bytes : 0;
-    uint32_t s = native->size_with_stride ? native->size_with_stride : native->size;
+    uint32_t s = !native ? 0 : native->size_with_stride ? native->size_with_stride : native->size;
     if (s == 0 && need == 0)
         return tl_fail(TL_ERR_VENDOR, "size_with_stride=0 and size=0: nothing says how large the buffer is; pass "
                        "the descriptor (rknn)");
     if (need > UINT32_MAX)
-        return tl_fail(TL_ERR_OVERFLOW, "%llu bytes exceed rknn_create_mem's uint32 size (rknn)",
-                       (unsigned long long)need);
+        return tl_fail(TL_ERR_VENDOR, "size=%llu bytes >= 4 GiB does not fit rknn_create_mem's uint32_t size: use "
+                       "rknn_create_mem2 (uint64_t size) or split the tensor (rknn)", (unsigned long long)need);
     *bytes = s > need ? s : (uint32_t)need;
+    tl_clear_error();
     return TL_OK;
 }

@@ -392,7 +392,7 @@ TL_TEST(rknn_sizes)
     /* native NC1HWC2 of a 3-channel 64x64 u8 input on RK3588: C2 = 16 */
     REQUIRE_STATUS(tl_desc_parse(&d, "rknn.nc1hwc2:u8:1x1x64x64x16:c=3"), TL_OK);
     uint32_t bytes = 0;
-    CHECK_STATUS(tl_rknn_mem_size(&d, &bytes), TL_OK);
+    CHECK_STATUS(tl_rknn_mem_size(NULL, &d, &bytes), TL_OK);
     CHECK_EQ_I64(bytes, 64 * 64 * 16); /* not 64*64*3: the channel block is padded */
     CHECK_STATUS(tl_rknn_check_fd_mem(&d, 1 << 20, 65536, 4096), TL_OK);
     CHECK_STATUS(tl_rknn_check_fd_mem(&d, 0, 65536, 0), TL_OK); /* fd size unknown */
@@ -417,7 +417,7 @@ TL_TEST(rknn_sizes)
     CHECK_STR_CONTAINS(tl_last_error(), "uint32_t size");
     /* 4 GiB does not fit rknn_create_mem */
     REQUIRE_STATUS(tl_desc_parse(&d, "rknn.nhwc:u8:1x65536x65536x1"), TL_OK);
-    CHECK_STATUS(tl_rknn_mem_size(&d, &bytes), TL_ERR_VENDOR);
+    CHECK_STATUS(tl_rknn_mem_size(NULL, &d, &bytes), TL_ERR_VENDOR);
     CHECK_STR_CONTAINS(tl_last_error(), "rknn_create_mem2");
 }
 
