@@ -32,14 +32,17 @@ typedef struct tl_rz {
     tl_rz_tap *xt, *yt;      /* AREA: taps; row dy uses yt[ybeg[dy] .. ybeg[dy+1]) */
     int32_t nxt, nyt, *ybeg;
     int32_t *cols, ncols;    /* the source columns a row is read at, increasing */
+    int32_t *xc;             /* LINEAR, NEAREST: position of xo[dx] in cols (its pixel in a line) */
+    bool xpick;              /* LINEAR: every column's weights are (2048, 0): the tap's pixel */
+    bool xdirect;            /* xpick, and line pixel dx is output pixel dx (cols[dx] = xo[dx]) */
     int32_t *xk;             /* LINEAR: per output value, its first sample's byte in a line */
     int16_t *wk;             /* LINEAR: per output value, the two weights */
     tl_vlinear_fn vlinear;   /* LINEAR's vertical and horizontal steps (row kernels) */
     tl_hlinear_fn hlinear;
 } tl_rz;
 
-/* Produce source row sy into row (sw pixels of cn u8 channels): at least the
- * ncols columns cols[] (the others are not read). */
+/* Produce source row sy into row, compacted: the pixel of column cols[k]
+ * (cn u8 channels) at row + k * cn, for k < ncols. */
 typedef void (*tl_rz_src_fn)(const void *ctx, int32_t sy, const int32_t *cols, int32_t ncols, uint8_t *row);
 
 /* Scratch of one run: a source line, two horizontally resized rows (cached by
