@@ -356,11 +356,21 @@ static void yuv_kernel_row(const src_ctx *s, const uint8_t *r[3], const int32_t 
         return;
     }
     uint8_t *g[3] = {s->gather, s->gather + ncols, s->gather + 2 * (size_t)ncols};
-    for (int c = 0; c < 3; c++) {
-        const int64_t *col = pl->src.col[c] + pl->cx;
-        for (int32_t k = 0; k < ncols; k++) g[c][k] = r[c][col[cols[k]]];
-    }
     tl_yuv_rows rows = {g[0], g[1], g[2], 0, 1, m->yoff, m->cy, m->cvr, m->cvg, m->cug, m->cub};
+    if (pl->cols.kernel && pl->cols.step[1] == 2) { /* NV12, NV21: each column's U,V pair in one move */
+        const uint8_t *pair = r[1] < r[2] ? r[1] : r[2];
+        for (int32_t k = 0; k < ncols; k++) {
+            int64_t x = pl->cx + cols[k];
+            g[0][k] = r[0][x];
+            memcpy(g[1] + 2 * (size_t)k, pair + (x >> 1) * 2, 2);
+        }
+        rows.u = g[1] + (r[1] - pair), rows.v = g[1] + (r[2] - pair), rows.cstep = 2;
+    } else {
+        for (int c = 0; c < 3; c++) {
+            const int64_t *col = pl->src.col[c] + pl->cx;
+            for (int32_t k = 0; k < ncols; k++) g[c][k] = r[c][col[cols[k]]];
+        }
+    }
     pl->k->yuv_rgb(&rows, 0, ncols, out);
 }
 
@@ -577,7 +587,7 @@ typedef struct run_work {
     uint8_t *uv;        /* fast: nw * 2 */
     uint8_t *rgb;       /* fast: nw * 3 converted pixels */
     uint8_t *pixels;    /* dw * dc, destination channel order */
-    uint8_t *gather;    /* 3 * cw: src_ctx's */
+    uint8_t *gather;    /* 3 * cw (+ 16): src_ctx's */
     void *mem;
 } run_work;
 
@@ -587,7 +597,7 @@ static tl_status work_init(const tl_image_plan *pl, run_work *w)
 {
     size_t a = tl_rz_work_bytes(&pl->rz), b = pl->fast ? tl_rz_work_bytes(&pl->rz_uv) : 0;
     size_t c = up64((size_t)pl->nw * 3), u = up64((size_t)pl->nw * 2), px = up64((size_t)pl->dw * 4);
-    size_t g = up64((size_t)pl->cw * 3), all = a + b + 2 * c + u + px + g;
+    size_t g = up64((size_t)pl->cw * 3 + 16), all = a + b + 2 * c + u + px + g;
     w->mem = malloc(all + 64);
     if (!w->mem) return tl_fail(TL_ERR_NOMEM, "image run scratch of %zu bytes: out of memory", all);
     uint8_t *p = (uint8_t *)(((uintptr_t)w->mem + 63) & ~(uintptr_t)63);
