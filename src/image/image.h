@@ -94,9 +94,16 @@ typedef struct tl_img_codes {
     uint64_t lut[4][256];
     int64_t width;                /* logical W */
     bool identity;                /* lut[c][v] == v for every c (u8, no normalisation) */
+    /* PIXELS whose image lanes fit in 8 bytes: packed[c][v] is lut[c][v] at
+     * its byte offset in a little-endian word, so a pixel is the OR of dc
+     * entries, written with one store (tl_img_codes_pack). */
+    bool packed_ok;
+    uint64_t packed[4][256];
 } tl_img_codes;
 
 tl_status tl_img_dst_init(tl_img_dst *w, const tl_desc *d, int cdim, int hdim, int wdim);
+/* Fill t->packed from t->lut for destination w (after the lut is made). */
+void tl_img_codes_pack(const tl_img_dst *w, tl_img_codes *t);
 void tl_img_dst_free(tl_img_dst *w);
 /* Padded row y: px holds the logical row's W x dc u8 values in destination
  * channel order, or is NULL for a padding row. */

@@ -522,6 +522,7 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
     pl->rz.vlinear = pl->rz_uv.vlinear = pl->k->vlinear;
     pl->rz.hlinear = pl->rz_uv.hlinear = pl->k->hlinear;
     lut_init(pl);
+    tl_img_codes_pack(&pl->dst, &pl->codes);
     if (pl->top > 0 || pl->top + pl->nh < pl->dh) pl->border_row = tl_img_dst_encode(&pl->dst, &pl->codes, pl->border);
     describe(pl);
     return TL_OK;
