@@ -203,10 +203,20 @@ static void plane_channel_row(const tl_img_dst *w, const tl_img_codes *t, const 
     const uint8_t *s = px + lc;
     memset(row, 0, (size_t)(w->plo_w * eb));
     uint8_t *p = row + w->plo_w * eb;
-    if (eb == 1)
-        for (int64_t x = 0; x < (int64_t)t->width; x++) p[x] = (uint8_t)lut[s[x * w->dc]];
-    else
-        for (int64_t x = 0; x < (int64_t)t->width; x++) put(p + x * eb, eb, lut[s[x * w->dc]]);
+    const int64_t n = (int64_t)t->width, dc = w->dc;
+    /* one loop per element size, so that each store has a constant size */
+#define TL_PLANE_LOOP(T)                                                  \
+    for (int64_t x = 0; x < n; x++) {                                     \
+        T v = (T)lut[s[x * dc]];                                          \
+        memcpy(p + x * (int64_t)sizeof(T), &v, sizeof(T));                \
+    }
+    switch (eb) {
+    case 1: TL_PLANE_LOOP(uint8_t) break;
+    case 2: TL_PLANE_LOOP(uint16_t) break;
+    case 4: TL_PLANE_LOOP(uint32_t) break;
+    default: TL_PLANE_LOOP(uint64_t) break;
+    }
+#undef TL_PLANE_LOOP
     int64_t end = w->plo_w + (int64_t)t->width;
     memset(row + end * eb, 0, (size_t)((w->wp - end) * eb));
 }
