@@ -437,6 +437,11 @@ static void fast_y_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t
         memcpy(out, r0 + pl->cx + cols[0], (size_t)ncols);
         return;
     }
+    if (pl->cols.kernel) { /* Y step 1: the column is the byte */
+        const uint8_t *y0 = r0 + pl->cx;
+        for (int32_t k = 0; k < ncols; k++) out[k] = y0[cols[k]];
+        return;
+    }
     for (int32_t k = 0; k < ncols; k++) out[k] = r0[c0[cols[k]]];
 }
 
