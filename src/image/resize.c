@@ -215,7 +215,7 @@ static size_t up64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 size_t tl_rz_work_bytes(const tl_rz *rz)
 {
-    size_t line = up64((size_t)rz->sw * rz->cn + 8), row = (size_t)rz->dw * rz->cn;
+    size_t line = up64((size_t)rz->sw * rz->cn + 16), row = (size_t)rz->dw * rz->cn;
     size_t n = line;
     if (rz->method == TL_RZ_LINEAR) n += 2 * up64(row * sizeof(int32_t));
     if (rz->method == TL_RZ_AREA_FAST) n += up64(row * sizeof(int32_t));
@@ -228,8 +228,8 @@ void tl_rz_work_init(tl_rz_work *w, const tl_rz *rz, void *mem)
     uint8_t *p = mem;
     size_t row = (size_t)rz->dw * rz->cn;
     memset(w, 0, sizeof *w);
-    w->line = p, p += up64((size_t)rz->sw * rz->cn + 8);
-    memset(w->line, 0, up64((size_t)rz->sw * rz->cn + 8)); /* bytes past the columns read as 0 */
+    w->line = p, p += up64((size_t)rz->sw * rz->cn + 16);
+    memset(w->line, 0, up64((size_t)rz->sw * rz->cn + 16)); /* bytes past the columns read as 0 */
     w->tag[0] = w->tag[1] = -1;
     if (rz->method == TL_RZ_LINEAR || rz->method == TL_RZ_AREA_FAST) {
         w->h[0] = (int32_t *)(void *)p, p += up64(row * sizeof(int32_t));

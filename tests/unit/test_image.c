@@ -425,14 +425,16 @@ TL_TEST(kernels_match_scalar)
             if (memcmp(want, got, n) != 0 || got[n] != 0xEE) FAILF("%s vlinear n=%zu b=%d,%d", k->isa, n, b0, b1);
         }
         for (int it = 0; it < 300; it++) { /* horizontal step: random taps, weight 0 at the edge */
-            uint8_t line[3 * 64 + 4];
+            uint8_t line[3 * 64 + 16];
             int32_t ofs[150], hw[150], hg[151];
             int16_t wt[300];
             int cn = 1 + it % 3;
             size_t n = (size_t)tl_rng_range(&r, 0, 150);
             tl_rng_bytes(&r, line, sizeof line);
             for (size_t q = 0; q < n; q++) {
-                ofs[q] = (int32_t)tl_rng_range(&r, 0, 64 * cn - 1);
+                /* odd iterations: increasing taps a pixel or two apart (a resize's, the kernels' window path) */
+                int32_t near = q ? ofs[q - 1] + (int32_t)tl_rng_range(&r, 0, it % 4 == 1 ? cn : 2 * cn) : (int32_t)tl_rng_range(&r, 0, cn - 1);
+                ofs[q] = it % 2 && near <= 64 * cn - 1 ? near : (int32_t)tl_rng_range(&r, 0, 64 * cn - 1);
                 wt[2 * q + 1] = (int16_t)tl_rng_range(&r, 0, 2048), wt[2 * q] = (int16_t)(2048 - wt[2 * q + 1]);
                 if (ofs[q] >= 63 * cn) wt[2 * q + 1] = 0, wt[2 * q] = 2048;
             }

@@ -30,17 +30,30 @@ void tl_u8_vlinear_ukernel__avx2(const int32_t *h0, const int32_t *h1, int32_t b
     tl_u8_vlinear_ukernel__scalar(h0 + i, h1 + i, b0, b1, out + i, n - i);
 }
 
-/* 8 outputs a step: a 32-bit gather at each offset holds both samples (bytes
- * 0 and cn), which become a 16-bit pair for one multiply-add with the weights. */
+/* 8 outputs a step. Where the 8 first samples lie within 16 bytes of the
+ * line (shrinking by less than about 2, enlarging), one 16-byte load in both
+ * lanes and a byte shuffle whose control is made from the offsets give each
+ * output its (byte 0, byte cn) pair; else a 32-bit gather at each offset. The
+ * pairs become 16-bit values for one multiply-add with the weights. */
 void tl_u8_hlinear_ukernel__avx2(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n)
 {
     const char z = (char)0x80, c = (char)cn; /* per dword: byte 0, zero, byte cn, zero */
     const __m256i pick = _mm256_setr_epi8(0, z, c, z, 4, z, (char)(4 + c), z, 8, z, (char)(8 + c), z, 12, z, (char)(12 + c), z,
                                           0, z, c, z, 4, z, (char)(4 + c), z, 8, z, (char)(8 + c), z, 12, z, (char)(12 + c), z);
+    const __m256i second = _mm256_set1_epi32(cn << 16), zeros = _mm256_set1_epi32((int)0x80008000u);
+    const __m256i limit = _mm256_set1_epi32(15 - cn); /* both samples inside the 16-byte window */
     size_t k = 0;
     for (; k + 8 <= n; k += 8) {
-        __m256i v = _mm256_i32gather_epi32((const int *)(const void *)line, _mm256_loadu_si256((const __m256i *)(ofs + k)), 1);
-        __m256i pair = _mm256_shuffle_epi8(v, pick);
+        __m256i o = _mm256_loadu_si256((const __m256i *)(ofs + k)), pair;
+        int32_t base = ofs[k];
+        __m256i rel = _mm256_sub_epi32(o, _mm256_set1_epi32(base)); /* negative: huge unsigned, not in the window */
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(rel, limit), rel)) == -1) {
+            __m256i ctl = _mm256_or_si256(_mm256_add_epi32(rel, _mm256_add_epi32(_mm256_slli_epi32(rel, 16), second)), zeros);
+            __m256i win = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(line + base)));
+            pair = _mm256_shuffle_epi8(win, ctl);
+        } else {
+            pair = _mm256_shuffle_epi8(_mm256_i32gather_epi32((const int *)(const void *)line, o, 1), pick);
+        }
         _mm256_storeu_si256((__m256i *)(h + k), _mm256_madd_epi16(pair, _mm256_loadu_si256((const __m256i *)(w + 2 * k))));
     }
     tl_u8_hlinear_ukernel__scalar(line, ofs + k, w + 2 * k, cn, h + k, n - k);
