@@ -137,17 +137,23 @@ void tl_img_codes_pack(const tl_img_dst *w, tl_img_codes *t)
         for (int v = 0; v < 256; v++) t->packed[c][v] = (t->lut[c][v] & mask) << (8 * w->eb * (w->plo_c + c));
 }
 
+static inline uint64_t packed_pixel(const tl_img_codes *t, const uint8_t *px, int dc)
+{
+    uint64_t v = t->packed[0][px[0]];
+    for (int c = 1; c < dc; c++) v |= t->packed[c][px[c]];
+    return v;
+}
+
 /* n image pixels of ps bytes from packed words: the lanes past the word are
  * padding, zero; one store per pixel for the usual sizes (no staging buffer
- * read back, so no store-to-load forwarding stall per pixel). */
-static void packed_pixels(const tl_img_codes *t, int dc, const uint8_t *px, int64_t n, int64_t ps, uint8_t *p)
+ * read back, so no store-to-load forwarding stall per pixel). Inlined per
+ * channel count, so the channel loop unrolls. */
+static inline void packed_loop(const tl_img_codes *t, const uint8_t *px, int64_t n, int64_t ps, uint8_t *p, int dc)
 {
-    if (ps > 8 && ps != 16) memset(p, 0, (size_t)(n * ps));
-#define TL_PACKED_LOOP(STORE)                                                                        \
-    for (int64_t x = 0; x < n; x++, p += ps, px += dc) {                                             \
-        uint64_t v = t->packed[0][px[0]];                                                            \
-        for (int c = 1; c < dc; c++) v |= t->packed[c][px[c]];                                       \
-        STORE;                                                                                       \
+#define TL_PACKED_LOOP(STORE)                                                     \
+    for (int64_t x = 0; x < n; x++, p += ps, px += dc) {                          \
+        uint64_t v = packed_pixel(t, px, dc);                                     \
+        STORE;                                                                    \
     }
     switch (ps) {
     case 4: { TL_PACKED_LOOP(uint32_t v32 = (uint32_t)v; memcpy(p, &v32, 4)) break; }
@@ -156,6 +162,16 @@ static void packed_pixels(const tl_img_codes *t, int dc, const uint8_t *px, int6
     default: TL_PACKED_LOOP(memcpy(p, &v, (size_t)(ps < 8 ? ps : 8))) break;
     }
 #undef TL_PACKED_LOOP
+}
+
+static void packed_pixels(const tl_img_codes *t, int dc, const uint8_t *px, int64_t n, int64_t ps, uint8_t *p)
+{
+    if (ps > 8 && ps != 16) memset(p, 0, (size_t)(n * ps));
+    switch (dc) { /* 1, 3 or 4 (image channels) */
+    case 1: packed_loop(t, px, n, ps, p, 1); return;
+    case 3: packed_loop(t, px, n, ps, p, 3); return;
+    default: packed_loop(t, px, n, ps, p, 4); return;
+    }
 }
 
 static void pixels_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, uint8_t *row)
