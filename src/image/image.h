@@ -32,14 +32,17 @@ typedef struct tl_rz {
     tl_rz_tap *xt, *yt;      /* AREA: taps; row dy uses yt[ybeg[dy] .. ybeg[dy+1]) */
     int32_t nxt, nyt, *ybeg;
     int32_t *cols, ncols;    /* the source columns a row is read at, increasing */
+    int32_t *xc;             /* LINEAR, NEAREST: position of xo[dx] in cols (its pixel in a line) */
+    bool xpick;              /* LINEAR: every column's weights are (2048, 0): the tap's pixel */
+    bool xdirect;            /* xpick, and line pixel dx is output pixel dx (cols[dx] = xo[dx]) */
     int32_t *xk;             /* LINEAR: per output value, its first sample's byte in a line */
     int16_t *wk;             /* LINEAR: per output value, the two weights */
     tl_vlinear_fn vlinear;   /* LINEAR's vertical and horizontal steps (row kernels) */
     tl_hlinear_fn hlinear;
 } tl_rz;
 
-/* Produce source row sy into row (sw pixels of cn u8 channels): at least the
- * ncols columns cols[] (the others are not read). */
+/* Produce source row sy into row, compacted: the pixel of column cols[k]
+ * (cn u8 channels) at row + k * cn, for k < ncols. */
 typedef void (*tl_rz_src_fn)(const void *ctx, int32_t sy, const int32_t *cols, int32_t ncols, uint8_t *row);
 
 /* Scratch of one run: a source line, two horizontally resized rows (cached by
@@ -91,9 +94,16 @@ typedef struct tl_img_codes {
     uint64_t lut[4][256];
     int64_t width;                /* logical W */
     bool identity;                /* lut[c][v] == v for every c (u8, no normalisation) */
+    /* PIXELS whose image lanes fit in 8 bytes: packed[c][v] is lut[c][v] at
+     * its byte offset in a little-endian word, so a pixel is the OR of dc
+     * entries, written with one store (tl_img_codes_pack). */
+    bool packed_ok;
+    uint64_t packed[4][256];
 } tl_img_codes;
 
 tl_status tl_img_dst_init(tl_img_dst *w, const tl_desc *d, int cdim, int hdim, int wdim);
+/* Fill t->packed from t->lut for destination w (after the lut is made). */
+void tl_img_codes_pack(const tl_img_dst *w, tl_img_codes *t);
 void tl_img_dst_free(tl_img_dst *w);
 /* Padded row y: px holds the logical row's W x dc u8 values in destination
  * channel order, or is NULL for a padding row. */

@@ -309,6 +309,7 @@ static inline uint8_t rgb_to_gray(int r, int g, int b) { return (uint8_t)((r * 9
 typedef struct src_ctx {
     const tl_image_plan *pl;
     const uint8_t *src;
+    uint8_t *gather;   /* 3 x crop width: Y, U, V samples of the columns read */
 } src_ctx;
 
 /* Columns of the three channels regular (plain or 2x subsampled, fixed step)? */
@@ -338,6 +339,41 @@ static inline void yuv_to_rgb_tab(const tl_csc *m, int y, int u, int v, uint8_t 
     rgb[2] = sat8((t + m->tb[u]) >> 20);
 }
 
+/* Source rows hand the resize only the columns it reads, compacted (pixel k
+ * is column cols[k]; image/image.h). */
+static bool dense(const int32_t *cols, int32_t ncols) { return ncols && cols[ncols - 1] - cols[0] + 1 == ncols; }
+
+/* The vector YUV kernel over the columns cols[]: straight from the frame when
+ * they are side by side in a kernel layout, else from their Y, U, V samples
+ * gathered into rows with a chroma sample per pixel (the kernel's cshift 0). */
+static void yuv_kernel_row(const src_ctx *s, const uint8_t *r[3], const int32_t *cols, int32_t ncols, uint8_t *out)
+{
+    const tl_image_plan *pl = s->pl;
+    const tl_csc *m = &pl->csc;
+    if (pl->cols.kernel && dense(cols, ncols)) {
+        tl_yuv_rows rows = {r[0], r[1], r[2], 1, (int32_t)pl->cols.step[1], m->yoff, m->cy, m->cvr, m->cvg, m->cug, m->cub};
+        pl->k->yuv_rgb(&rows, pl->cx + cols[0], pl->cx + cols[ncols - 1] + 1, out);
+        return;
+    }
+    uint8_t *g[3] = {s->gather, s->gather + ncols, s->gather + 2 * (size_t)ncols};
+    tl_yuv_rows rows = {g[0], g[1], g[2], 0, 1, m->yoff, m->cy, m->cvr, m->cvg, m->cug, m->cub};
+    if (pl->cols.kernel && pl->cols.step[1] == 2) { /* NV12, NV21: each column's U,V pair in one move */
+        const uint8_t *pair = r[1] < r[2] ? r[1] : r[2];
+        for (int32_t k = 0; k < ncols; k++) {
+            int64_t x = pl->cx + cols[k];
+            g[0][k] = r[0][x];
+            memcpy(g[1] + 2 * (size_t)k, pair + (x >> 1) * 2, 2);
+        }
+        rows.u = g[1] + (r[1] - pair), rows.v = g[1] + (r[2] - pair), rows.cstep = 2;
+    } else {
+        for (int c = 0; c < 3; c++) {
+            const int64_t *col = pl->src.col[c] + pl->cx;
+            for (int32_t k = 0; k < ncols; k++) g[c][k] = r[c][col[cols[k]]];
+        }
+    }
+    pl->k->yuv_rgb(&rows, 0, ncols, out);
+}
+
 /* Exact mode: crop row sy as the resize sees it (RGB or gray), at the columns
  * the resize reads. Frame column = crop x + column; the offset tables hold
  * each channel's row and column terms (chroma subsampling included). */
@@ -351,21 +387,18 @@ static void exact_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t 
     if (pl->sc == 1) { /* gray source */
         for (int32_t k = 0; k < ncols; k++) {
             uint8_t g = r0[c0[cols[k]]];
-            if (pl->pc == 1) out[cols[k]] = g;
-            else memset(out + 3 * cols[k], g, 3);
+            if (pl->pc == 1) out[k] = g;
+            else memset(out + 3 * k, g, 3);
         }
         return;
     }
     const uint8_t *r1 = s->src + pl->src.row[1][y], *r2 = s->src + pl->src.row[2][y];
     const int64_t *c1 = pl->src.col[1] + pl->cx, *c2 = pl->src.col[2] + pl->cx;
     if (pl->kind == SRC_YUV && pl->pc == 1) {
-        for (int32_t k = 0; k < ncols; k++) out[cols[k]] = r0[c0[cols[k]]];
-    } else if (pl->cols.kernel && pl->k->yuv_rgb != tl_yuv_rgb_ukernel__scalar) {
-        /* a vector kernel converts the whole span the resize reads */
-        const tl_cols *g = &pl->cols;
-        tl_yuv_rows rows = {r0, r1, r2, 1, (int32_t)g->step[1], pl->csc.yoff, pl->csc.cy, pl->csc.cvr, pl->csc.cvg,
-                            pl->csc.cug, pl->csc.cub};
-        if (ncols) pl->k->yuv_rgb(&rows, pl->cx + cols[0], pl->cx + cols[ncols - 1] + 1, out + 3 * cols[0]);
+        for (int32_t k = 0; k < ncols; k++) out[k] = r0[c0[cols[k]]];
+    } else if (pl->kind == SRC_YUV && pl->k->yuv_rgb != tl_yuv_rgb_ukernel__scalar) {
+        const uint8_t *r[3] = {r0, r1, r2};
+        yuv_kernel_row(s, r, cols, ncols, out);
     } else if (pl->kind == SRC_YUV && pl->cols.regular) {
         const tl_csc *m = &pl->csc;
         const tl_cols *g = &pl->cols;
@@ -373,13 +406,13 @@ static void exact_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t 
         for (int32_t k = 0; k < ncols; k++) {
             int64_t x = cx + cols[k];
             yuv_to_rgb_tab(m, r0[x * g->step[0]], r1[(x >> g->shift[1]) * g->step[1]], r2[(x >> g->shift[2]) * g->step[2]],
-                           out + 3 * cols[k]);
+                           out + 3 * k);
         }
     } else if (pl->kind == SRC_YUV) {
         const tl_csc *m = &pl->csc;
         for (int32_t k = 0; k < ncols; k++) {
             int32_t i = cols[k];
-            yuv_to_rgb_tab(m, r0[c0[i]], r1[c1[i]], r2[c2[i]], out + 3 * i);
+            yuv_to_rgb_tab(m, r0[c0[i]], r1[c1[i]], r2[c2[i]], out + 3 * k);
         }
     } else {
         const bool bgr = pl->p.src_order == TL_IMAGE_BGR;
@@ -387,8 +420,8 @@ static void exact_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t 
             int32_t i = cols[k];
             uint8_t a = r0[c0[i]], g = r1[c1[i]], b = r2[c2[i]], r = bgr ? b : a;
             b = bgr ? a : b;
-            if (pl->pc == 1) out[i] = rgb_to_gray(r, g, b);
-            else out[3 * i] = r, out[3 * i + 1] = g, out[3 * i + 2] = b;
+            if (pl->pc == 1) out[k] = rgb_to_gray(r, g, b);
+            else out[3 * k] = r, out[3 * k + 1] = g, out[3 * k + 2] = b;
         }
     }
 }
@@ -400,11 +433,16 @@ static void fast_y_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t
     const tl_image_plan *pl = s->pl;
     const uint8_t *r0 = s->src + pl->src.row[0][pl->cy + sy];
     const int64_t *c0 = pl->src.col[0] + pl->cx;
-    if (pl->cols.kernel) { /* Y samples side by side: the span the resize reads */
-        if (ncols) memcpy(out + cols[0], r0 + pl->cx + cols[0], (size_t)(cols[ncols - 1] - cols[0] + 1));
+    if (pl->cols.kernel && dense(cols, ncols)) { /* Y samples side by side */
+        memcpy(out, r0 + pl->cx + cols[0], (size_t)ncols);
         return;
     }
-    for (int32_t k = 0; k < ncols; k++) out[cols[k]] = r0[c0[cols[k]]];
+    if (pl->cols.kernel) { /* Y step 1: the column is the byte */
+        const uint8_t *y0 = r0 + pl->cx;
+        for (int32_t k = 0; k < ncols; k++) out[k] = y0[cols[k]];
+        return;
+    }
+    for (int32_t k = 0; k < ncols; k++) out[k] = r0[c0[cols[k]]];
 }
 
 static void fast_uv_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t ncols, uint8_t *out)
@@ -414,13 +452,13 @@ static void fast_uv_row(const void *ctx, int32_t sy, const int32_t *cols, int32_
     const int64_t y = pl->cy + (int64_t)sy * pl->chroma_sy;
     const uint8_t *r1 = s->src + pl->src.row[1][y], *r2 = s->src + pl->src.row[2][y];
     const int64_t *c1 = pl->src.col[1] + pl->cx, *c2 = pl->src.col[2] + pl->cx;
-    if (pl->cols.kernel && pl->cols.step[1] == 2 && r1 < r2 && ncols) { /* NV12: U,V pairs as they are */
-        memcpy(out + 2 * cols[0], r1 + pl->cx + 2 * cols[0], (size_t)(2 * (cols[ncols - 1] - cols[0] + 1)));
+    if (pl->cols.kernel && pl->cols.step[1] == 2 && r1 < r2 && dense(cols, ncols)) { /* NV12: U,V pairs as they are */
+        memcpy(out, r1 + pl->cx + 2 * cols[0], (size_t)(2 * ncols));
         return;
     }
     for (int32_t k = 0; k < ncols; k++) {
-        int64_t i = cols[k], x = i * pl->chroma_sx;
-        out[2 * i] = r1[c1[x]], out[2 * i + 1] = r2[c2[x]];
+        int64_t x = cols[k] * (int64_t)pl->chroma_sx;
+        out[2 * k] = r1[c1[x]], out[2 * k + 1] = r2[c2[x]];
     }
 }
 
@@ -489,6 +527,7 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
     pl->rz.vlinear = pl->rz_uv.vlinear = pl->k->vlinear;
     pl->rz.hlinear = pl->rz_uv.hlinear = pl->k->hlinear;
     lut_init(pl);
+    tl_img_codes_pack(&pl->dst, &pl->codes);
     if (pl->top > 0 || pl->top + pl->nh < pl->dh) pl->border_row = tl_img_dst_encode(&pl->dst, &pl->codes, pl->border);
     describe(pl);
     return TL_OK;
@@ -554,6 +593,7 @@ typedef struct run_work {
     uint8_t *uv;        /* fast: nw * 2 */
     uint8_t *rgb;       /* fast: nw * 3 converted pixels */
     uint8_t *pixels;    /* dw * dc, destination channel order */
+    uint8_t *gather;    /* 3 * cw (+ 16): src_ctx's */
     void *mem;
 } run_work;
 
@@ -563,15 +603,17 @@ static tl_status work_init(const tl_image_plan *pl, run_work *w)
 {
     size_t a = tl_rz_work_bytes(&pl->rz), b = pl->fast ? tl_rz_work_bytes(&pl->rz_uv) : 0;
     size_t c = up64((size_t)pl->nw * 3), u = up64((size_t)pl->nw * 2), px = up64((size_t)pl->dw * 4);
-    w->mem = malloc(a + b + 2 * c + u + px + 64);
-    if (!w->mem) return tl_fail(TL_ERR_NOMEM, "image run scratch of %zu bytes: out of memory", a + b + 2 * c + u + px);
+    size_t g = up64((size_t)pl->cw * 3 + 16), all = a + b + 2 * c + u + px + g;
+    w->mem = malloc(all + 64);
+    if (!w->mem) return tl_fail(TL_ERR_NOMEM, "image run scratch of %zu bytes: out of memory", all);
     uint8_t *p = (uint8_t *)(((uintptr_t)w->mem + 63) & ~(uintptr_t)63);
     tl_rz_work_init(&w->rz, &pl->rz, p), p += a;
     if (pl->fast) tl_rz_work_init(&w->rz_uv, &pl->rz_uv, p), p += b;
     w->content = p, p += c;
     w->uv = p, p += u;
     w->rgb = p, p += c;
-    w->pixels = p;
+    w->pixels = p, p += px;
+    w->gather = p;
     return TL_OK;
 }
 
@@ -632,7 +674,7 @@ tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigne
     TL_TRY(work_init(pl, &w));
     if (part == 0 && pl->dst.fill_rest) tl_fill_padding(&pl->dst_d, dst, dst_len, 0); /* padded N */
     const int64_t hp = pl->dst.hp, y0 = hp * part / nparts, y1 = hp * (part + 1) / nparts;
-    src_ctx ctx = {pl, src};
+    src_ctx ctx = {pl, src, w.gather};
     for (int64_t yp = y0; yp < y1; yp++) {
         int64_t y = yp - pl->dst.plo_h;
         bool image = y >= 0 && y < pl->dh;

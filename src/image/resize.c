@@ -86,7 +86,7 @@ static int32_t area_taps(int32_t sn, int32_t dn, int cn, double scale, tl_rz_tap
 void tl_rz_free(tl_rz *rz)
 {
     free(rz->xo), free(rz->yo), free(rz->xa), free(rz->yb);
-    free(rz->xt), free(rz->yt), free(rz->ybeg), free(rz->cols), free(rz->xk), free(rz->wk);
+    free(rz->xt), free(rz->yt), free(rz->ybeg), free(rz->cols), free(rz->xc), free(rz->xk), free(rz->wk);
     memset(rz, 0, sizeof *rz);
 }
 
@@ -111,7 +111,17 @@ static tl_status area_init(tl_rz *rz, double sx, double sy)
     return TL_OK;
 }
 
-/* The source columns the rows read: nearest's and linear's taps, else all. */
+/* Whether LINEAR's second tap of column dx is read: its weight is not zero
+ * (h = a * w0 + b * 0 does not depend on b), and it is inside the row. */
+static bool second_tap(const tl_rz *rz, int32_t dx)
+{
+    return rz->xo[dx] + 1 < rz->sw && rz->xa[2 * dx + 1] != 0;
+}
+
+/* The source columns the rows read, increasing: nearest's taps and linear's
+ * taps with a non-zero weight (so a 1/3 shrink reads a third of the columns),
+ * else all. xc[dx] is the position of xo[dx] among them: the source row
+ * functions write the columns compacted, so a line holds only these. */
 static tl_status column_list(tl_rz *rz)
 {
     rz->cols = malloc(sizeof(int32_t) * (size_t)rz->sw);
@@ -121,19 +131,29 @@ static tl_status column_list(tl_rz *rz)
         rz->ncols = rz->sw;
         return TL_OK;
     }
+    rz->xc = malloc(sizeof(int32_t) * (size_t)rz->dw);
+    if (!rz->xc) return nomem(rz);
+    const bool linear = rz->method == TL_RZ_LINEAR;
     int32_t n = 0;
-    for (int32_t dx = 0; dx < rz->dw; dx++) /* xo[] never decreases */
-        for (int32_t x = rz->xo[dx]; x <= rz->xo[dx] + (rz->method == TL_RZ_LINEAR) && x < rz->sw; x++)
-            if (n == 0 || rz->cols[n - 1] < x) rz->cols[n++] = x;
+    rz->xpick = linear, rz->xdirect = linear;
+    for (int32_t dx = 0; dx < rz->dw; dx++) { /* xo[] never decreases */
+        int32_t x = rz->xo[dx];
+        if (n == 0 || rz->cols[n - 1] < x) rz->cols[n++] = x;
+        rz->xc[dx] = rz->cols[n - 1] == x ? n - 1 : n - 2; /* else x + 1 is last, an earlier second tap */
+        if (linear && second_tap(rz, dx) && rz->cols[n - 1] < x + 1) rz->cols[n++] = x + 1;
+        if (linear) rz->xpick &= rz->xa[2 * dx] == 2048 && !second_tap(rz, dx);
+        rz->xdirect &= rz->xc[dx] == dx;
+    }
     rz->ncols = n;
+    rz->xdirect &= rz->xpick && n == rz->dw;
     return TL_OK;
 }
 
 static tl_status tables(tl_rz *rz, int resize);
 
 /* LINEAR's taps per output value (pixel dx, channel c) for the row kernels:
- * the first sample at xo[dx] * cn + c, the second cn bytes on (the edge
- * pixel, clamped, has weight 0 there). */
+ * the first sample at pixel xc[dx] of the compacted line, the second the next
+ * pixel there (column xo[dx] + 1 when second_tap; else any bytes, weight 0). */
 static tl_status output_taps(tl_rz *rz)
 {
     size_t n = (size_t)rz->dw * rz->cn;
@@ -142,8 +162,8 @@ static tl_status output_taps(tl_rz *rz)
     for (int32_t dx = 0; dx < rz->dw; dx++)
         for (int c = 0; c < rz->cn; c++) {
             size_t k = (size_t)dx * rz->cn + c;
-            rz->xk[k] = rz->xo[dx] * rz->cn + c;
-            rz->wk[2 * k] = rz->xa[2 * dx], rz->wk[2 * k + 1] = rz->xo[dx] + 1 < rz->sw ? rz->xa[2 * dx + 1] : 0;
+            rz->xk[k] = rz->xc[dx] * rz->cn + c;
+            rz->wk[2 * k] = rz->xa[2 * dx], rz->wk[2 * k + 1] = second_tap(rz, dx) ? rz->xa[2 * dx + 1] : 0;
         }
     return TL_OK;
 }
@@ -155,8 +175,8 @@ tl_status tl_rz_init(tl_rz *rz, int resize, int cn, int32_t sw, int32_t sh, int3
     rz->vlinear = tl_u8_vlinear_ukernel__scalar;
     rz->hlinear = tl_u8_hlinear_ukernel__scalar;
     TL_TRY(tables(rz, resize));
-    if (rz->method == TL_RZ_LINEAR) TL_TRY(output_taps(rz));
-    return column_list(rz);
+    TL_TRY(column_list(rz));
+    return rz->method == TL_RZ_LINEAR ? output_taps(rz) : TL_OK;
 }
 
 static tl_status tables(tl_rz *rz, int resize)
@@ -195,7 +215,7 @@ static size_t up64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 size_t tl_rz_work_bytes(const tl_rz *rz)
 {
-    size_t line = up64((size_t)rz->sw * rz->cn + 4), row = (size_t)rz->dw * rz->cn;
+    size_t line = up64((size_t)rz->sw * rz->cn + 16), row = (size_t)rz->dw * rz->cn;
     size_t n = line;
     if (rz->method == TL_RZ_LINEAR) n += 2 * up64(row * sizeof(int32_t));
     if (rz->method == TL_RZ_AREA_FAST) n += up64(row * sizeof(int32_t));
@@ -208,8 +228,8 @@ void tl_rz_work_init(tl_rz_work *w, const tl_rz *rz, void *mem)
     uint8_t *p = mem;
     size_t row = (size_t)rz->dw * rz->cn;
     memset(w, 0, sizeof *w);
-    w->line = p, p += up64((size_t)rz->sw * rz->cn + 4);
-    memset(w->line, 0, up64((size_t)rz->sw * rz->cn + 4)); /* columns never converted read as 0 */
+    w->line = p, p += up64((size_t)rz->sw * rz->cn + 16);
+    memset(w->line, 0, up64((size_t)rz->sw * rz->cn + 16)); /* bytes past the columns read as 0 */
     w->tag[0] = w->tag[1] = -1;
     if (rz->method == TL_RZ_LINEAR || rz->method == TL_RZ_AREA_FAST) {
         w->h[0] = (int32_t *)(void *)p, p += up64(row * sizeof(int32_t));
@@ -236,15 +256,38 @@ static const int32_t *linear_hrow(const tl_rz *rz, tl_rz_work *w, int32_t sy, tl
     return w->h[k];
 }
 
+/* A row whose weights are all one: OpenCV's sums reduce to the tap's pixel.
+ * With x weights (2048, 0), h = 2048 v (the second sample counts 0 whatever
+ * it is); with y weights (2048, 0) the vertical step gives
+ * ((((2048 v) >> 4) * 2048 >> 16) + 0 + 2) >> 2 = (4 v + 2) >> 2 = v, which
+ * is in 0..255 so the saturation changes nothing. */
+static void pick_row(const tl_rz *rz, tl_rz_work *w, int32_t sy, tl_rz_src_fn src, const void *ctx, uint8_t *out)
+{
+    if (rz->xdirect) { /* the line is the output row */
+        src(ctx, sy, rz->cols, rz->ncols, out);
+        return;
+    }
+    src(ctx, sy, rz->cols, rz->ncols, w->line);
+    const int cn = rz->cn;
+    for (int32_t dx = 0; dx < rz->dw; dx++)
+        for (int c = 0; c < cn; c++) out[(size_t)dx * cn + c] = w->line[(size_t)rz->xc[dx] * cn + c];
+}
+
 static void linear_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn src, const void *ctx,
                        uint8_t *out)
 {
     int32_t y0 = rz->yo[dy], y1 = y0 + 1;
+    int32_t b0 = rz->yb[2 * dy], b1 = rz->yb[2 * dy + 1];
     y0 = y0 < 0 ? 0 : y0 > rz->sh - 1 ? rz->sh - 1 : y0;
     y1 = y1 < 0 ? 0 : y1 > rz->sh - 1 ? rz->sh - 1 : y1;
+    if (rz->xpick && b0 == 2048 && b1 == 0) {
+        pick_row(rz, w, y0, src, ctx, out);
+        return;
+    }
     const int32_t *h0 = linear_hrow(rz, w, y0, src, ctx);
-    const int32_t *h1 = linear_hrow(rz, w, y1, src, ctx);
-    rz->vlinear(h0, h1, rz->yb[2 * dy], rz->yb[2 * dy + 1], out, (size_t)rz->dw * rz->cn);
+    /* weight 0: ((h1 >> 4) * 0) >> 16 = 0 for any h1, so row y1 is not made */
+    const int32_t *h1 = b1 == 0 ? h0 : linear_hrow(rz, w, y1, src, ctx);
+    rz->vlinear(h0, h1, b0, b1, out, (size_t)rz->dw * rz->cn);
 }
 
 static void nearest_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn src, const void *ctx,
@@ -253,7 +296,7 @@ static void nearest_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn
     src(ctx, rz->yo[dy], rz->cols, rz->ncols, w->line);
     const int cn = rz->cn;
     for (int32_t dx = 0; dx < rz->dw; dx++)
-        memcpy(out + (size_t)dx * cn, w->line + (size_t)rz->xo[dx] * cn, (size_t)cn);
+        memcpy(out + (size_t)dx * cn, w->line + (size_t)rz->xc[dx] * cn, (size_t)cn);
 }
 
 static void area_fast_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn src, const void *ctx,

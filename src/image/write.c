@@ -125,6 +125,55 @@ static inline void move_pixel(uint8_t *p, const uint8_t *pix, int64_t ps)
     }
 }
 
+void tl_img_codes_pack(const tl_img_dst *w, tl_img_codes *t)
+{
+    const uint16_t one = 1;
+    uint8_t first;
+    memcpy(&first, &one, 1);
+    t->packed_ok = w->shape == TL_DST_PIXELS && first == 1 && (w->plo_c + w->dc) * w->eb <= 8;
+    if (!t->packed_ok) return;
+    const uint64_t mask = w->eb == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * w->eb)) - 1;
+    for (int c = 0; c < w->dc; c++)
+        for (int v = 0; v < 256; v++) t->packed[c][v] = (t->lut[c][v] & mask) << (8 * w->eb * (w->plo_c + c));
+}
+
+static inline uint64_t packed_pixel(const tl_img_codes *t, const uint8_t *px, int dc)
+{
+    uint64_t v = t->packed[0][px[0]];
+    for (int c = 1; c < dc; c++) v |= t->packed[c][px[c]];
+    return v;
+}
+
+/* n image pixels of ps bytes from packed words: the lanes past the word are
+ * padding, zero; one store per pixel for the usual sizes (no staging buffer
+ * read back, so no store-to-load forwarding stall per pixel). Inlined per
+ * channel count, so the channel loop unrolls. */
+static inline void packed_loop(const tl_img_codes *t, const uint8_t *px, int64_t n, int64_t ps, uint8_t *p, int dc)
+{
+#define TL_PACKED_LOOP(STORE)                                                     \
+    for (int64_t x = 0; x < n; x++, p += ps, px += dc) {                          \
+        uint64_t v = packed_pixel(t, px, dc);                                     \
+        STORE;                                                                    \
+    }
+    switch (ps) {
+    case 4: { TL_PACKED_LOOP(uint32_t v32 = (uint32_t)v; memcpy(p, &v32, 4)) break; }
+    case 8: TL_PACKED_LOOP(memcpy(p, &v, 8)) break;
+    case 16: { const uint64_t zero = 0; TL_PACKED_LOOP(memcpy(p, &v, 8); memcpy(p + 8, &zero, 8)) break; }
+    default: TL_PACKED_LOOP(memcpy(p, &v, (size_t)(ps < 8 ? ps : 8))) break;
+    }
+#undef TL_PACKED_LOOP
+}
+
+static void packed_pixels(const tl_img_codes *t, int dc, const uint8_t *px, int64_t n, int64_t ps, uint8_t *p)
+{
+    if (ps > 8 && ps != 16) memset(p, 0, (size_t)(n * ps));
+    switch (dc) { /* 1, 3 or 4 (image channels) */
+    case 1: packed_loop(t, px, n, ps, p, 1); return;
+    case 3: packed_loop(t, px, n, ps, p, 3); return;
+    default: packed_loop(t, px, n, ps, p, 4); return;
+    }
+}
+
 static void pixels_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, uint8_t *row)
 {
     const int eb = w->eb;
@@ -133,6 +182,11 @@ static void pixels_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t
     if (t->identity && eb == 1 && w->cp == dc && w->wp == (int64_t)t->width) { memcpy(row, px, (size_t)(t->width * dc)); return; }
     memset(row, 0, (size_t)(w->plo_w * ps));
     uint8_t *p = row + w->plo_w * ps;
+    if (t->packed_ok) {
+        packed_pixels(t, (int)dc, px, (int64_t)t->width, ps, p);
+        memset(p + (int64_t)t->width * ps, 0, (size_t)((w->wp - w->plo_w - (int64_t)t->width) * ps));
+        return;
+    }
     uint8_t pix[TL_IMG_MAX_PIXEL] = {0};
     uint8_t *lanes = pix + w->plo_c * eb;
     const int64_t n = (int64_t)t->width;
@@ -165,10 +219,20 @@ static void plane_channel_row(const tl_img_dst *w, const tl_img_codes *t, const 
     const uint8_t *s = px + lc;
     memset(row, 0, (size_t)(w->plo_w * eb));
     uint8_t *p = row + w->plo_w * eb;
-    if (eb == 1)
-        for (int64_t x = 0; x < (int64_t)t->width; x++) p[x] = (uint8_t)lut[s[x * w->dc]];
-    else
-        for (int64_t x = 0; x < (int64_t)t->width; x++) put(p + x * eb, eb, lut[s[x * w->dc]]);
+    const int64_t n = (int64_t)t->width, dc = w->dc;
+    /* one loop per element size, so that each store has a constant size */
+#define TL_PLANE_LOOP(T)                                                  \
+    for (int64_t x = 0; x < n; x++) {                                     \
+        T v = (T)lut[s[x * dc]];                                          \
+        memcpy(p + x * (int64_t)sizeof(T), &v, sizeof(T));                \
+    }
+    switch (eb) {
+    case 1: TL_PLANE_LOOP(uint8_t) break;
+    case 2: TL_PLANE_LOOP(uint16_t) break;
+    case 4: TL_PLANE_LOOP(uint32_t) break;
+    default: TL_PLANE_LOOP(uint64_t) break;
+    }
+#undef TL_PLANE_LOOP
     int64_t end = w->plo_w + (int64_t)t->width;
     memset(row + end * eb, 0, (size_t)((w->wp - end) * eb));
 }

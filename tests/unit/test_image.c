@@ -425,14 +425,16 @@ TL_TEST(kernels_match_scalar)
             if (memcmp(want, got, n) != 0 || got[n] != 0xEE) FAILF("%s vlinear n=%zu b=%d,%d", k->isa, n, b0, b1);
         }
         for (int it = 0; it < 300; it++) { /* horizontal step: random taps, weight 0 at the edge */
-            uint8_t line[3 * 64 + 4];
+            uint8_t line[3 * 64 + 16];
             int32_t ofs[150], hw[150], hg[151];
             int16_t wt[300];
             int cn = 1 + it % 3;
             size_t n = (size_t)tl_rng_range(&r, 0, 150);
             tl_rng_bytes(&r, line, sizeof line);
             for (size_t q = 0; q < n; q++) {
-                ofs[q] = (int32_t)tl_rng_range(&r, 0, 64 * cn - 1);
+                /* odd iterations: increasing taps a pixel or two apart (a resize's, the kernels' window path) */
+                int32_t near = q ? ofs[q - 1] + (int32_t)tl_rng_range(&r, 0, it % 4 == 1 ? cn : 2 * cn) : (int32_t)tl_rng_range(&r, 0, cn - 1);
+                ofs[q] = it % 2 && near <= 64 * cn - 1 ? near : (int32_t)tl_rng_range(&r, 0, 64 * cn - 1);
                 wt[2 * q + 1] = (int16_t)tl_rng_range(&r, 0, 2048), wt[2 * q] = (int16_t)(2048 - wt[2 * q + 1]);
                 if (ofs[q] >= 63 * cn) wt[2 * q + 1] = 0, wt[2 * q] = 2048;
             }
@@ -456,6 +458,67 @@ TL_TEST(kernels_match_scalar)
             size_t nb = (size_t)(3 * (x1 - x0));
             if (memcmp(rw, rg, nb) != 0 || rg[nb] != 0xEE) FAILF("%s yuv_rgb kind %d x %lld..%lld", k->isa, kind, (long long)x0, (long long)x1);
         }
+    }
+}
+
+/* A source row function for tl_rz_row: pixel (sy, column) from a hash, the
+ * columns asked for written compacted as the contract says. */
+static uint8_t rz_pixel(int32_t sy, int32_t x, int c) { return (uint8_t)((sy * 131 + x * 71 + c * 29) * 2654435761u >> 24); }
+
+static void rz_source(const void *ctx, int32_t sy, const int32_t *cols, int32_t ncols, uint8_t *out)
+{
+    int cn = *(const int *)ctx;
+    for (int32_t k = 0; k < ncols; k++)
+        for (int c = 0; c < cn; c++) out[k * cn + c] = rz_pixel(sy, cols[k], c);
+}
+
+/* Bilinear rows against the plain fixed-point formulas over the whole source
+ * row (both taps of every column and row read, clamped at the edges), at
+ * integer factors (weights exactly one: the pick rows), fractional ones and
+ * enlargements, on every path's kernels: skipping taps of weight 0 and
+ * picking pixels changes no bit. */
+TL_TEST(resize_rows_match_formula)
+{
+    static const int32_t sizes[][4] = {{1920, 1080, 640, 360}, {90, 60, 30, 20}, {64, 48, 32, 24}, {61, 47, 20, 15},
+                                       {100, 80, 67, 53}, {20, 16, 62, 50}, {33, 9, 33, 3}, {7, 30, 7, 10}};
+    for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
+        const tl_image_kernels *k = tl_image_kernels_for(isa);
+        if (!k) continue;
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            for (int cn = 1; cn <= 3; cn += 2) {
+                const int32_t sw = sizes[i][0], sh = sizes[i][1], dw = sizes[i][2], dh = sizes[i][3];
+                tl_rz rz;
+                REQUIRE_STATUS(tl_rz_init(&rz, TL_IMAGE_BILINEAR, cn, sw, sh, dw, dh), TL_OK);
+                rz.vlinear = k->vlinear, rz.hlinear = k->hlinear;
+                void *mem = malloc(tl_rz_work_bytes(&rz) + 64);
+                uint8_t *got = malloc((size_t)dw * cn);
+                tl_rz_work w;
+                tl_rz_work_init(&w, &rz, mem);
+                for (int32_t dy = 0; dy < dh; dy++) {
+                    tl_rz_row(&rz, &w, dy, rz_source, &cn, got);
+                    int32_t y0 = rz.yo[dy] < 0 ? 0 : rz.yo[dy] > sh - 1 ? sh - 1 : rz.yo[dy];
+                    int32_t y1 = rz.yo[dy] + 1 < 0 ? 0 : rz.yo[dy] + 1 > sh - 1 ? sh - 1 : rz.yo[dy] + 1;
+                    for (int32_t dx = 0; dx < dw; dx++)
+                        for (int c = 0; c < cn; c++) {
+                            int32_t x0 = rz.xo[dx], x1 = x0 + 1 < sw ? x0 + 1 : x0, h[2];
+                            for (int j = 0; j < 2; j++) {
+                                int32_t sy = j ? y1 : y0;
+                                h[j] = rz_pixel(sy, x0, c) * rz.xa[2 * dx] + rz_pixel(sy, x1, c) * rz.xa[2 * dx + 1];
+                            }
+                            int v = ((((h[0] >> 4) * rz.yb[2 * dy]) >> 16) + (((h[1] >> 4) * rz.yb[2 * dy + 1]) >> 16) + 2) >> 2;
+                            v = v < 0 ? 0 : v > 255 ? 255 : v;
+                            if (got[dx * cn + c] != v) {
+                                FAILF("%s %dx%d -> %dx%d cn=%d: (%d,%d,%d) %d want %d", k->isa, sw, sh, dw, dh, cn, dx, dy, c,
+                                      got[dx * cn + c], v);
+                                dy = dh, dx = dw;
+                                break;
+                            }
+                        }
+                }
+                if (i == 0 && !rz.xdirect) FAILF("1920 -> 640: every weight is one, the line should be the output row");
+                free(got), free(mem);
+                tl_rz_free(&rz);
+            }
     }
 }
 
@@ -547,6 +610,7 @@ int main(int argc, char **argv)
     TL_RUN(bad_input);
     TL_RUN(gray_and_alpha);
     TL_RUN(kernels_match_scalar);
+    TL_RUN(resize_rows_match_formula);
     TL_RUN(paths_agree);
     TL_RUN(yuv422_descriptors);
     TL_RUN(threads_share_a_plan);

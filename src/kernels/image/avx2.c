@@ -4,6 +4,8 @@
 #if defined(__x86_64__) && defined(__AVX2__)
 #include <immintrin.h>
 
+#include <stdbool.h>
+
 #include "kernels/image/image.h"
 
 static inline __m256i half_rows(const int32_t *h, __m256i b)
@@ -30,29 +32,65 @@ void tl_u8_vlinear_ukernel__avx2(const int32_t *h0, const int32_t *h1, int32_t b
     tl_u8_vlinear_ukernel__scalar(h0 + i, h1 + i, b0, b1, out + i, n - i);
 }
 
-/* 8 outputs a step: a 32-bit gather at each offset holds both samples (bytes
- * 0 and cn), which become a 16-bit pair for one multiply-add with the weights. */
+/* 8 outputs a step. Where the 8 first samples lie within 16 bytes of the
+ * line (shrinking by less than about 2, enlarging), one 16-byte load in both
+ * lanes and a byte shuffle whose control is made from the offsets give each
+ * output its (byte 0, byte cn) pair; else a 32-bit gather at each offset. The
+ * pairs become 16-bit values for one multiply-add with the weights. */
 void tl_u8_hlinear_ukernel__avx2(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n)
 {
     const char z = (char)0x80, c = (char)cn; /* per dword: byte 0, zero, byte cn, zero */
     const __m256i pick = _mm256_setr_epi8(0, z, c, z, 4, z, (char)(4 + c), z, 8, z, (char)(8 + c), z, 12, z, (char)(12 + c), z,
                                           0, z, c, z, 4, z, (char)(4 + c), z, 8, z, (char)(8 + c), z, 12, z, (char)(12 + c), z);
+    const __m256i second = _mm256_set1_epi32(cn << 16), zeros = _mm256_set1_epi32((int)0x80008000u);
+    const __m256i limit = _mm256_set1_epi32(15 - cn); /* both samples inside the 16-byte window */
     size_t k = 0;
     for (; k + 8 <= n; k += 8) {
-        __m256i v = _mm256_i32gather_epi32((const int *)(const void *)line, _mm256_loadu_si256((const __m256i *)(ofs + k)), 1);
-        __m256i pair = _mm256_shuffle_epi8(v, pick);
+        __m256i o = _mm256_loadu_si256((const __m256i *)(ofs + k)), pair;
+        int32_t base = ofs[k];
+        __m256i rel = _mm256_sub_epi32(o, _mm256_set1_epi32(base)); /* negative: huge unsigned, not in the window */
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(rel, limit), rel)) == -1) {
+            __m256i ctl = _mm256_or_si256(_mm256_add_epi32(rel, _mm256_add_epi32(_mm256_slli_epi32(rel, 16), second)), zeros);
+            __m256i win = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(line + base)));
+            pair = _mm256_shuffle_epi8(win, ctl);
+        } else {
+            pair = _mm256_shuffle_epi8(_mm256_i32gather_epi32((const int *)(const void *)line, o, 1), pick);
+        }
         _mm256_storeu_si256((__m256i *)(h + k), _mm256_madd_epi16(pair, _mm256_loadu_si256((const __m256i *)(w + 2 * k))));
     }
     tl_u8_hlinear_ukernel__scalar(line, ofs + k, w + 2 * k, cn, h + k, n - k);
 }
 
-/* One channel of 16 pixels: (t + c) >> 20 saturated to bytes, t and c per half. */
+/* One channel of 16 pixels: (t + c) >> 20 saturated to bytes. The halves
+ * hold pixels 0-3, 8-11 (lo) and 4-7, 12-15 (hi), so the in-lane pack puts
+ * them in order. */
 static inline __m128i channel(__m256i t_lo, __m256i t_hi, __m256i c_lo, __m256i c_hi)
 {
     __m256i lo = _mm256_srai_epi32(_mm256_add_epi32(t_lo, c_lo), 20);
     __m256i hi = _mm256_srai_epi32(_mm256_add_epi32(t_hi, c_hi), 20);
-    __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(lo, hi), 0xD8); /* 16 x i16 in order */
+    __m256i w = _mm256_packs_epi32(lo, hi); /* 16 x i16 in order */
     return _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+}
+
+/* x * c for 16 values x (16-bit, pixel order) as 32-bit products in channel()'s
+ * halves, with pmaddwd: c = a 2^s + b (a = c >> s, 0 <= b < 2^s), so
+ * x c = (x 2^s) a + x b, every factor a 16-bit value (|x 2^s| <= 2^15,
+ * |a| < 2^15, b < 2^s) and the sum exact in 32 bits. */
+typedef struct split { __m256i ab; int s; } split;
+
+static inline split split_of(int32_t c, int s)
+{
+    int32_t a = c >> s, b = c - a * (1 << s);
+    return (split){_mm256_set1_epi32((int32_t)(((uint32_t)b << 16) | ((uint32_t)a & 0xFFFF))), s};
+}
+
+static inline bool splits(int32_t c, int s) { return (c >> s) >= -32768 && (c >> s) <= 32767; }
+
+static inline void times(__m256i x, split c, __m256i *lo, __m256i *hi)
+{
+    __m256i xs = _mm256_slli_epi16(x, c.s);
+    *lo = _mm256_madd_epi16(_mm256_unpacklo_epi16(xs, x), c.ab);
+    *hi = _mm256_madd_epi16(_mm256_unpackhi_epi16(xs, x), c.ab);
 }
 
 static const int8_t rgb_shuffle[3][3][16] = { /* [channel][output block][byte]: source pixel or -128 */
@@ -77,57 +115,62 @@ static inline void store_rgb(uint8_t *out, __m128i r, __m128i g, __m128i b)
     }
 }
 
-/* 8 chroma samples from chroma index ci on, as int32 minus 128. */
+/* The chroma of 16 pixels from chroma index ci on, as 16-bit values minus
+ * 128 in pixel order: 8 samples each doubled (cshift 1) or 16. */
 static inline void load_chroma(const tl_yuv_rows *r, int64_t ci, __m256i *u, __m256i *v)
 {
-    const __m256i c128 = _mm256_set1_epi32(128);
+    const __m256i c128 = _mm256_set1_epi16(128);
+    const int n = r->cshift ? 8 : 16;
     int64_t p = ci * r->cstep;
     __m128i cu, cv;
-    if (r->cstep == 2) { /* interleaved: 16 bytes from the lower of u, v; even bytes first */
+    if (r->cstep == 2) { /* interleaved: 2n bytes from the lower of u, v; even bytes first */
         const uint8_t *base = r->u < r->v ? r->u : r->v;
-        __m128i both = _mm_loadu_si128((const __m128i *)(base + p));
-        __m128i even = _mm_and_si128(both, _mm_set1_epi16(0xFF)), odd = _mm_srli_epi16(both, 8);
-        even = _mm_packus_epi16(even, even), odd = _mm_packus_epi16(odd, odd);
+        const __m128i lo8 = _mm_set1_epi16(0xFF);
+        __m128i b0 = _mm_loadu_si128((const __m128i *)(base + p));
+        __m128i b1 = n == 16 ? _mm_loadu_si128((const __m128i *)(base + p + 16)) : b0;
+        __m128i even = _mm_packus_epi16(_mm_and_si128(b0, lo8), _mm_and_si128(b1, lo8));
+        __m128i odd = _mm_packus_epi16(_mm_srli_epi16(b0, 8), _mm_srli_epi16(b1, 8));
         cu = r->u < r->v ? even : odd, cv = r->u < r->v ? odd : even;
+    } else if (n == 16) {
+        cu = _mm_loadu_si128((const __m128i *)(r->u + p)), cv = _mm_loadu_si128((const __m128i *)(r->v + p));
     } else {
         cu = _mm_loadl_epi64((const __m128i *)(r->u + p)), cv = _mm_loadl_epi64((const __m128i *)(r->v + p));
     }
-    *u = _mm256_sub_epi32(_mm256_cvtepu8_epi32(cu), c128);
-    *v = _mm256_sub_epi32(_mm256_cvtepu8_epi32(cv), c128);
+    if (r->cshift) cu = _mm_unpacklo_epi8(cu, cu), cv = _mm_unpacklo_epi8(cv, cv); /* a sample per pixel pair */
+    *u = _mm256_sub_epi16(_mm256_cvtepu8_epi16(cu), c128);
+    *v = _mm256_sub_epi16(_mm256_cvtepu8_epi16(cv), c128);
 }
 
+/* 16 pixels a step, all products by pmaddwd (split_of), bit-identical to the
+ * 32-bit products of the definition. */
 void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
 {
     int64_t x = x0;
+    if (!splits(r->cy, 7) || !splits(r->cvr, 8) || !splits(r->cvg, 8) || !splits(r->cug, 8) || !splits(r->cub, 8)) {
+        tl_yuv_rgb_ukernel__scalar(r, x0, x1, rgb); /* constants beyond 2^22: not OpenCV's */
+        return;
+    }
     if (r->cshift && (x & 1) && x < x1) { /* start on a chroma pair */
         tl_yuv_rgb_ukernel__scalar(r, x, x + 1, rgb);
         x++, rgb += 3;
     }
-    const __m256i cy = _mm256_set1_epi32(r->cy), half = _mm256_set1_epi32(1 << 19);
-    const __m256i cvr = _mm256_set1_epi32(r->cvr), cvg = _mm256_set1_epi32(r->cvg);
-    const __m256i cug = _mm256_set1_epi32(r->cug), cub = _mm256_set1_epi32(r->cub);
-    const __m256i dup_lo = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3), dup_hi = _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7);
-    const __m256i yoff = _mm256_set1_epi16((short)r->yoff);
+    const split cy = split_of(r->cy, 7), cvr = split_of(r->cvr, 8), cvg = split_of(r->cvg, 8);
+    const split cug = split_of(r->cug, 8), cub = split_of(r->cub, 8);
+    const __m256i half = _mm256_set1_epi32(1 << 19), yoff = _mm256_set1_epi16((short)r->yoff);
     for (; x + 16 <= x1; x += 16, rgb += 48) {
+        /* max(0, Y - yoff) in 0..255: Y 2^7 fits 16 bits */
         __m256i y16 = _mm256_subs_epu16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r->y + x))), yoff);
-        __m256i t_lo = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(y16)), cy), half);
-        __m256i t_hi = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(y16, 1)), cy), half);
-        __m256i cr[2], cg[2], cb[2]; /* chroma terms of pixels 0..7 and 8..15 */
-        for (int h = 0; h < 2; h++) {
-            __m256i u, v;
-            if (r->cshift && h) break; /* one load serves 16 pixels: 8 pairs */
-            load_chroma(r, r->cshift ? x >> 1 : x + 8 * h, &u, &v);
-            cr[h] = _mm256_mullo_epi32(v, cvr), cb[h] = _mm256_mullo_epi32(u, cub);
-            cg[h] = _mm256_add_epi32(_mm256_mullo_epi32(v, cvg), _mm256_mullo_epi32(u, cug));
-        }
-        if (r->cshift) { /* each pair's terms to its two pixels */
-            cr[1] = _mm256_permutevar8x32_epi32(cr[0], dup_hi), cr[0] = _mm256_permutevar8x32_epi32(cr[0], dup_lo);
-            cg[1] = _mm256_permutevar8x32_epi32(cg[0], dup_hi), cg[0] = _mm256_permutevar8x32_epi32(cg[0], dup_lo);
-            cb[1] = _mm256_permutevar8x32_epi32(cb[0], dup_hi), cb[0] = _mm256_permutevar8x32_epi32(cb[0], dup_lo);
-        }
-        __m128i R = channel(t_lo, t_hi, cr[0], cr[1]);
-        __m128i G = channel(t_lo, t_hi, cg[0], cg[1]);
-        __m128i B = channel(t_lo, t_hi, cb[0], cb[1]);
+        __m256i t_lo, t_hi, u, v, a_lo, a_hi, b_lo, b_hi;
+        times(y16, cy, &t_lo, &t_hi);
+        t_lo = _mm256_add_epi32(t_lo, half), t_hi = _mm256_add_epi32(t_hi, half);
+        load_chroma(r, r->cshift ? x >> 1 : x, &u, &v);
+        times(v, cvr, &a_lo, &a_hi);
+        __m128i R = channel(t_lo, t_hi, a_lo, a_hi);
+        times(u, cub, &a_lo, &a_hi);
+        __m128i B = channel(t_lo, t_hi, a_lo, a_hi);
+        times(v, cvg, &a_lo, &a_hi);
+        times(u, cug, &b_lo, &b_hi);
+        __m128i G = channel(t_lo, t_hi, _mm256_add_epi32(a_lo, b_lo), _mm256_add_epi32(a_hi, b_hi));
         store_rgb(rgb, R, G, B);
     }
     tl_yuv_rgb_ukernel__scalar(r, x, x1, rgb);

@@ -14,7 +14,7 @@ typedef void (*tl_vlinear_fn)(const int32_t *h0, const int32_t *h1, int32_t b0, 
 
 /* h[k] = line[ofs[k]] * w[2k] + line[ofs[k] + cn] * w[2k + 1]: OpenCV's
  * INTER_LINEAR horizontal step on 8-bit pixels of cn (1..3) channels, one
- * output per channel and destination pixel. May read 4 bytes from each
+ * output per channel and destination pixel. May read 16 bytes from each
  * line + ofs[k]; where w[2k + 1] is 0 the second byte's value does not count. */
 typedef void (*tl_hlinear_fn)(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
 
