@@ -532,6 +532,8 @@ static const image_case k_images[] = {
     {"rknn.nc1hwc2:i8:1x1x416x416x16:c=3:zp=-128:scale=1", TL_IMAGE_LETTERBOX, TL_IMAGE_EXACT, TL_IMAGE_RGB, 0.f, 1.f},
     {"tidl:u8:1x3x480x480:pad=1,1,1,1", TL_IMAGE_STRETCH, TL_IMAGE_EXACT, TL_IMAGE_RGB, 0.f, 1.f},
     {"NHWC:u8:1x640x640x3", TL_IMAGE_LETTERBOX, TL_IMAGE_FAST, TL_IMAGE_RGB, 0.f, 1.f},
+    /* padding on N too: a dim the row bands do not cover */
+    {"NCHW:u8:1x3x640x640:pad=0,1,0,0,2,2,0,8", TL_IMAGE_LETTERBOX, TL_IMAGE_EXACT, TL_IMAGE_RGB, 0.f, 1.f},
 };
 
 static tl_image_plan *image_plan(const image_case *c, tl_desc *s, tl_desc *d)
