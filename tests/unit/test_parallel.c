@@ -573,6 +573,37 @@ TL_TEST(image_identical_to_one_thread)
     }
 }
 
+/* tl_image_plan_run_part's promise to callers with their own threads: the
+ * parts write every destination byte exactly once. A byte a part writes ends
+ * the same in a 0x00 and a 0xFF buffer; one it leaves differs. */
+TL_TEST(image_parts_write_each_byte_once)
+{
+    const unsigned nparts = 3;
+    for (size_t i = 0; i < sizeof k_images / sizeof k_images[0]; i++) {
+        tl_desc s, d;
+        tl_image_plan *plan = image_plan(&k_images[i], &s, &d);
+        REQUIRE(plan);
+        size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes;
+        unsigned char *src = filled(sl, 21 + i), *lo = malloc(dl), *hi = malloc(dl), *all = malloc(dl),
+                      *ref = malloc(dl), *times = calloc(dl, 1);
+        REQUIRE(src && lo && hi && all && ref && times);
+        CHECK_STATUS(tl_image_plan_run(plan, src, sl, ref, dl), TL_OK);
+        for (unsigned part = 0; part < nparts; part++) {
+            memset(lo, 0x00, dl), memset(hi, 0xFF, dl);
+            CHECK_STATUS(tl_image_plan_run_part(plan, part, nparts, src, sl, lo, dl), TL_OK);
+            CHECK_STATUS(tl_image_plan_run_part(plan, part, nparts, src, sl, hi, dl), TL_OK);
+            for (size_t b = 0; b < dl; b++)
+                if (lo[b] == hi[b]) times[b]++, all[b] = lo[b];
+        }
+        size_t bad = 0;
+        for (size_t b = 0; b < dl; b++) bad += times[b] != 1 || all[b] != ref[b];
+        if (bad) FAILF("image -> %s in %u parts: %zu bytes not written exactly once as one run writes them",
+                       k_images[i].to, nparts, bad);
+        free(src), free(lo), free(hi), free(all), free(ref), free(times);
+        tl_image_plan_destroy(plan);
+    }
+}
+
 TL_TEST(image_bad_calls_write_nothing)
 {
     tl_desc s, d;
@@ -685,6 +716,7 @@ int main(int argc, char **argv)
     TL_RUN(fast_cores_from_sysfs);
     TL_RUN(allowed_cores);
     TL_RUN(image_identical_to_one_thread);
+    TL_RUN(image_parts_write_each_byte_once);
     TL_RUN(image_bad_calls_write_nothing);
     TL_RUN(argmax_identical_to_one_thread);
     TL_RUN(argmax_bad_calls_write_nothing);
