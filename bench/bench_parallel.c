@@ -2,7 +2,10 @@
  * tl_plan_run_parallel with 1..N threads, for memory-bound conversions (byte
  * transposes, a plain copy) and compute-bound ones (f32 -> i8 quantization
  * with ties-away rounding, i8 -> f16 dequantization into a blocked layout),
- * at sizes from "too small to split" to DRAM-sized.
+ * at sizes from "too small to split" to DRAM-sized; then fixed real jobs:
+ * image plans in exact mode (a 1080p NV12 frame letterboxed to 640 x 640,
+ * into NHWC u8 and into NCHW f32 with mean/std: compute-bound) and a
+ * segmentation argmax (21 x 65 x 65 i8 logits upsampled to 513 x 513).
  *
  *   bench/bench_parallel [--threads N] [--size N[K|M],...] [--samples N] [--case SUBSTRING]
  *
@@ -44,19 +47,45 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-typedef struct run_ctx {
-    tl_plan *plan;
+typedef struct run_ctx run_ctx;
+typedef tl_status (*run_fn)(const run_ctx *r);
+struct run_ctx {
+    run_fn fn;        /* runs job on `threads` threads (1 = the single-thread call) */
+    const void *job;  /* the plan, image plan or logits descriptor */
     const void *src;
     size_t sl;
     void *dst;
     size_t dl;
-    unsigned threads; /* 1 = tl_plan_run */
-} run_ctx;
+    unsigned threads;
+};
+
+static tl_status plan_run(const run_ctx *r)
+{
+    const tl_plan *p = r->job;
+    return r->threads == 1 ? tl_plan_run(p, r->src, r->sl, r->dst, r->dl)
+                           : tl_plan_run_parallel(p, r->src, r->sl, r->dst, r->dl, r->threads);
+}
+
+static tl_status image_run(const run_ctx *r)
+{
+    const tl_image_plan *p = r->job;
+    return r->threads == 1 ? tl_image_plan_run(p, r->src, r->sl, r->dst, r->dl)
+                           : tl_image_plan_run_parallel(p, r->src, r->sl, r->dst, r->dl, r->threads);
+}
+
+#define ARGMAX_OUT 513 /* DeepLab's output size */
+static tl_status argmax_run(const run_ctx *r)
+{
+    const tl_desc *d = r->job;
+    if (r->threads == 1)
+        return tl_argmax(d, r->src, r->sl, TL_RESIZE_BILINEAR, ARGMAX_OUT, ARGMAX_OUT, TL_LABEL_U8, r->dst, r->dl);
+    return tl_argmax_parallel(d, r->src, r->sl, TL_RESIZE_BILINEAR, ARGMAX_OUT, ARGMAX_OUT, TL_LABEL_U8, r->dst,
+                              r->dl, r->threads);
+}
 
 static void run_once(const run_ctx *r)
 {
-    tl_status s = r->threads == 1 ? tl_plan_run(r->plan, r->src, r->sl, r->dst, r->dl)
-                                  : tl_plan_run_parallel(r->plan, r->src, r->sl, r->dst, r->dl, r->threads);
+    tl_status s = r->fn(r);
     if (s != TL_OK) {
         fprintf(stderr, "bench_parallel: run failed: %s: %s\n", tl_status_str(s), tl_last_error());
         exit(1);
@@ -82,6 +111,24 @@ static double sample(const run_ctx *r, int inner)
 
 #define MAX_T 16
 
+/* Best time of `one` at 1..max_threads threads, samples interleaved. */
+static void time_threads(run_ctx one, unsigned max_threads, int samples, double *best)
+{
+    run_ctx r[MAX_T + 1];
+    int inner[MAX_T + 1];
+    for (unsigned t = 1; t <= max_threads; t++) {
+        r[t] = one;
+        r[t].threads = t;
+        inner[t] = inner_count(&r[t]);
+        best[t] = 1e30;
+    }
+    for (int k = 0; k < samples; k++)
+        for (unsigned t = 1; t <= max_threads; t++) {
+            double v = sample(&r[t], inner[t]);
+            if (v < best[t]) best[t] = v;
+        }
+}
+
 /* One case at one size: best time per thread count, samples interleaved. */
 static int bench_case(const bcase *c, size_t bytes, unsigned max_threads, int samples, double *best)
 {
@@ -106,22 +153,59 @@ static int bench_case(const bcase *c, size_t bytes, unsigned max_threads, int sa
     for (size_t i = 0; i < sl; i++) src[i] = (unsigned char)(i * 37 + 11);
     if (s.dtype == TL_F32)
         for (size_t i = 0; i < sl / 4; i++) ((float *)(void *)src)[i] = (float)((int)(i % 2001) - 1000) * 0.01f;
-    run_ctx r[MAX_T + 1];
-    int inner[MAX_T + 1];
-    for (unsigned t = 1; t <= max_threads; t++) {
-        r[t] = (run_ctx){plan, src, sl, dst, dl, t};
-        inner[t] = inner_count(&r[t]);
-        best[t] = 1e30;
-    }
-    for (int k = 0; k < samples; k++)
-        for (unsigned t = 1; t <= max_threads; t++) {
-            double v = sample(&r[t], inner[t]);
-            if (v < best[t]) best[t] = v;
-        }
+    time_threads((run_ctx){plan_run, plan, src, sl, dst, dl, 1}, max_threads, samples, best);
     best[0] = (double)(sl + dl); /* bytes moved, for GB/s */
     free(src), free(dst);
     tl_plan_destroy(plan);
     return 0;
+}
+
+/* ---- fixed jobs: image plans and argmax -------------------------------------------------- */
+typedef struct fixed_case {
+    const char *name, *from, *to; /* to NULL: the argmax of `from` */
+    float mean[3], std[3];
+} fixed_case;
+
+static const fixed_case k_fixed[] = {
+    {"image exact nv12 1080p -> 640x640 letterbox NHWC u8 (compute)", "yuv.nv12:u8:3x1080x1920",
+     "NHWC:u8:1x640x640x3", {0, 0, 0}, {1, 1, 1}},
+    {"image exact nv12 1080p -> 640x640 letterbox NCHW f32 mean/std (compute)", "yuv.nv12:u8:3x1080x1920",
+     "NCHW:f32:1x3x640x640", {123.675f, 116.28f, 103.53f}, {58.395f, 57.12f, 57.375f}},
+    {"argmax i8 21x65x65 -> 513x513 bilinear u8 labels (compute)", "NCHW:i8:1x21x65x65:q=affine:zp=-3:scale=0.125",
+     NULL, {0, 0, 0}, {1, 1, 1}},
+};
+
+static int bench_fixed(const fixed_case *c, unsigned max_threads, int samples, double *best)
+{
+    tl_desc s, d;
+    tl_image_plan *plan = NULL;
+    tl_image_params p;
+    tl_image_params_init(&p);
+    p.fit = TL_IMAGE_LETTERBOX;
+    memcpy(p.mean, c->mean, sizeof c->mean);
+    memcpy(p.std, c->std, sizeof c->std);
+    if (tl_desc_parse(&s, c->from)) return -1;
+    if (c->to && (tl_desc_parse(&d, c->to) || tl_image_plan_create(&plan, &s, &d, &p))) return -1;
+    size_t sl = (size_t)s.size_bytes, dl = c->to ? (size_t)d.size_bytes : (size_t)ARGMAX_OUT * ARGMAX_OUT;
+    unsigned char *src = malloc(sl), *dst = calloc(dl, 1);
+    if (!src || !dst) return -1;
+    for (size_t i = 0; i < sl; i++) src[i] = (unsigned char)(i * 37 + i / 1920 + 11);
+    run_ctx one = c->to ? (run_ctx){image_run, plan, src, sl, dst, dl, 1} : (run_ctx){argmax_run, &s, src, sl, dst, dl, 1};
+    time_threads(one, max_threads, samples, best);
+    best[0] = (double)(sl + dl);
+    free(src), free(dst);
+    tl_image_plan_destroy(plan);
+    return 0;
+}
+
+static void print_rows(const char *name, const char *size, int compute, unsigned max_threads, const double *best)
+{
+    for (unsigned t = 1; t <= max_threads; t++) {
+        double x = best[1] / best[t];
+        const char *fast = t < 2 || !compute ? "-" : x >= 1.6 ? "yes" : "**no**";
+        printf("| %s | %s | %u | %.2f | %.2f | %s | %s |\n", name, size, t, best[0] / best[t] * 1e-9, x,
+               x >= 0.95 ? "yes" : "**no**", fast);
+    }
 }
 
 static size_t parse_size(const char *t)
@@ -175,13 +259,19 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bench_parallel: %s skipped: %s\n", k_cases[c].name, tl_last_error());
                 continue;
             }
-            for (unsigned t = 1; t <= max_threads; t++) {
-                double x = best[1] / best[t];
-                const char *fast = t < 2 || !k_cases[c].compute ? "-" : x >= 1.6 ? "yes" : "**no**";
-                printf("| %s | %zu KiB | %u | %.2f | %.2f | %s | %s |\n", k_cases[c].name, sizes[z] >> 10, t,
-                       best[0] / best[t] * 1e-9, x, x >= 0.95 ? "yes" : "**no**", fast);
-            }
+            char size[32];
+            snprintf(size, sizeof size, "%zu KiB", sizes[z] >> 10);
+            print_rows(k_cases[c].name, size, k_cases[c].compute, max_threads, best);
         }
+    for (size_t c = 0; c < sizeof k_fixed / sizeof k_fixed[0]; c++) {
+        if (filter && !strstr(k_fixed[c].name, filter)) continue;
+        double best[MAX_T + 1];
+        if (bench_fixed(&k_fixed[c], max_threads, samples, best) != 0) {
+            fprintf(stderr, "bench_parallel: %s skipped: %s\n", k_fixed[c].name, tl_last_error());
+            continue;
+        }
+        print_rows(k_fixed[c].name, "fixed", 1, max_threads, best);
+    }
     tl_parallel_shutdown();
     return 0;
 }

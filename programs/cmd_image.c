@@ -14,7 +14,7 @@ static const char image_usage[] =
     "                     [--pad V[,V,V]] [--color bt601|bt709|bt601-full|bt709-full]\n"
     "                     [--order rgb|bgr] [--from-order rgb|bgr]\n"
     "                     [--mean A,B,C] [--std A,B,C]\n"
-    "                     [--mode exact|fast] [--map] -i IN -o OUT\n\n"
+    "                     [--mode exact|fast] [--map] [--threads N] -i IN -o OUT\n\n"
     "Turn a camera frame (SRC: yuv.nv12/nv21/i420/yuyv/uyvy, larod.420sp, or RGB u8\n"
     "image such as NHWC:u8:1xHxWx3) into a model input laid out as DST (any\n"
     "descriptor with C = 1, 3 or 4, H and W: NHWC, NCHW, rknn.nc1hwc2, tidl,\n"
@@ -32,13 +32,15 @@ static const char image_usage[] =
     "  --std A,B,C      divisor per channel, non-zero (default 1)\n"
     "  --mode M         exact (default; OpenCV 4.6's bits) or fast\n"
     "  --map            print the letterbox transform, DST pixel -> frame pixel\n"
+    "  --threads N      run on up to N threads (0 = the fast cores; small frames\n"
+    "                   stay on one thread); the output is the same at any N\n"
     "  -i, --input IN   the frame, '-' for stdin (exactly SRC's size)\n"
     "  -o, --output OUT the model input, '-' for stdout\n\n"
     "example: tlayout image --from yuv.nv12:u8:3x1080x1920 --to NHWC:u8:1x640x640x3 \\\n"
     "           --fit letterbox -i frame.nv12 -o input.bin\n";
 
 typedef struct image_args {
-    const char *from, *to, *in, *out, *crop, *resize, *fit, *pad, *color, *order, *from_order, *mean, *std, *mode;
+    const char *from, *to, *in, *out, *crop, *resize, *fit, *pad, *color, *order, *from_order, *mean, *std, *mode, *threads;
     int map;
 } image_args;
 
@@ -50,6 +52,7 @@ static int parse_args(int argc, char **argv, image_args *a)
         {"--fit", &a->fit},       {"--pad", &a->pad},     {"--color", &a->color}, {"--order", &a->order},
         {"--from-order", &a->from_order},
         {"--mean", &a->mean},     {"--std", &a->std},     {"--mode", &a->mode},
+        {"--threads", &a->threads},
     };
     for (int i = 1; i < argc; i++) {
         if (is_help(argv[i])) return -1;
@@ -70,6 +73,8 @@ static int parse_args(int argc, char **argv, image_args *a)
         if (!a->in) return die_usage("image", "missing -i IN");
         if (!a->out) return die_usage("image", "missing -o OUT");
     }
+    if (a->threads && parse_threads(a->threads) < 0)
+        return die_usage("image", "--threads '%s': a whole number from 0 to %u", a->threads, TL_PARALLEL_MAX_THREADS);
     if (a->map && a->out && strcmp(a->out, "-") == 0)
         return die_usage("image", "--map prints to stdout: write OUT to a file, not '-'");
     return 0;
@@ -177,7 +182,8 @@ static tl_status convert(const image_args *a, const tl_desc *sd, const tl_desc *
                      in_len > src_size ? "more than " : "", in_len > src_size ? src_size : in_len, a->from, src_size);
     if (s == TL_OK && !(dst = calloc(dst_size ? dst_size : 1, 1)))
         s = cli_fail(TL_ERR_NOMEM, "destination of %zu bytes: out of memory", dst_size);
-    if (s == TL_OK) s = tl_image_plan_run(plan, in, in_len, dst, dst_size);
+    unsigned nthreads = a->threads ? (unsigned)parse_threads(a->threads) : 1;
+    if (s == TL_OK) s = tl_image_plan_run_parallel(plan, in, in_len, dst, dst_size, nthreads);
     if (s == TL_OK) s = write_file(a->out, dst, dst_size);
     free(in);
     free(dst);

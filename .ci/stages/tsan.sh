@@ -3,7 +3,8 @@
 # (tl_last_error per thread, one plan run from many threads, plans created and
 # destroyed concurrently) and test_parallel (the thread pool: tiles from an
 # atomic counter, errors from worker tiles, nested and concurrent callers,
-# pinning, shutdown) and test_dmabuf (conversions into fds on the pool).
+# pinning, shutdown; image plans and tl_argmax_parallel on the pool) and
+# test_dmabuf (conversions and image plans into fds on the pool).
 # Any data race report fails it.
 source "$(dirname "$0")/lib.sh"
 need_build_tools

@@ -98,6 +98,7 @@ typedef tl_status (*tl_fd_writer)(void *ctx, void *dst, size_t dst_len);
  *       return tl_image_plan_run_parallel(j->plan, j->src, j->src_len, dst, len, j->nthreads);
  *   }
  *   ... tl_fd_write_with(fd, offset, dst_size, image_writer, &job);
+ * (tl_image_to_fd below is exactly that.)
  */
 TL_API tl_status tl_fd_write_with(int fd, uint64_t offset, uint64_t len, tl_fd_writer write, void *ctx);
 
@@ -112,6 +113,13 @@ TL_API tl_status tl_plan_run_to_fd(const tl_plan *plan, const void *src, size_t 
  * they are: they are neither written nor read). */
 TL_API tl_status tl_convert_to_fd(const tl_desc *src_d, const void *src, size_t src_len, const tl_desc *dst_d,
                                   int fd, uint64_t offset, unsigned flags);
+
+/* An image plan (tlayout/image.h) into [offset, offset + dst_len) of fd on up
+ * to nthreads threads (tl_image_plan_run_parallel): a camera frame straight
+ * into an NPU's input dma-buf. dst_len is the destination descriptor's size;
+ * a shorter one is TL_ERR_BUFFER_SMALL before anything is stored. */
+TL_API tl_status tl_image_to_fd(const tl_image_plan *plan, const void *src, size_t src_len, int fd,
+                                uint64_t offset, uint64_t dst_len, unsigned nthreads);
 
 /* ---- vendor buffer sizes ------------------------------------------------------ */
 /* RKNN: the bytes to ask rknn_create_mem for are tl_rknn_mem_size (tlayout/rknn.h):

@@ -101,6 +101,11 @@ TL_API tl_status tl_image_plan_run(const tl_image_plan *plan, const void *src, s
 TL_API tl_status tl_image_plan_run_part(const tl_image_plan *plan, unsigned part, unsigned nparts,
                                         const void *src, size_t src_len, void *dst,
                                         size_t dst_len);
+/* tl_image_plan_run on up to nthreads threads (tlayout/parallel.h: the
+ * caller's thread counts as one, 0 = the fast cores, small frames stay on the
+ * caller's thread). Byte-identical to tl_image_plan_run; errors as it. */
+TL_API tl_status tl_image_plan_run_parallel(const tl_image_plan *plan, const void *src, size_t src_len,
+                                            void *dst, size_t dst_len, unsigned nthreads);
 /* The letterbox transform, destination pixel -> frame pixel. */
 TL_API tl_status tl_image_plan_map(const tl_image_plan *plan, tl_image_map *map);
 /* One line: source kind, crop, resize, geometry, colour, destination. */

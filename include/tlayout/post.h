@@ -71,6 +71,14 @@ typedef enum tl_label_type { TL_LABEL_I32 = 0, TL_LABEL_U8 = 1 } tl_label_type;
  * double on the dequantized values. len_labels is in bytes. */
 TL_API tl_status tl_argmax(const tl_desc *d, const void *buf, size_t len, tl_resize resize, int64_t out_h,
                            int64_t out_w, tl_label_type type, void *labels, size_t len_labels);
+/* tl_argmax on up to nthreads threads, bands of label rows on the pool of
+ * tlayout/parallel.h (1 = the caller's thread only, 0 = the fast cores; small
+ * maps stay on the caller's thread). Byte-identical to tl_argmax; everything
+ * is checked before any label is written. Worth it for upsampled maps (a
+ * 21 x 65 x 65 output to 513 x 513 labels). */
+TL_API tl_status tl_argmax_parallel(const tl_desc *d, const void *buf, size_t len, tl_resize resize,
+                                    int64_t out_h, int64_t out_w, tl_label_type type, void *labels,
+                                    size_t len_labels, unsigned nthreads);
 
 /* tl_topk flags. */
 #define TL_TOPK_PER_ITEM 1u /* over every (c, h, w) of a batch item, not per position */

@@ -670,9 +670,17 @@ tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigne
         return tl_fail(TL_ERR_BUFFER_SMALL, "source buffer of %zu bytes < %lld the source descriptor needs", src_len, (long long)pl->src_size);
     if ((uint64_t)dst_len < (uint64_t)pl->dst_size)
         return tl_fail(TL_ERR_BUFFER_SMALL, "destination buffer of %zu bytes < %lld the destination descriptor needs", dst_len, (long long)pl->dst_size);
+    /* Padding on a dim other than C, H, W (a padded N): tl_fill_padding writes
+     * every padding byte, the rows' too, so part 0 does the whole run and the
+     * other parts nothing (each byte written by one part only). */
+    if (pl->dst.fill_rest && part > 0) {
+        tl_clear_error();
+        return TL_OK;
+    }
+    if (pl->dst.fill_rest) nparts = 1;
     run_work w;
     TL_TRY(work_init(pl, &w));
-    if (part == 0 && pl->dst.fill_rest) tl_fill_padding(&pl->dst_d, dst, dst_len, 0); /* padded N */
+    if (pl->dst.fill_rest) tl_fill_padding(&pl->dst_d, dst, dst_len, 0); /* padded N */
     const int64_t hp = pl->dst.hp, y0 = hp * part / nparts, y1 = hp * (part + 1) / nparts;
     src_ctx ctx = {pl, src, w.gather};
     for (int64_t yp = y0; yp < y1; yp++) {

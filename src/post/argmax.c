@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "kernels/scan/scan.h"
+#include "parallel/parallel.h"
 #include "post/post_internal.h"
 
 /* One horizontal tap pair per output column. */
@@ -191,8 +192,10 @@ static tl_status check_out(const tl_pview *v, tl_resize resize, int64_t *oh, int
     return TL_OK;
 }
 
+/* Output rows are numbered g = n * out_h + y over the whole batch; a run
+ * writes rows [g0, g1) (a part of tl_argmax_parallel, or all of them). */
 static tl_status run_bilinear(const tl_pview *v, const uint8_t *buf, int64_t oh, int64_t ow, tl_label_type type,
-                              void *labels)
+                              void *labels, int64_t g0, int64_t g1)
 {
     blend b = {.v = v, .buf = buf, .out_h = oh, .out_w = ow, .row_of = {-1, -1},
                .row_fn = tl_argmax_row_kernel_default()};
@@ -221,48 +224,83 @@ static tl_status run_bilinear(const tl_pview *v, const uint8_t *buf, int64_t oh,
             b.xo[x] = v->tw[b.tx[x].i0] >> 3, b.xo[ow + x] = v->tw[b.tx[x].i1] >> 3;
             b.xw[x] = (int32_t)b.tx[x].w0, b.xw[ow + x] = (int32_t)b.tx[x].w1;
         }
-        for (int64_t n = 0; n < v->N; n++) {
-            b.row_of[0] = b.row_of[1] = -1;
-            for (int64_t y = 0; y < oh; y++) {
-                out_row(&b, n, y);
-                store_labels(labels, type, (n * oh + y) * ow, b.label, ow);
-            }
+        for (int64_t g = g0; g < g1; g++) {
+            if (g == g0 || g % oh == 0) b.row_of[0] = b.row_of[1] = -1; /* held rows are of one item */
+            out_row(&b, g / oh, g % oh);
+            store_labels(labels, type, g * ow, b.label, ow);
         }
     }
     free(b.tx), free(b.ty), free(b.rows[0]), free(b.rows[1]), free(b.best), free(b.label), free(b.xo), free(b.xw);
     return s;
 }
 
+/* Labels of source rows are made when an output row first needs them (a
+ * nearest upsample repeats a source row over consecutive output rows). */
 static tl_status run_source(const tl_pview *v, const uint8_t *buf, tl_resize resize, int64_t oh, int64_t ow,
-                            tl_label_type type, void *labels)
+                            tl_label_type type, void *labels, int64_t g0, int64_t g1)
 {
-    int32_t *src = malloc((size_t)(v->H * v->W) * sizeof *src), *row = malloc((size_t)ow * sizeof *row);
+    int32_t *src = malloc((size_t)v->W * sizeof *src), *row = malloc((size_t)ow * sizeof *row);
     if (!src || !row) {
         free(src), free(row);
         return tl_fail(TL_ERR_NOMEM, "argmax label rows");
     }
-    for (int64_t n = 0; n < v->N; n++) {
-        for (int64_t h = 0; h < v->H; h++) src_row(v, buf, n, h, src + h * v->W);
-        for (int64_t y = 0; y < oh; y++) {
-            int64_t sy = resize == TL_RESIZE_NONE ? y : y * v->H / oh;
-            for (int64_t x = 0; x < ow; x++) row[x] = src[sy * v->W + (resize == TL_RESIZE_NONE ? x : x * v->W / ow)];
-            store_labels(labels, type, (n * oh + y) * ow, row, ow);
-        }
+    int64_t held = -1; /* source row (n * H + h) whose labels src holds */
+    for (int64_t g = g0; g < g1; g++) {
+        int64_t n = g / oh, y = g % oh, sy = resize == TL_RESIZE_NONE ? y : y * v->H / oh;
+        if (held != n * v->H + sy) src_row(v, buf, n, sy, src), held = n * v->H + sy;
+        for (int64_t x = 0; x < ow; x++) row[x] = src[resize == TL_RESIZE_NONE ? x : x * v->W / ow];
+        store_labels(labels, type, g * ow, row, ow);
     }
     free(src), free(row);
     return TL_OK;
 }
 
-tl_status tl_argmax(const tl_desc *d, const void *buf, size_t len, tl_resize resize, int64_t out_h, int64_t out_w,
-                    tl_label_type type, void *labels, size_t len_labels)
+/* One checked argmax call, run as parts of its output rows. */
+typedef struct argmax_job {
+    const tl_pview *v;
+    const uint8_t *buf;
+    tl_resize resize;
+    int64_t out_h, out_w;
+    tl_label_type type;
+    void *labels;
+} argmax_job;
+
+static tl_status argmax_part(void *ctx, unsigned part, unsigned nparts)
+{
+    const argmax_job *j = (const argmax_job *)ctx;
+    int64_t rows = j->v->N * j->out_h, g0 = rows * part / nparts, g1 = rows * (part + 1) / nparts;
+    if (g0 == g1) return TL_OK;
+    return j->resize == TL_RESIZE_BILINEAR
+               ? run_bilinear(j->v, j->buf, j->out_h, j->out_w, j->type, j->labels, g0, g1)
+               : run_source(j->v, j->buf, j->resize, j->out_h, j->out_w, j->type, j->labels, g0, g1);
+}
+
+/* Work of the pool's estimate: every output label blends or compares C
+ * values, a compute-bound job; the bytes read and written come on top. */
+static uint64_t argmax_work(const argmax_job *j, size_t len, size_t len_labels)
+{
+    double labels = (double)j->v->N * (double)j->out_h * (double)j->out_w * (double)j->v->C;
+    uint64_t w = tl_par_work(len, len_labels), c = labels >= 1.8e19 ? UINT64_MAX : (uint64_t)labels;
+    return w > UINT64_MAX - c ? UINT64_MAX : w + c;
+}
+
+tl_status tl_argmax_parallel(const tl_desc *d, const void *buf, size_t len, tl_resize resize, int64_t out_h,
+                             int64_t out_w, tl_label_type type, void *labels, size_t len_labels, unsigned nthreads)
 {
     tl_pview v;
     if (!buf || !labels) return tl_fail(TL_ERR_NULL, "buf or labels is NULL");
     TL_TRY(tl_pview_init(&v, d, len, true));
     tl_status s = check_out(&v, resize, &out_h, &out_w, type, len_labels);
-    if (s == TL_OK)
-        s = resize == TL_RESIZE_BILINEAR ? run_bilinear(&v, buf, out_h, out_w, type, labels)
-                                         : run_source(&v, buf, resize, out_h, out_w, type, labels);
+    if (s == TL_OK) {
+        argmax_job j = {&v, buf, resize, out_h, out_w, type, labels};
+        s = tl_par_run(argmax_part, &j, argmax_work(&j, len, len_labels), nthreads);
+    }
     tl_pview_free(&v);
     return s;
+}
+
+tl_status tl_argmax(const tl_desc *d, const void *buf, size_t len, tl_resize resize, int64_t out_h, int64_t out_w,
+                    tl_label_type type, void *labels, size_t len_labels)
+{
+    return tl_argmax_parallel(d, buf, len, resize, out_h, out_w, type, labels, len_labels, 1);
 }

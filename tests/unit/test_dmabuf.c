@@ -470,6 +470,96 @@ TL_TEST(larod_fd_sizes)
     close(pp[0]), close(pp[1]);
 }
 
+/* ---- image plans into fds ---------------------------------------------------------------- */
+/* An NV12 frame letterboxed into an RKNN NC1HWC2 input, the image plan made
+ * once; *ref is tl_image_plan_run's result in ordinary memory. */
+static tl_image_plan *image_plan_ref(tl_desc *s, tl_desc *d, void **src, void **ref, int frame_w, int frame_h)
+{
+    char from[64];
+    snprintf(from, sizeof from, "yuv.nv12:u8:3x%dx%d", frame_h, frame_w);
+    tl_image_params prm;
+    tl_image_params_init(&prm);
+    prm.fit = TL_IMAGE_LETTERBOX;
+    tl_image_plan *plan = NULL;
+    if (tl_desc_parse(s, from) != TL_OK ||
+        tl_desc_parse(d, "rknn.nc1hwc2:i8:1x1x320x320x16:c=3:zp=-128:scale=1") != TL_OK ||
+        tl_image_plan_create(&plan, s, d, &prm) != TL_OK)
+        return NULL;
+    *src = pattern((size_t)s->size_bytes, 9);
+    *ref = malloc((size_t)d->size_bytes);
+    if (!*src || !*ref || tl_image_plan_run(plan, *src, (size_t)s->size_bytes, *ref, (size_t)d->size_bytes) != TL_OK) {
+        tl_image_plan_destroy(plan);
+        return NULL;
+    }
+    return plan;
+}
+
+/* At an offset that is not page aligned, on 1..3 threads: exactly
+ * [offset, offset + size) changes and holds the in-memory result. */
+TL_TEST(image_to_memfd_at_offset)
+{
+    tl_desc s, d;
+    void *src = NULL, *ref = NULL;
+    tl_image_plan *plan = image_plan_ref(&s, &d, &src, &ref, 1920, 1080);
+    REQUIRE(plan);
+    const size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes, off = 3 * 4096 + 40, total = off + dl + 77;
+    for (unsigned nt = 0; nt <= 3; nt++) {
+        int fd = memfd_of(total, 0);
+        REQUIRE(fd >= 0);
+        CHECK_STATUS(tl_image_to_fd(plan, src, sl, fd, off, dl, nt), TL_OK);
+        CHECK_STR_EQ(tl_last_error(), "");
+        unsigned char *got = contents(fd, total);
+        REQUIRE(got);
+        CHECK_MEM_EQ(got + off, ref, dl);
+        for (size_t i = 0; i < total; i++)
+            if ((i < off || i >= off + dl) && got[i] != SENTINEL) {
+                FAILF("byte %zu outside the range was written (%u threads)", i, nt);
+                break;
+            }
+        free(got);
+        close(fd);
+    }
+    free(src), free(ref);
+    tl_image_plan_destroy(plan);
+}
+
+/* Every bad offset, size and argument: its status, and the fd untouched. */
+TL_TEST(image_to_fd_bad_input)
+{
+    tl_desc s, d;
+    void *src = NULL, *ref = NULL;
+    tl_image_plan *plan = image_plan_ref(&s, &d, &src, &ref, 640, 360);
+    REQUIRE(plan);
+    const size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes, total = dl + 100;
+    int fd = memfd_of(total, 0);
+    REQUIRE(fd >= 0);
+    CHECK_STATUS(tl_image_to_fd(plan, src, sl, fd, total + 1, dl, 2), TL_ERR_SIZE); /* offset past the end */
+    CHECK_STR_CONTAINS(tl_last_error(), "is past the end");
+    CHECK_STATUS(tl_image_to_fd(plan, src, sl, fd, total, dl, 2), TL_ERR_SIZE); /* exactly at the end */
+    CHECK_STATUS(tl_image_to_fd(plan, src, sl, fd, 101, dl, 2), TL_ERR_BUFFER_SMALL); /* one byte too far */
+    CHECK_STR_CONTAINS(tl_last_error(), "(1 bytes short)");
+    CHECK_STATUS(tl_image_to_fd(plan, src, sl, fd, 0, dl - 1, 2), TL_ERR_BUFFER_SMALL); /* size one short */
+    CHECK_STR_CONTAINS(tl_last_error(), "destination buffer of");
+    CHECK_STATUS(tl_image_to_fd(plan, src, sl - 1, fd, 0, dl, 2), TL_ERR_BUFFER_SMALL); /* frame one short */
+    CHECK_STR_CONTAINS(tl_last_error(), "source buffer of");
+    CHECK_STATUS(tl_image_to_fd(plan, src, sl, fd, 0, 0, 1), TL_ERR_SIZE);
+    CHECK_STATUS(tl_image_to_fd(plan, NULL, sl, fd, 0, dl, 1), TL_ERR_NULL);
+    CHECK_STR_CONTAINS(tl_last_error(), "src is NULL");
+    CHECK_STATUS(tl_image_to_fd(NULL, src, sl, fd, 0, dl, 1), TL_ERR_NULL);
+    CHECK_STATUS(tl_image_to_fd(plan, src, sl, fd, 0, dl, TL_PARALLEL_MAX_THREADS + 1), TL_ERR_UNSUPPORTED);
+    CHECK_STATUS(tl_image_to_fd(plan, src, sl, -1, 0, dl, 1), TL_ERR_IO);
+    CHECK(all_sentinel(fd, total));
+    /* the last offset that fits works */
+    CHECK_STATUS(tl_image_to_fd(plan, src, sl, fd, 100, dl, 2), TL_OK);
+    unsigned char *got = contents(fd, total);
+    REQUIRE(got);
+    CHECK_MEM_EQ(got + 100, ref, dl);
+    free(got);
+    close(fd);
+    free(src), free(ref);
+    tl_image_plan_destroy(plan);
+}
+
 int main(int argc, char **argv)
 {
     tl_test_init(argc, argv);
@@ -485,6 +575,8 @@ int main(int argc, char **argv)
     TL_RUN(rknn_sizes);
     TL_RUN(tidl_shared_sizes);
     TL_RUN(larod_fd_sizes);
+    TL_RUN(image_to_memfd_at_offset);
+    TL_RUN(image_to_fd_bad_input);
     int rc = tl_test_finish();
     tl_parallel_shutdown();
     return rc;

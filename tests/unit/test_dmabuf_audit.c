@@ -24,8 +24,9 @@
  *
  * Conversions: every executor family (row, 2d with conversion, interleave,
  * repack, pixels, fill, strided copy, element walk, 4-bit), with and without
- * TL_KEEP_PADDING. A plan that loads from its destination fails the test with
- * the count and the first address. */
+ * TL_KEEP_PADDING; and image plans (tl_image_plan_run_parallel, the writer of
+ * tl_image_to_fd) into every destination kind. A plan that loads from its
+ * destination fails the test with the count and the first address. */
 #define _GNU_SOURCE /* memfd_create, REG_ERR, REG_EFL */
 #include <signal.h>
 #include <stdio.h>
@@ -143,7 +144,8 @@ static void disarm(void)
 
 /* ---- the writer: a plan run with the harness armed around it -------------------------- */
 typedef struct audit_job {
-    const tl_plan *plan;
+    const tl_plan *plan;         /* a conversion, */
+    const tl_image_plan *image;  /* or an image plan when this is set */
     const void *src;
     size_t src_len;
 } audit_job;
@@ -152,29 +154,22 @@ static tl_status audit_writer(void *ctx, void *dst, size_t len)
 {
     const audit_job *j = (const audit_job *)ctx;
     arm((unsigned char *)dst, len);
-    tl_status s = tl_plan_run_parallel(j->plan, j->src, j->src_len, dst, len, 1);
+    tl_status s = j->image ? tl_image_plan_run_parallel(j->image, j->src, j->src_len, dst, len, 1)
+                           : tl_plan_run_parallel(j->plan, j->src, j->src_len, dst, len, 1);
     disarm();
     return s;
 }
 
-static void audit_pair(const char *from, const char *to, const char *known, unsigned flags)
+/* Run job j into a memfd through tl_fd_write_with with the harness armed;
+ * the result must equal ref (NULL: not compared). */
+static void audit_fd(const char *from, const char *to, const char *known, unsigned flags, const audit_job *j,
+                     const unsigned char *ref, size_t dl)
 {
-    tl_desc s, d;
-    tl_plan *plan = NULL;
-    REQUIRE_STATUS(tl_desc_parse(&s, from), TL_OK);
-    REQUIRE_STATUS(tl_desc_parse(&d, to), TL_OK);
-    REQUIRE_STATUS(tl_plan_create(&plan, &s, &d, flags), TL_OK);
-    size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes, off = 100; /* off a page boundary */
-    unsigned char *src = malloc(sl), *ref = malloc(dl);
-    REQUIRE(src && ref);
-    for (size_t i = 0; i < sl; i++) src[i] = (unsigned char)(i * 7 + 3);
-    memset(ref, 0, dl);
-    CHECK_STATUS(tl_plan_run(plan, src, sl, ref, dl), TL_OK);
+    const size_t off = 100; /* off a page boundary */
     int fd = memfd_create("tl_audit", 0);
     REQUIRE(fd >= 0);
     REQUIRE(ftruncate(fd, (off_t)(off + dl + 100)) == 0);
-    audit_job j = {plan, src, sl};
-    CHECK_STATUS(tl_fd_write_with(fd, off, dl, audit_writer, &j), TL_OK);
+    CHECK_STATUS(tl_fd_write_with(fd, off, dl, audit_writer, (void *)j), TL_OK);
     if (g_loads && known)
         printf("known engine load: %s -> %s%s: %lu loads, %lu stores: %s\n", from, to,
                flags ? " (keep padding)" : "", g_loads, g_stores, known);
@@ -187,9 +182,27 @@ static void audit_pair(const char *from, const char *to, const char *known, unsi
     unsigned char *got = malloc(dl);
     REQUIRE(got);
     CHECK(pread(fd, got, dl, (off_t)off) == (ssize_t)dl);
-    if (!flags) CHECK_MEM_EQ(got, ref, dl); /* the harness changes nothing */
-    free(got), free(src), free(ref);
+    if (ref) CHECK_MEM_EQ(got, ref, dl); /* the harness changes nothing */
+    free(got);
     close(fd);
+}
+
+static void audit_pair(const char *from, const char *to, const char *known, unsigned flags)
+{
+    tl_desc s, d;
+    tl_plan *plan = NULL;
+    REQUIRE_STATUS(tl_desc_parse(&s, from), TL_OK);
+    REQUIRE_STATUS(tl_desc_parse(&d, to), TL_OK);
+    REQUIRE_STATUS(tl_plan_create(&plan, &s, &d, flags), TL_OK);
+    size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes;
+    unsigned char *src = malloc(sl), *ref = malloc(dl);
+    REQUIRE(src && ref);
+    for (size_t i = 0; i < sl; i++) src[i] = (unsigned char)(i * 7 + 3);
+    memset(ref, 0, dl);
+    CHECK_STATUS(tl_plan_run(plan, src, sl, ref, dl), TL_OK);
+    audit_job j = {plan, NULL, src, sl};
+    audit_fd(from, to, known, flags, &j, flags ? NULL : ref, dl);
+    free(src), free(ref);
     tl_plan_destroy(plan);
 }
 
@@ -212,6 +225,46 @@ TL_TEST(conversions_only_store)
     for (size_t i = 0; i < sizeof k_pairs / sizeof k_pairs[0]; i++) {
         audit_pair(k_pairs[i][0], k_pairs[i][1], k_pairs[i][2], 0);
         audit_pair(k_pairs[i][0], k_pairs[i][1], k_pairs[i][2], TL_KEEP_PADDING);
+    }
+}
+
+/* Image plans (tlayout/image.h): a frame into every kind of model input,
+ * letterbox border rows, padding and f32 normalisation included. */
+static const struct {
+    const char *from, *to;
+    int fit, mode;
+    float mean, std;
+} k_images[] = {
+    {"yuv.nv12:u8:3x48x64", "NHWC:u8:1x32x32x3", TL_IMAGE_LETTERBOX, TL_IMAGE_EXACT, 0.f, 1.f},
+    {"yuv.nv12:u8:3x48x64", "NCHW:f32:1x3x32x32", TL_IMAGE_LETTERBOX, TL_IMAGE_EXACT, 127.5f, 58.f},
+    {"yuv.nv12:u8:3x48x64", "rknn.nc1hwc2:i8:1x1x32x32x16:c=3:zp=-128:scale=1", TL_IMAGE_LETTERBOX,
+     TL_IMAGE_EXACT, 0.f, 1.f},
+    {"yuv.i420:u8:3x48x64", "tidl:u8:1x3x32x32:pad=1,1,1,1", TL_IMAGE_STRETCH, TL_IMAGE_EXACT, 0.f, 1.f},
+    {"yuv.nv12:u8:3x48x64", "NHWC:u8:1x32x32x4", TL_IMAGE_LETTERBOX, TL_IMAGE_FAST, 0.f, 1.f},
+    {"NHWC:u8:1x40x56x3", "trt.dla_hwc4:f16:1x3x32x32", TL_IMAGE_STRETCH, TL_IMAGE_EXACT, 0.f, 255.f},
+};
+
+TL_TEST(images_only_store)
+{
+    for (size_t i = 0; i < sizeof k_images / sizeof k_images[0]; i++) {
+        tl_desc s, d;
+        tl_image_params p;
+        tl_image_params_init(&p);
+        p.fit = k_images[i].fit, p.mode = k_images[i].mode;
+        for (int c = 0; c < 3; c++) p.mean[c] = k_images[i].mean, p.std[c] = k_images[i].std;
+        tl_image_plan *plan = NULL;
+        REQUIRE_STATUS(tl_desc_parse(&s, k_images[i].from), TL_OK);
+        REQUIRE_STATUS(tl_desc_parse(&d, k_images[i].to), TL_OK);
+        REQUIRE_STATUS(tl_image_plan_create(&plan, &s, &d, &p), TL_OK);
+        size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes;
+        unsigned char *src = malloc(sl), *ref = malloc(dl);
+        REQUIRE(src && ref);
+        for (size_t k = 0; k < sl; k++) src[k] = (unsigned char)(k * 7 + 3);
+        CHECK_STATUS(tl_image_plan_run(plan, src, sl, ref, dl), TL_OK);
+        audit_job j = {NULL, plan, src, sl};
+        audit_fd(k_images[i].from, k_images[i].to, NULL, 0, &j, ref, dl);
+        free(src), free(ref);
+        tl_image_plan_destroy(plan);
     }
 }
 
@@ -240,6 +293,7 @@ int main(int argc, char **argv)
     tl_test_init(argc, argv);
     if (!getenv("TL_AUDIT_CHILD")) TL_RUN(harness_sees_loads);
     TL_RUN(conversions_only_store);
+    TL_RUN(images_only_store);
 #if defined(__OPTIMIZE__)
     int sweep = !getenv("TL_AUDIT_CHILD");
 #else

@@ -518,6 +518,185 @@ TL_TEST(allowed_cores)
         if (tl_cpuset_has(fast, c) && !tl_cpuset_has(&a, c)) FAILF("fast core %u is not allowed", c);
 }
 
+/* ---- image plans and argmax on the pool ------------------------------------------------- */
+/* A 1080p NV12 frame into model inputs of several kinds: 4-12 MiB of work,
+ * so 2..8 threads really cut it into bands of rows. */
+typedef struct image_case {
+    const char *to;
+    int fit, mode, order;
+    float mean, std;
+} image_case;
+static const image_case k_images[] = {
+    {"NHWC:u8:1x640x640x3", TL_IMAGE_LETTERBOX, TL_IMAGE_EXACT, TL_IMAGE_RGB, 0.f, 1.f},
+    {"NCHW:f32:1x3x640x640", TL_IMAGE_LETTERBOX, TL_IMAGE_EXACT, TL_IMAGE_BGR, 123.5f, 58.25f},
+    {"rknn.nc1hwc2:i8:1x1x416x416x16:c=3:zp=-128:scale=1", TL_IMAGE_LETTERBOX, TL_IMAGE_EXACT, TL_IMAGE_RGB, 0.f, 1.f},
+    {"tidl:u8:1x3x480x480:pad=1,1,1,1", TL_IMAGE_STRETCH, TL_IMAGE_EXACT, TL_IMAGE_RGB, 0.f, 1.f},
+    {"NHWC:u8:1x640x640x3", TL_IMAGE_LETTERBOX, TL_IMAGE_FAST, TL_IMAGE_RGB, 0.f, 1.f},
+    /* padding on N too: a dim the row bands do not cover */
+    {"NCHW:u8:1x3x640x640:pad=0,1,0,0,2,2,0,8", TL_IMAGE_LETTERBOX, TL_IMAGE_EXACT, TL_IMAGE_RGB, 0.f, 1.f},
+};
+
+static tl_image_plan *image_plan(const image_case *c, tl_desc *s, tl_desc *d)
+{
+    tl_image_params p;
+    tl_image_params_init(&p);
+    p.fit = c->fit, p.mode = c->mode, p.order = c->order;
+    for (int k = 0; k < 3; k++) p.mean[k] = c->mean, p.std[k] = c->std;
+    tl_image_plan *plan = NULL;
+    if (tl_desc_parse(s, "yuv.nv12:u8:3x1080x1920") != TL_OK || tl_desc_parse(d, c->to) != TL_OK ||
+        tl_image_plan_create(&plan, s, d, &p) != TL_OK)
+        FAILF("image plan for %s: %s", c->to, tl_last_error());
+    return plan;
+}
+
+TL_TEST(image_identical_to_one_thread)
+{
+    const unsigned counts[] = {0, 2, 3, 8};
+    for (size_t i = 0; i < sizeof k_images / sizeof k_images[0]; i++) {
+        tl_desc s, d;
+        tl_image_plan *plan = image_plan(&k_images[i], &s, &d);
+        REQUIRE(plan);
+        size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes;
+        unsigned char *src = filled(sl, 7 + i), *one = malloc(dl), *many = malloc(dl);
+        REQUIRE(src && one && many);
+        memset(one, 0xA5, dl);
+        CHECK_STATUS(tl_image_plan_run(plan, src, sl, one, dl), TL_OK);
+        for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+            if (quick() && k > 1) break;
+            memset(many, 0x5A, dl); /* a different sentinel: every byte must be written */
+            CHECK_STATUS(tl_image_plan_run_parallel(plan, src, sl, many, dl, counts[k]), TL_OK);
+            if (memcmp(one, many, dl) != 0)
+                FAILF("image -> %s with %u threads differs from one thread", k_images[i].to, counts[k]);
+        }
+        free(src), free(one), free(many);
+        tl_image_plan_destroy(plan);
+    }
+}
+
+/* tl_image_plan_run_part's promise to callers with their own threads: the
+ * parts write every destination byte exactly once. A byte a part writes ends
+ * the same in a 0x00 and a 0xFF buffer; one it leaves differs. */
+TL_TEST(image_parts_write_each_byte_once)
+{
+    const unsigned nparts = 3;
+    for (size_t i = 0; i < sizeof k_images / sizeof k_images[0]; i++) {
+        tl_desc s, d;
+        tl_image_plan *plan = image_plan(&k_images[i], &s, &d);
+        REQUIRE(plan);
+        size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes;
+        unsigned char *src = filled(sl, 21 + i), *lo = malloc(dl), *hi = malloc(dl), *all = malloc(dl),
+                      *ref = malloc(dl), *times = calloc(dl, 1);
+        REQUIRE(src && lo && hi && all && ref && times);
+        CHECK_STATUS(tl_image_plan_run(plan, src, sl, ref, dl), TL_OK);
+        for (unsigned part = 0; part < nparts; part++) {
+            memset(lo, 0x00, dl), memset(hi, 0xFF, dl);
+            CHECK_STATUS(tl_image_plan_run_part(plan, part, nparts, src, sl, lo, dl), TL_OK);
+            CHECK_STATUS(tl_image_plan_run_part(plan, part, nparts, src, sl, hi, dl), TL_OK);
+            for (size_t b = 0; b < dl; b++)
+                if (lo[b] == hi[b]) times[b]++, all[b] = lo[b];
+        }
+        size_t bad = 0;
+        for (size_t b = 0; b < dl; b++) bad += times[b] != 1 || all[b] != ref[b];
+        if (bad) FAILF("image -> %s in %u parts: %zu bytes not written exactly once as one run writes them",
+                       k_images[i].to, nparts, bad);
+        free(src), free(lo), free(hi), free(all), free(ref), free(times);
+        tl_image_plan_destroy(plan);
+    }
+}
+
+TL_TEST(image_bad_calls_write_nothing)
+{
+    tl_desc s, d;
+    tl_image_plan *plan = image_plan(&k_images[1], &s, &d);
+    REQUIRE(plan);
+    size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes;
+    unsigned char *src = filled(sl, 3), *dst = malloc(dl), *ref = malloc(dl);
+    REQUIRE(src && dst && ref);
+    memset(dst, 0x5A, dl);
+    memcpy(ref, dst, dl);
+    for (unsigned nt = 0; nt <= 4; nt += 2) {
+        CHECK_STATUS(tl_image_plan_run_parallel(plan, src, sl, dst, dl - 1, nt), TL_ERR_BUFFER_SMALL);
+        CHECK_STR_CONTAINS(tl_last_error(), "destination buffer of");
+        CHECK_STATUS(tl_image_plan_run_parallel(plan, src, sl - 1, dst, dl, nt), TL_ERR_BUFFER_SMALL);
+        CHECK_STR_CONTAINS(tl_last_error(), "source buffer of");
+        CHECK_STATUS(tl_image_plan_run_parallel(plan, NULL, sl, dst, dl, nt), TL_ERR_NULL);
+        CHECK_STATUS(tl_image_plan_run_parallel(NULL, src, sl, dst, dl, nt), TL_ERR_NULL);
+        CHECK_MEM_EQ(dst, ref, dl);
+    }
+    CHECK_STATUS(tl_image_plan_run_parallel(plan, src, sl, dst, dl, TL_PARALLEL_MAX_THREADS + 1), TL_ERR_UNSUPPORTED);
+    CHECK_STR_CONTAINS(tl_last_error(), "nthreads=65 > 64");
+    CHECK_MEM_EQ(dst, ref, dl);
+    free(src), free(dst), free(ref);
+    tl_image_plan_destroy(plan);
+}
+
+/* Segmentation logits (DeepLab: 21 classes at 65 x 65) upsampled to label maps,
+ * every resize and label type, batch 2 so bands cross items. */
+TL_TEST(argmax_identical_to_one_thread)
+{
+    static const char *const logits[] = {
+        "NCHW:i8:2x21x65x65:q=affine:zp=-3:scale=0.125",     /* linear codes: the integer blend */
+        "NHWC:u8:2x65x65x21:q=affine:zp=128:scale=0.1",      /* not exactly linear: double blend */
+        "NCHW:i16:2x21x65x65:q=affine:zp=0:scale=0.001",  /* 16-bit codes, not the byte path */
+    };
+    static const tl_resize resizes[] = {TL_RESIZE_BILINEAR, TL_RESIZE_NEAREST, TL_RESIZE_NONE};
+    const unsigned counts[] = {0, 2, 3, 8};
+    for (size_t i = 0; i < sizeof logits / sizeof logits[0]; i++) {
+        tl_desc d;
+        REQUIRE_STATUS(tl_desc_parse(&d, logits[i]), TL_OK);
+        size_t len = (size_t)d.size_bytes;
+        void *buf = filled(len, 11 + i);
+        REQUIRE(buf);
+        tame_floats(&d, buf);
+        for (size_t r = 0; r < 3; r++)
+            for (int type = TL_LABEL_I32; type <= TL_LABEL_U8; type++) {
+                int64_t oh = resizes[r] == TL_RESIZE_NONE ? 0 : 513, ow = oh;
+                size_t ll = (size_t)2 * 513 * 513 * (type == TL_LABEL_I32 ? 4 : 1);
+                unsigned char *one = malloc(ll), *many = malloc(ll);
+                REQUIRE(one && many);
+                memset(one, 0xA5, ll);
+                CHECK_STATUS(tl_argmax(&d, buf, len, resizes[r], oh, ow, (tl_label_type)type, one, ll), TL_OK);
+                for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+                    if (quick() && k > 1) break;
+                    memset(many, 0xA5, ll);
+                    CHECK_STATUS(tl_argmax_parallel(&d, buf, len, resizes[r], oh, ow, (tl_label_type)type, many, ll,
+                                                    counts[k]),
+                                 TL_OK);
+                    if (memcmp(one, many, ll) != 0)
+                        FAILF("argmax %s resize %d type %d with %u threads differs", logits[i], (int)resizes[r],
+                              type, counts[k]);
+                }
+                free(one), free(many);
+            }
+        free(buf);
+    }
+}
+
+TL_TEST(argmax_bad_calls_write_nothing)
+{
+    tl_desc d;
+    REQUIRE_STATUS(tl_desc_parse(&d, "NCHW:i8:1x21x65x65:q=affine:zp=0:scale=0.5"), TL_OK);
+    size_t len = (size_t)d.size_bytes, ll = (size_t)513 * 513 * 4;
+    void *buf = filled(len, 5);
+    unsigned char *labels = malloc(ll), *ref = malloc(ll);
+    REQUIRE(buf && labels && ref);
+    memset(labels, 0x5A, ll);
+    memcpy(ref, labels, ll);
+    CHECK_STATUS(tl_argmax_parallel(&d, buf, len, TL_RESIZE_BILINEAR, 513, 513, TL_LABEL_I32, labels, ll - 1, 2),
+                 TL_ERR_BUFFER_SMALL);
+    CHECK_STR_CONTAINS(tl_last_error(), "len_labels=");
+    CHECK_STATUS(tl_argmax_parallel(&d, buf, len, TL_RESIZE_BILINEAR, 513, 513, TL_LABEL_I32, labels, ll,
+                                    TL_PARALLEL_MAX_THREADS + 1),
+                 TL_ERR_UNSUPPORTED);
+    CHECK_STR_CONTAINS(tl_last_error(), "nthreads=65");
+    CHECK_STATUS(tl_argmax_parallel(&d, buf, len - 1, TL_RESIZE_BILINEAR, 513, 513, TL_LABEL_I32, labels, ll, 2),
+                 TL_ERR_BUFFER_SMALL);
+    CHECK_STATUS(tl_argmax_parallel(&d, NULL, len, TL_RESIZE_BILINEAR, 513, 513, TL_LABEL_I32, labels, ll, 2),
+                 TL_ERR_NULL);
+    CHECK_MEM_EQ(labels, ref, ll);
+    free(buf), free(labels), free(ref);
+}
+
 int main(int argc, char **argv)
 {
     tl_test_init(argc, argv);
@@ -536,6 +715,11 @@ int main(int argc, char **argv)
     TL_RUN(after_fork);
     TL_RUN(fast_cores_from_sysfs);
     TL_RUN(allowed_cores);
+    TL_RUN(image_identical_to_one_thread);
+    TL_RUN(image_parts_write_each_byte_once);
+    TL_RUN(image_bad_calls_write_nothing);
+    TL_RUN(argmax_identical_to_one_thread);
+    TL_RUN(argmax_bad_calls_write_nothing);
     int rc = tl_test_finish();
     tl_parallel_shutdown(); /* leak checkers see no live workers */
     return rc;
