@@ -69,10 +69,7 @@ static int numbers(PyObject *v, const char *key, double out[4], int *n)
     *n = (int)PyTuple_Size(seq);
     for (int i = 0; i < *n; i++) out[i] = PyFloat_AsDouble(PyTuple_GetItem(seq, i));
     Py_DECREF(seq);
-    if (PyErr_Occurred()) return -1;
-    for (int i = 0; i < *n; i++)
-        if (!isfinite(out[i])) return bad(TL_ERR_SPEC_VALUE, key, v, "values must be finite");
-    return 0;
+    return PyErr_Occurred() ? -1 : 0; /* the library checks the values themselves */
 }
 
 /* Like the CLI: one value sets the first three channels. */
@@ -205,11 +202,30 @@ static PyObject *image(PyObject *module, PyObject *args, PyObject *kw)
     (void)module;
     PyObject *src, *sd, *dd, *out = Py_None;
     if (!PyArg_ParseTuple(args, "OOO|O:image", &src, &sd, &dd, &out)) return NULL;
+    PyObject *params = kw ? PyDict_Copy(kw) : NULL; /* the keywords but out= */
+    PyObject *out_kw = params ? PyDict_GetItemString(params, "out") : NULL;
+    if (out_kw && out != Py_None) {
+        Py_DECREF(params);
+        PyErr_SetString(PyExc_TypeError, "image(): out given by position and by keyword");
+        return NULL;
+    }
+    if (out_kw) {
+        out = out_kw;
+        Py_INCREF(out); /* params holds the only other reference */
+        PyDict_DelItemString(params, "out");
+    } else {
+        Py_INCREF(out);
+    }
     Py_ssize_t dst_bytes;
-    tl_image_plan *plan = make_plan(sd, dd, kw, &dst_bytes);
-    if (!plan) return NULL;
+    tl_image_plan *plan = make_plan(sd, dd, params, &dst_bytes);
+    Py_XDECREF(params);
+    if (!plan) {
+        Py_DECREF(out);
+        return NULL;
+    }
     PyObject *r = run_plan(plan, dst_bytes, src, out);
     tl_image_plan_destroy(plan);
+    Py_DECREF(out);
     return r;
 }
 
