@@ -170,13 +170,16 @@ static PyObject *run(const call *c)
 {
     size_t cap = 256, n = 0;
     tl_detection *out = NULL;
-    tl_status s = TL_ERR_BUFFER_SMALL;
+    tl_status s;
     Py_BEGIN_ALLOW_THREADS
-    while (s == TL_ERR_BUFFER_SMALL) {
-        free(out);
+    for (;;) {
         out = malloc(cap * sizeof *out);
+        n = 0;
         s = out ? decode(c, out, cap, &n) : TL_ERR_NOMEM;
-        cap = n > cap ? n : cap * 2;
+        /* BUFFER_SMALL is also a too short input buffer: grow only for the output */
+        if (s != TL_ERR_BUFFER_SMALL || n <= cap) break;
+        free(out);
+        cap = n;
     }
     Py_END_ALLOW_THREADS
     PyObject *list = s == TL_OK ? PyList_New((Py_ssize_t)n) : tlpy_raise(s, NULL);
