@@ -1,12 +1,10 @@
 """tlayout.detect_yolov8 / detect_yolov8_single / detect_yolov5 on fake native
 heads: the same detections as `tlayout detect`, an (N, 6) float array, the
 letterbox map of an ImagePlan, every error, GIL released."""
-import sys
-import threading
-
 import pytest
 
 import tlayout
+from conftest import releases_gil
 
 np = pytest.importorskip("numpy")
 
@@ -133,25 +131,10 @@ def test_errors():
 
 
 def test_decoding_releases_the_gil():
-    """As test_threads.py: a 100 s switch interval; the main thread runs before
-    the worker is done only if the decodes release the GIL."""
     big = [tuple((codes(s), s) for s in v8_specs(g, True)[:2]) for g in (80, 40, 20)]
-    started, state = threading.Event(), {"finished": False}
 
-    def worker():
-        started.set()
+    def work():
         for _ in range(20):
             tlayout.detect_yolov8(big, 0.5, 0.45)
-        state["finished"] = True
 
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(100)
-    try:
-        t = threading.Thread(target=worker)
-        t.start()
-        started.wait()
-        seen_finished = state["finished"]
-        t.join()
-    finally:
-        sys.setswitchinterval(old)
-    assert not seen_finished, "the main thread could not run during detect_yolov8: GIL held"
+    assert releases_gil(work), "the main thread could not run during detect_yolov8: GIL held"

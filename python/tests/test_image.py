@@ -1,11 +1,9 @@
 """tlayout.image and tlayout.ImagePlan: the same bytes as `tlayout image`, OpenCV's
 bits for an NV12 letterbox, zero-copy output, every error, GIL released."""
-import sys
-import threading
-
 import pytest
 
 import tlayout
+from conftest import releases_gil
 
 np = pytest.importorskip("numpy")
 
@@ -121,29 +119,14 @@ def test_bad_descriptors_and_buffers():
 
 
 def test_runs_release_the_gil():
-    """As test_threads.py: with a switch interval of 100 s, the main thread runs
-    before the worker finishes only if the image runs release the GIL."""
     big = np.random.default_rng(3).integers(0, 256, 1080 * 1920 * 3 // 2, dtype=np.uint8)
     plan = tlayout.ImagePlan("yuv.nv12:u8:3x1080x1920", "NCHW:f32:1x3x640x640", fit="letterbox")
     out = np.empty((1, 3, 640, 640), np.float32)
-    started, state = threading.Event(), {"finished": False}
 
-    def worker():
-        started.set()
+    def work():
         for _ in range(10):
             plan.run(big, out)
         tlayout.image(big, "yuv.nv12:u8:3x1080x1920", "NCHW:f32:1x3x640x640", out, fit="letterbox")
-        state["finished"] = True
 
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(100)
-    try:
-        t = threading.Thread(target=worker)
-        t.start()
-        started.wait()
-        seen_finished = state["finished"]
-        t.join()
-    finally:
-        sys.setswitchinterval(old)
-    assert not seen_finished, "the main thread could not run during the image runs: GIL held"
+    assert releases_gil(work), "the main thread could not run during the image runs: GIL held"
     assert out[0, :, 0, 0].tolist() == [114.0, 114.0, 114.0]  # letterbox border

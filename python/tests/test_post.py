@@ -3,6 +3,7 @@ and the library's dequantization, numpy in and out, every error."""
 import pytest
 
 import tlayout
+from conftest import releases_gil
 
 np = pytest.importorskip("numpy")
 
@@ -107,3 +108,17 @@ def test_errors_write_nothing():
         tlayout.gather(CODES[NCHW], NCHW, [(0, 1, 0, 0)], out=np.zeros(0))
     with pytest.raises(tlayout.SpecError):
         tlayout.scan(CODES[NCHW], "NCHW:i8:zz", 0.5)
+
+
+def test_post_processing_releases_the_gil():
+    spec = "rknn.nc1hwc2:i8:1x6x160x160x16:c=84:zp=-128:scale=0.00390625"
+    big = np.random.default_rng(9).integers(-128, 128, tlayout.Desc(spec).size_bytes, dtype=np.int8)
+    labels = np.empty((1, 640, 640), np.int32)
+
+    def work():
+        for _ in range(5):
+            tlayout.scan(big, spec, 0.99, best=True)
+            tlayout.topk(big, spec, 1)
+            tlayout.argmax(big, spec, size=(640, 640), out=labels)
+
+    assert releases_gil(work), "the main thread could not run during scan/topk/argmax: GIL held"
