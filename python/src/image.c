@@ -13,6 +13,7 @@
  * exported meanwhile).
  */
 #include <math.h>
+#include <stdio.h>
 
 #include "tlpy.h"
 
@@ -49,7 +50,12 @@ static int pick(PyObject *v, const char *key, const char *const *names, int32_t 
             *out = i;
             return 0;
         }
-    return bad(TL_ERR_SPEC_OPTION, key, v, "not one of the accepted values: see docs/image.md");
+    char rule[160] = "accepted values:";
+    for (int i = 0; names[i]; i++) {
+        size_t used = strlen(rule);
+        snprintf(rule + used, sizeof rule - used, " '%s'", names[i]);
+    }
+    return bad(TL_ERR_SPEC_OPTION, key, v, rule);
 }
 
 /* One number, or a sequence of 1..4 numbers, into n (1..4) doubles. */

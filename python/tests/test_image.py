@@ -95,6 +95,9 @@ def test_bad_parameters(kw, error):
     assert (out == 7).all()
     if isinstance(e.value, tlayout.Error):
         assert e.value.message
+    if "resize" in kw:
+        assert str(e.value) == ("TL_ERR_SPEC_OPTION: image resize='cubic': accepted values: 'bilinear' "
+                                "'nearest' 'area'")
     with pytest.raises(error):
         tlayout.ImagePlan(NV12, "NHWC:u8:1x8x8x3", **kw)
 
