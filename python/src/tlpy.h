@@ -64,4 +64,9 @@ PyObject *tlpy_numpy_asarray(void);
 /* Bytes a descriptor needs, as Py_ssize_t (OverflowError-free: TL_ERR_OVERFLOW). */
 int tlpy_desc_bytes(const tl_desc *d, Py_ssize_t *out);
 
+/* ---- image plans (image.c) --------------------------------------------------- */
+/* The tl_box_map {sx, sy, dx, dy} of an ImagePlan's letterbox (model input =
+ * frame * s + d); 0 when o is not an ImagePlan. */
+int tlpy_plan_box_map(PyObject *o, double map[4]);
+
 #endif

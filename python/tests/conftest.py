@@ -52,3 +52,31 @@ def pattern(n, seed=1):
         x = (x * 1103515245 + 12345) & 0x7FFFFFFF
         out[i] = (x >> 16) & 0xFF
     return bytes(out)
+
+
+def releases_gil(work):
+    """True when work() lets another thread run before it is done. With a switch
+    interval of 100 s the GIL changes hands only when released on purpose: the
+    main thread, waiting for the GIL, wakes while the worker still runs (it sees
+    `finished` False) only if work released the GIL (test_threads.py)."""
+    import sys
+    import threading
+
+    started, state = threading.Event(), {"finished": False}
+
+    def worker():
+        started.set()
+        work()
+        state["finished"] = True
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(100)
+    try:
+        t = threading.Thread(target=worker)
+        t.start()
+        started.wait()  # blocks, so the worker runs; we need the GIL back to continue
+        seen_finished = state["finished"]
+        t.join()
+    finally:
+        sys.setswitchinterval(old)
+    return not seen_finished

@@ -1,11 +1,11 @@
 """Threads: conversions release the GIL, run concurrently with correct results,
 and each thread gets its own error message."""
-import sys
 import threading
 
 import pytest
 
 import tlayout
+from conftest import releases_gil
 
 np = pytest.importorskip("numpy")
 
@@ -13,30 +13,14 @@ BIG_SRC, BIG_DST = "NCHW:f32:1x32x256x256", "NHWC:f32:1x256x256x32"  # 8 MiB
 
 
 def test_other_threads_run_during_a_conversion():
-    """With a switch interval of 100 s the GIL changes hands only when released on
-    purpose. The main thread wakes while the worker is still converting (it sees
-    `finished` False) only if convert released the GIL."""
     src = np.random.default_rng(1).random((1, 32, 256, 256), dtype=np.float32)
     out = np.empty((1, 256, 256, 32), np.float32)
-    started, state = threading.Event(), {"finished": False}
 
-    def worker():
-        started.set()
+    def work():
         for _ in range(20):
             tlayout.convert(src, BIG_SRC, BIG_DST, out)
-        state["finished"] = True
 
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(100)
-    try:
-        t = threading.Thread(target=worker)
-        t.start()
-        started.wait()  # blocks, so the worker runs; we need the GIL back to continue
-        seen_finished = state["finished"]
-        t.join()
-    finally:
-        sys.setswitchinterval(old)
-    assert not seen_finished, "the main thread could not run while convert() worked: GIL held"
+    assert releases_gil(work), "the main thread could not run while convert() worked: GIL held"
     assert (out == src.transpose(0, 2, 3, 1)).all()
 
 
