@@ -563,6 +563,7 @@ TL_TEST(machine_policy)
 {
     tl_rng r = tl_test_rng();
     const tl_machine m = *tl_machine_get();
+    tl_machine f; /* tl_machine_set keeps a pointer: f lives as long as the override */
     static const char *const pairs[][2] = {
         {"NCHW:f32:1x3x40x70", "NCHW:f16:1x3x40x70"},                            /* row */
         {"NCHW:u8:1x8x40x70", "NCHW:u8:1x8x40x70:pad=0,0,0,1,0,0,0,3"},          /* padded rows, fill */
@@ -578,7 +579,7 @@ TL_TEST(machine_policy)
         {"NHWC:u8:1x64x64x64", "NCHW:u8:1x64x64x64"},   /* ... and 4 KiB rows */
     };
     for (int streamed = 0; streamed < 2; streamed++) {
-        tl_machine f = m;
+        f = m;
         f.stream_bytes = streamed ? 1 : SIZE_MAX;
         f.stream_row_bytes = streamed ? 64 : m.stream_row_bytes;
         tl_machine_set(&f);
@@ -603,7 +604,7 @@ TL_TEST(machine_policy)
      * 8-bit table of the AVX-512 path follow the mask */
     for (int vbmi = 0; vbmi < 2 && tl_cpu_has(TL_ISA_AVX512); vbmi++) {
         if (vbmi && !(m.feat & TL_FEAT_VBMI)) break;
-        tl_machine f = m;
+        f = m;
         f.feat = vbmi ? m.feat : m.feat & ~(unsigned)TL_FEAT_VBMI;
         tl_machine_set(&f);
         tl_desc s, d;
