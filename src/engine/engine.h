@@ -8,17 +8,53 @@
 #include "numerics/elem.h"
 
 /* ---- the machine policy: decided once, overridable (machine.c) ---------------- */
+/* One cache level as the policy sees it (0: unknown). */
+typedef struct tl_cache_level {
+    size_t bytes;
+    unsigned ways;
+} tl_cache_level;
+
+/* The data caches: read from sysfs, else CPUID leaf 4 / 0x8000001D, else
+ * defaults (32 KiB 8-way L1, 256 KiB 8-way L2, no LLC known); TL_CACHES
+ * overrides ("l1d=32K/8,l2=1M/8,llc=32M/16", any subset). */
+typedef struct tl_caches {
+    tl_cache_level l1d, l2, llc; /* llc: the highest level (may be l2 itself) */
+    const char *source;          /* "sysfs", "cpuid", "defaults", "TL_CACHES" */
+} tl_caches;
+
 typedef struct tl_machine {
     int best_isa;            /* the best path this build and CPU run */
     int default_isa;         /* what plans use: TL_CPU=scalar|sse2|avx2|avx512|neon, or the
                                 best (a path the machine lacks falls to the best below it) */
     unsigned feat;           /* TL_FEAT_* the CPU has, less TL_CPU_DISABLE=vbmi */
-    size_t stream_bytes;     /* a plan whose destination is larger streams its stores
-                                (TL_STREAM_BYTES; 8 MiB: beyond the last-level cache of
-                                the edge SoCs this library targets) */
+    tl_caches cache;         /* the cache model every threshold below follows from */
+    size_t stream_bytes;     /* a plan whose destination is larger streams its stores: a
+                                quarter of the LLC (source and destination both have to stay
+                                in it, with room for everything else), 8 MiB when the LLC is
+                                unknown (TL_STREAM_BYTES; 0 streams everything) */
     size_t stream_row_bytes; /* ... in rows of at least this many bytes (a short row's end
                                 lines would mix plain and non-temporal stores) */
+    size_t tile_bytes;       /* L1 tiles of the executors: half the L1, a power of 2 in
+                                [4 KiB, TL_TILE_BYTES] (TL_TILE_BYTES env) */
+    size_t way_bytes;        /* L1 bytes / ways: rows this far apart share an L1 set */
+    unsigned alias_rows;     /* rows in one L1 set a kernel may touch at once: half the
+                                ways, the rest for the other side and the stack
+                                (TL_ALIAS_ROWS) */
 } tl_machine;
+
+/* The cache model of a sysfs cache directory (/sys/devices/system/cpu/cpu0/cache:
+ * index<N>/{level,type,size,ways_of_associativity}); false when it has no
+ * data cache. Tests feed a fake directory. */
+bool tl_caches_from_sysfs(const char *dir, tl_caches *c);
+/* "l1d=32K/8,l2=1M/8,llc=32M/16" (any subset, K/M/G suffixes, "/ways"
+ * optional) over *c; false (c unchanged) on a malformed text. */
+bool tl_caches_parse(const char *text, tl_caches *c);
+/* The thresholds that follow from m->cache, then the environment's
+ * overrides (TL_STREAM_BYTES, TL_TILE_BYTES, TL_ALIAS_ROWS). */
+void tl_machine_derive(tl_machine *m);
+/* Rows `stride` bytes apart, `rows` at once: more of them in one L1 set than
+ * the policy allows (m->alias_rows)? */
+bool tl_machine_rows_alias(const tl_machine *m, int64_t stride, size_t rows);
 
 /* The policy in force: detected on the first call (thread-safe), or the
  * test hook's. */

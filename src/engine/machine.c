@@ -1,12 +1,14 @@
 /* The machine policy, decided once (XNNPACK's config, libyuv's cpu flags):
- * the CPU's paths and features, and the tuning numbers every plan uses.
- * TL_CPU, TL_CPU_DISABLE and TL_STREAM_BYTES override the detection, and
- * tests replace the whole of it (tl_machine_set) to force every path. */
+ * the CPU's paths and features, its data caches, and the tuning numbers every
+ * plan derives from them. TL_CPU, TL_CPU_DISABLE, TL_CACHES, TL_STREAM_BYTES,
+ * TL_TILE_BYTES and TL_ALIAS_ROWS override the detection, and tests replace
+ * the whole of it (tl_machine_set) to force every path. */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "engine/exec/exec.h" /* TL_TILE_BYTES */
 
 #if (defined(__x86_64__) || defined(_M_X64)) && defined(__GNUC__)
 #include <cpuid.h>
@@ -77,16 +79,197 @@ static int detect(void)
 #endif
 }
 
-/* ---- the machine: built once, then read ------------------------------------------ */
-static size_t env_size(const char *name, size_t fallback)
+/* ---- the data caches ------------------------------------------------------------- */
+/* "32K", "1024K", "32M", "48" (bytes): 0 when malformed. */
+static size_t parse_bytes(const char *t, const char **end)
+{
+    char *e;
+    if (end) *end = t;
+    if (*t < '0' || *t > '9') return 0;
+    unsigned long long n = strtoull(t, &e, 10);
+    unsigned shift = *e == 'K' || *e == 'k' ? 10 : *e == 'M' || *e == 'm' ? 20 : *e == 'G' || *e == 'g' ? 30 : 0;
+    if (shift) e++;
+    if (end) *end = e;
+    if (n > (SIZE_MAX >> shift)) return 0;
+    return (size_t)n << shift;
+}
+
+static bool read_line(const char *dir, int index, const char *name, char *buf, size_t cap)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/index%d/%s", dir, index, name);
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    bool ok = fgets(buf, (int)cap, f) != NULL;
+    fclose(f);
+    buf[strcspn(buf, "\n")] = 0;
+    return ok;
+}
+
+/* The highest level seen becomes the LLC; L1 is its data (or unified) cache. */
+static void put_level(tl_caches *c, int *llc_level, int level, size_t bytes, unsigned ways)
+{
+    tl_cache_level v = {bytes, ways};
+    if (level == 1) c->l1d = v;
+    if (level == 2) c->l2 = v;
+    if (level >= 2 && level >= *llc_level) {
+        c->llc = v;
+        *llc_level = level;
+    }
+}
+
+bool tl_caches_from_sysfs(const char *dir, tl_caches *c)
+{
+    tl_caches r = {{0, 0}, {0, 0}, {0, 0}, "sysfs"};
+    int llc_level = 0;
+    for (int i = 0; i < 16; i++) {
+        char level[32], type[32], size[32], ways[32];
+        if (!read_line(dir, i, "level", level, sizeof level) || !read_line(dir, i, "type", type, sizeof type) ||
+            !read_line(dir, i, "size", size, sizeof size))
+            continue;
+        if (strcmp(type, "Data") != 0 && strcmp(type, "Unified") != 0) continue;
+        /* 0 ways: fully associative or not reported; the policy then assumes 8 */
+        unsigned w = read_line(dir, i, "ways_of_associativity", ways, sizeof ways) ? (unsigned)atoi(ways) : 0;
+        put_level(&r, &llc_level, atoi(level), parse_bytes(size, NULL), w);
+    }
+    if (!r.l1d.bytes) return false;
+    *c = r;
+    return true;
+}
+
+#ifdef TL_X86
+/* CPUID leaf 4 (Intel) or 0x8000001D (AMD): one subleaf per cache; size =
+ * ways x partitions x line x sets. */
+static bool caches_from_cpuid(tl_caches *c)
+{
+    unsigned a, b, cx, d, leaf = 4;
+    if (!__get_cpuid(0, &a, &b, &cx, &d)) return false;
+    bool amd = b == 0x68747541; /* "Auth"enticAMD */
+    if (amd) {
+        if (!__get_cpuid(0x80000001, &a, &b, &cx, &d) || !((cx >> 22) & 1)) return false; /* TopologyExtensions */
+        leaf = 0x8000001D;
+    } else if (a < 4) {
+        return false;
+    }
+    tl_caches r = {{0, 0}, {0, 0}, {0, 0}, "cpuid"};
+    int llc_level = 0;
+    for (unsigned i = 0; i < 16; i++) {
+        if (!__get_cpuid_count(leaf, i, &a, &b, &cx, &d)) break;
+        unsigned type = a & 31, level = (a >> 5) & 7;
+        if (type == 0) break;
+        if (type == 2) continue; /* instructions */
+        unsigned ways = (b >> 22) + 1, parts = ((b >> 12) & 1023) + 1, line = (b & 4095) + 1;
+        size_t bytes = (size_t)ways * parts * line * ((size_t)cx + 1);
+        put_level(&r, &llc_level, (int)level, bytes, (a >> 9) & 1 ? 0 : ways);
+    }
+    if (!r.l1d.bytes) return false;
+    *c = r;
+    return true;
+}
+#endif
+
+bool tl_caches_parse(const char *text, tl_caches *c)
+{
+    tl_caches r = *c;
+    const char *t = text;
+    while (*t) {
+        tl_cache_level *lv = strncmp(t, "l1d=", 4) == 0 ? &r.l1d
+                             : strncmp(t, "l2=", 3) == 0 ? &r.l2
+                             : strncmp(t, "llc=", 4) == 0 ? &r.llc
+                                                          : NULL;
+        if (!lv) return false;
+        t = strchr(t, '=') + 1;
+        const char *e;
+        size_t bytes = parse_bytes(t, &e);
+        if (!bytes) return false;
+        unsigned ways = lv->ways;
+        if (*e == '/') {
+            char *we;
+            ways = (unsigned)strtoul(e + 1, &we, 10);
+            if (we == e + 1 || ways == 0) return false;
+            e = we;
+        }
+        *lv = (tl_cache_level){bytes, ways};
+        if (*e != 0 && *e != ',') return false;
+        t = *e ? e + 1 : e;
+    }
+    r.source = "TL_CACHES";
+    *c = r;
+    return true;
+}
+
+static void detect_caches(tl_caches *c)
+{
+    *c = (tl_caches){{(size_t)32 << 10, 8}, {(size_t)256 << 10, 8}, {0, 0}, "defaults"};
+    if (!tl_caches_from_sysfs("/sys/devices/system/cpu/cpu0/cache", c)) {
+#ifdef TL_X86
+        caches_from_cpuid(c);
+#endif
+    }
+    const char *v = getenv("TL_CACHES");
+    if (v && *v) tl_caches_parse(v, c);
+}
+
+/* ---- the tuning numbers ------------------------------------------------------------ */
+/* NAME=N (decimal, K/M/G) if set and valid, else the fallback; zero_ok: 0 counts. */
+static size_t env_size(const char *name, size_t fallback, bool zero_ok)
 {
     const char *v = getenv(name);
     if (!v || !*v) return fallback;
-    char *end;
-    unsigned long long n = strtoull(v, &end, 10);
-    return *end == 0 && n > 0 ? (size_t)n : fallback;
+    const char *end;
+    size_t n = parse_bytes(v, &end);
+    bool zero = v[0] == '0' && v[1] == 0;
+    return *end == 0 && (n > 0 || (zero && zero_ok)) ? (zero ? 0 : n) : fallback;
 }
 
+static size_t pow2_floor(size_t n)
+{
+    size_t p = 1;
+    while (p <= n / 2) p *= 2;
+    return p;
+}
+
+void tl_machine_derive(tl_machine *m)
+{
+    const tl_caches *c = &m->cache;
+    size_t l1 = c->l1d.bytes ? c->l1d.bytes : (size_t)32 << 10;
+    unsigned ways = c->l1d.ways ? c->l1d.ways : 8;
+    m->stream_bytes = c->llc.bytes ? c->llc.bytes / 4 : (size_t)8 << 20;
+    m->stream_row_bytes = 4096;
+    size_t tile = pow2_floor(l1 / 2);
+    m->tile_bytes = tile < 4096 ? 4096 : tile > TL_TILE_BYTES ? TL_TILE_BYTES : tile;
+    m->way_bytes = l1 / ways;
+    m->alias_rows = ways / 2 ? ways / 2 : 1;
+    m->stream_bytes = env_size("TL_STREAM_BYTES", m->stream_bytes, true);
+    size_t t = env_size("TL_TILE_BYTES", m->tile_bytes, false);
+    if (t >= 4096 && t <= TL_TILE_BYTES) m->tile_bytes = pow2_floor(t);
+    size_t a = env_size("TL_ALIAS_ROWS", m->alias_rows, false);
+    if (a <= 1024) m->alias_rows = (unsigned)a;
+}
+
+static size_t gcd(size_t a, size_t b)
+{
+    while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+bool tl_machine_rows_alias(const tl_machine *m, int64_t stride, size_t rows)
+{
+    size_t way = m->way_bytes;
+    if (way < 64 || rows <= m->alias_rows) return false;
+    size_t s = (size_t)(stride < 0 ? -stride : stride) % way;
+    /* rows r * stride meet the same set every way / g rows (g: the stride's
+     * share of the way, at least a line) */
+    size_t g = s ? gcd(s, way) : way;
+    size_t period = way / (g < 64 ? 64 : g);
+    return (rows + period - 1) / period > m->alias_rows;
+}
+
+/* ---- the machine: built once, then read ------------------------------------------ */
 /* TL_CPU_DISABLE=vbmi[,...]: features to mask off (libyuv's MaskCpuFlags). */
 static unsigned env_disabled(void)
 {
@@ -109,8 +292,8 @@ static void build(tl_machine *m)
             want = want == TL_ISA_NEON ? TL_ISA_SCALAR : want - 1;
         m->default_isa = want;
     }
-    m->stream_bytes = env_size("TL_STREAM_BYTES", (size_t)8 << 20);
-    m->stream_row_bytes = 4096;
+    detect_caches(&m->cache);
+    tl_machine_derive(m);
 }
 
 /* 0 unbuilt, 1 being built, 2 ready: the first caller builds, the others wait

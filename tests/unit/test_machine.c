@@ -1,0 +1,207 @@
+/* The machine policy's cache model (src/engine/machine.c): a fake sysfs
+ * cache directory parsed, the TL_CACHES text, the thresholds derived from the
+ * caches and their environment overrides, the L1 aliasing rule, and what
+ * tl_plan_describe prints of it. Tests never time anything. */
+#define _DEFAULT_SOURCE /* mkdtemp, setenv */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "tl_test.h"
+
+/* One index<i>/ directory of a fake sysfs cache tree. */
+static void put_index(const char *dir, int i, const char *level, const char *type, const char *size,
+                      const char *ways)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/index%d", dir, i);
+    mkdir(path, 0700);
+    const char *names[] = {"level", "type", "size", "ways_of_associativity"};
+    const char *values[] = {level, type, size, ways};
+    for (int k = 0; k < 4; k++) {
+        if (!values[k]) continue;
+        snprintf(path, sizeof path, "%s/index%d/%s", dir, i, names[k]);
+        FILE *f = fopen(path, "w");
+        if (!f) continue;
+        fprintf(f, "%s\n", values[k]);
+        fclose(f);
+    }
+}
+
+static void remove_tree(const char *dir)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+}
+
+TL_TEST(caches_from_fake_sysfs)
+{
+    char dir[] = "/tmp/tl_sysfs_XXXXXX";
+    REQUIRE(mkdtemp(dir) != NULL);
+    tl_caches c = {{1, 1}, {1, 1}, {1, 1}, "untouched"};
+    CHECK(!tl_caches_from_sysfs(dir, &c)); /* no index: nothing read, c unchanged */
+    CHECK_EQ_I64(c.l1d.bytes, 1);
+    /* a Zen 5 like tree, the instruction cache listed between the data levels,
+     * and an L4-less machine: the highest level is the LLC */
+    put_index(dir, 0, "1", "Data", "48K", "12");
+    put_index(dir, 1, "1", "Instruction", "32K", "8");
+    put_index(dir, 2, "2", "Unified", "1024K", "16");
+    put_index(dir, 3, "3", "Unified", "32768K", "16");
+    REQUIRE(tl_caches_from_sysfs(dir, &c));
+    CHECK_STR_EQ(c.source, "sysfs");
+    CHECK_EQ_I64(c.l1d.bytes, 48 << 10);
+    CHECK_EQ_I64(c.l1d.ways, 12);
+    CHECK_EQ_I64(c.l2.bytes, 1 << 20);
+    CHECK_EQ_I64(c.l2.ways, 16);
+    CHECK_EQ_I64(c.llc.bytes, (size_t)32 << 20);
+    CHECK_EQ_I64(c.llc.ways, 16);
+    remove_tree(dir);
+
+    /* an Arm SoC: L2 is the last level, no ways file for it (0: unknown) */
+    REQUIRE(mkdtemp(strcpy(dir, "/tmp/tl_sysfs_XXXXXX")) != NULL);
+    put_index(dir, 0, "1", "Data", "32K", "4");
+    put_index(dir, 1, "2", "Unified", "512K", NULL);
+    REQUIRE(tl_caches_from_sysfs(dir, &c));
+    CHECK_EQ_I64(c.l1d.bytes, 32 << 10);
+    CHECK_EQ_I64(c.l1d.ways, 4);
+    CHECK_EQ_I64(c.llc.bytes, 512 << 10);
+    CHECK_EQ_I64(c.llc.ways, 0);
+    CHECK_EQ_I64(c.l2.bytes, 512 << 10);
+    remove_tree(dir);
+
+    /* instruction caches only: no data cache, false */
+    REQUIRE(mkdtemp(strcpy(dir, "/tmp/tl_sysfs_XXXXXX")) != NULL);
+    put_index(dir, 0, "1", "Instruction", "32K", "8");
+    c.l1d.bytes = 7;
+    CHECK(!tl_caches_from_sysfs(dir, &c));
+    CHECK_EQ_I64(c.l1d.bytes, 7);
+    remove_tree(dir);
+}
+
+TL_TEST(caches_text)
+{
+    tl_caches c = {{32 << 10, 8}, {256 << 10, 8}, {0, 0}, "defaults"};
+    REQUIRE(tl_caches_parse("l1d=16K/4,llc=2M", &c));
+    CHECK_STR_EQ(c.source, "TL_CACHES");
+    CHECK_EQ_I64(c.l1d.bytes, 16 << 10);
+    CHECK_EQ_I64(c.l1d.ways, 4);
+    CHECK_EQ_I64(c.l2.bytes, 256 << 10); /* not named: kept */
+    CHECK_EQ_I64(c.llc.bytes, 2 << 20);
+    CHECK_EQ_I64(c.llc.ways, 0);
+    static const char *const bad[] = {"l1=32K", "l1d=", "l1d=K", "l1d=32K/", "l1d=32K/0", "l1d=32KB", "llc=1M;"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tl_caches before = c;
+        if (tl_caches_parse(bad[i], &c)) FAILF("'%s' parsed", bad[i]);
+        CHECK_MEM_EQ(&c, &before, sizeof c);
+    }
+}
+
+/* The thresholds follow the caches; the environment overrides each. */
+TL_TEST(derived_thresholds)
+{
+    tl_machine m;
+    memset(&m, 0, sizeof m);
+    unsetenv("TL_STREAM_BYTES");
+    unsetenv("TL_TILE_BYTES");
+    unsetenv("TL_ALIAS_ROWS");
+    m.cache = (tl_caches){{32 << 10, 8}, {1 << 20, 8}, {(size_t)32 << 20, 16}, "test"};
+    tl_machine_derive(&m);
+    CHECK_EQ_I64(m.stream_bytes, 8 << 20); /* a quarter of the LLC */
+    CHECK_EQ_I64(m.tile_bytes, 16384);
+    CHECK_EQ_I64(m.way_bytes, 4096);
+    CHECK_EQ_I64(m.alias_rows, 4);
+
+    m.cache = (tl_caches){{48 << 10, 12}, {2 << 20, 16}, {(size_t)2 << 20, 16}, "test"};
+    tl_machine_derive(&m);
+    CHECK_EQ_I64(m.stream_bytes, 512 << 10);
+    CHECK_EQ_I64(m.tile_bytes, 16384); /* capped by the executors' stack tiles */
+    CHECK_EQ_I64(m.way_bytes, 4096);
+    CHECK_EQ_I64(m.alias_rows, 6);
+
+    m.cache = (tl_caches){{16 << 10, 4}, {0, 0}, {0, 0}, "test"}; /* no LLC known: 8 MiB */
+    tl_machine_derive(&m);
+    CHECK_EQ_I64(m.stream_bytes, 8 << 20);
+    CHECK_EQ_I64(m.tile_bytes, 8192);
+    CHECK_EQ_I64(m.way_bytes, 4096);
+    CHECK_EQ_I64(m.alias_rows, 2);
+
+    setenv("TL_STREAM_BYTES", "0", 1); /* streams everything */
+    setenv("TL_TILE_BYTES", "4K", 1);
+    setenv("TL_ALIAS_ROWS", "3", 1);
+    tl_machine_derive(&m);
+    CHECK_EQ_I64(m.stream_bytes, 0);
+    CHECK_EQ_I64(m.tile_bytes, 4096);
+    CHECK_EQ_I64(m.alias_rows, 3);
+    setenv("TL_STREAM_BYTES", "12M", 1);
+    setenv("TL_TILE_BYTES", "1000000", 1); /* beyond the stack tiles: ignored */
+    setenv("TL_ALIAS_ROWS", "x", 1);       /* malformed: ignored */
+    tl_machine_derive(&m);
+    CHECK_EQ_I64(m.stream_bytes, 12 << 20);
+    CHECK_EQ_I64(m.tile_bytes, 8192);
+    CHECK_EQ_I64(m.alias_rows, 2);
+    unsetenv("TL_STREAM_BYTES");
+    unsetenv("TL_TILE_BYTES");
+    unsetenv("TL_ALIAS_ROWS");
+}
+
+/* Rows that share L1 sets: 64x64 u8 planes (4096 bytes apart) alias on a
+ * 32 KiB 8-way L1, planes 4160 bytes apart do not. */
+TL_TEST(rows_alias)
+{
+    tl_machine m;
+    memset(&m, 0, sizeof m);
+    m.cache = (tl_caches){{32 << 10, 8}, {1 << 20, 8}, {(size_t)32 << 20, 16}, "test"};
+    tl_machine_derive(&m);
+    CHECK(tl_machine_rows_alias(&m, 4096, 16));
+    CHECK(tl_machine_rows_alias(&m, -8192, 16));
+    CHECK(tl_machine_rows_alias(&m, 16384 * 4, 5));
+    CHECK(!tl_machine_rows_alias(&m, 4096, 4)); /* within half the ways */
+    CHECK(!tl_machine_rows_alias(&m, 4160, 64));
+    CHECK(!tl_machine_rows_alias(&m, 4100, 64));
+    CHECK(tl_machine_rows_alias(&m, 2048, 16));  /* 2 sets for 16 rows */
+    CHECK(!tl_machine_rows_alias(&m, 512, 16));  /* 8 sets: 2 rows each */
+    CHECK(tl_machine_rows_alias(&m, 512, 64));   /* 8 rows each */
+    m.cache.l1d = (tl_cache_level){48 << 10, 12}; /* 4 KiB ways again, 6 rows allowed */
+    tl_machine_derive(&m);
+    CHECK(!tl_machine_rows_alias(&m, 4096, 6));
+    CHECK(tl_machine_rows_alias(&m, 4096, 7));
+}
+
+/* The detected machine has a cache model and the plan prints it. */
+TL_TEST(describe_prints_policy)
+{
+    const tl_machine *m = tl_machine_get();
+    CHECK(m->cache.l1d.bytes >= 4096);
+    CHECK(m->tile_bytes >= 4096);
+    CHECK(m->alias_rows >= 1);
+    tl_machine f = *m;
+    f.cache = (tl_caches){{48 << 10, 12}, {2 << 20, 16}, {(size_t)96 << 20, 16}, "test"};
+    tl_machine_derive(&f);
+    tl_machine_set(&f);
+    tl_desc s, d;
+    REQUIRE_STATUS(tl_desc_parse(&s, "NCHW:u8:1x64x64x64"), TL_OK);
+    REQUIRE_STATUS(tl_desc_parse(&d, "NHWC:u8:1x64x64x64"), TL_OK);
+    tl_plan *p = NULL;
+    REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
+    const char *text = tl_plan_describe(p);
+    CHECK_STR_CONTAINS(text, "streaming stores above 25165824 destination bytes");
+    CHECK_STR_CONTAINS(text, "L1 tiles of 16384 bytes, at most 6 rows per L1 set (rows 4096 bytes apart share one)");
+    CHECK_STR_CONTAINS(text, "caches (test): L1d 49152 bytes 12-way, L2 2097152 bytes 16-way, LLC 100663296 bytes 16-way");
+    tl_plan_destroy(p);
+    tl_machine_set(NULL);
+}
+
+int main(int argc, char **argv)
+{
+    tl_test_init(argc, argv);
+    TL_RUN(caches_from_fake_sysfs);
+    TL_RUN(caches_text);
+    TL_RUN(derived_thresholds);
+    TL_RUN(rows_alias);
+    TL_RUN(describe_prints_policy);
+    return tl_test_finish();
+}
