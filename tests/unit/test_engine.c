@@ -577,6 +577,16 @@ TL_TEST(machine_policy)
         {"NHWC:u8:1x64x96x3", "NCHW:u8:1x3x64x96"},                              /* byte transpose */
         {"NCHW:f32:1x16x32x64", "NHWC:f32:1x32x64x16"}, /* whole-line kernel stores: 64-byte rows */
         {"NHWC:u8:1x64x64x64", "NCHW:u8:1x64x64x64"},   /* ... and 4 KiB rows */
+        /* planes 4096 bytes apart (64x64 images): rows sharing L1 sets, both ways */
+        {"NCHW:u8:1x64x64x64", "NHWC:u8:1x64x64x64"},
+        {"NCHW:u8:1x16x64x64", "NHWC:u8:1x64x64x16"},
+        {"NHWC:u8:1x64x64x16", "NCHW:u8:1x16x64x64"},
+        {"NCHW:i8:1x80x64x64", "NCHW16c:i8:1x80x64x64"},
+        {"NCHW16c:i8:1x80x64x64", "NCHW:i8:1x80x64x64"},
+        {"NCHW16c:f32:1x64x32x32", "NCHW:f32:1x64x32x32"},
+        {"NCHW:f32:1x64x32x32", "NHWC:f32:1x32x32x64"},
+        {"NHWC:f32:1x32x32x80", "NCHW:f32:1x80x32x32"},
+        {"NCHW16c:i8:1x64x64x64:scale=0.05", "NCHW:f32:1x64x64x64"}, /* dequantize, aliasing planes */
     };
     for (int streamed = 0; streamed < 2; streamed++) {
         f = m;
