@@ -592,6 +592,7 @@ TL_TEST(machine_policy)
         f = m;
         f.stream_bytes = streamed ? 1 : SIZE_MAX;
         f.stream_row_bytes = streamed ? 64 : m.stream_row_bytes;
+        f.tile_bytes = streamed ? 4096 : m.tile_bytes; /* the smallest L1 tiles the policy makes */
         tl_machine_set(&f);
         for (size_t k = 0; k < sizeof pairs / sizeof pairs[0] && TL_TEST_FAILURES() == 0; k++) {
             tl_desc s, d;

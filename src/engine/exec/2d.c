@@ -67,14 +67,14 @@ static void t2d_tiles(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
     /* the tile holds narrow elements only (the wide side is read or written
      * in place); long rows keep the row kernels' start-up small, and a
      * multiple of 64 elements keeps the move kernels' blocks whole */
-    size_t narrow = cv->es < cv->ed ? cv->es : cv->ed, t0, t1;
+    size_t narrow = cv->es < cv->ed ? cv->es : cv->ed, t0, t1, tile = p->machine.tile_bytes;
     if (n0 <= 64) {
         t0 = n0;
-        t1 = TL_TILE_BYTES / (t0 * narrow);
+        t1 = tile / (t0 * narrow);
         if (t1 > 64) t1 = t1 / 64 * 64;
     } else if (n1 <= 64) {
         t1 = n1;
-        t0 = TL_TILE_BYTES / (t1 * narrow);
+        t0 = tile / (t1 * narrow);
         if (t0 > 64) t0 = t0 / 64 * 64;
     } else {
         t0 = t1 = 64;
@@ -131,7 +131,7 @@ static void run_t2d_lanes(const tl_plan *p, const tl_pass *ps, const uint8_t *s,
     const tl_cvt *cv = &p->cv;
     _Alignas(64) uint8_t tmp[TL_TILE_BYTES], out_tile[TL_TILE_BYTES]; /* the tile holds lanes x t1 elements */
     size_t es = cv->es, lanes = (size_t)(ps->head + in->count + ps->tail), n1 = (size_t)out->count;
-    size_t t1 = TL_TILE_BYTES / (lanes * es) / 64 * 64, rs = t1 * es;
+    size_t t1 = TL_TILE_BYTES / (lanes * es) / 64 * 64, rs = t1 * es; /* >= 64 columns: the whole stack tile */
     memset(tmp, 0, (size_t)ps->head * rs);
     memset(tmp + (size_t)(ps->head + in->count) * rs, 0, (size_t)ps->tail * rs);
     for (size_t b1 = 0; b1 < n1; b1 += t1) {
