@@ -12,8 +12,6 @@
 #include "core/internal.h"
 #include "vendors/larod_internal.h"
 
-#define MAXLEN TL_LAROD_TENSOR_MAX_LEN
-
 /* ---- names and data types ------------------------------------------------ */
 
 static const char *const layout_names[] = {

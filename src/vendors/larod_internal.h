@@ -4,14 +4,16 @@
 
 #include "core/internal.h"
 
+#define MAXLEN TL_LAROD_TENSOR_MAX_LEN
+
 /* The metadata in checked int64, a private copy of the public structs. */
 typedef struct lt {
     int layout;            /* tl_larod_tensor_layout */
     tl_dtype dt;
     int n;                 /* dims.len */
     int np;                /* pitches.len: 0 = not given (dense) */
-    int64_t dims[TL_LAROD_TENSOR_MAX_LEN];
-    int64_t pitches[TL_LAROD_TENSOR_MAX_LEN];
+    int64_t dims[MAXLEN];
+    int64_t pitches[MAXLEN];
 } lt;
 
 static inline int64_t es_of(const lt *t) { return tl_dtype_bits(t->dt) / 8; }

@@ -8,8 +8,6 @@
 #include "core/internal.h"
 #include "vendors/larod_internal.h"
 
-#define MAXLEN TL_LAROD_TENSOR_MAX_LEN
-
 /* Spec-string words, by layout value. */
 static const char *const layout_words[] = {"", "unspecified", "nhwc", "nchw", "420sp"};
 
