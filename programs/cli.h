@@ -103,6 +103,22 @@ int is_help(const char *arg);
  * is that option: stores the value in *value, advances *i past it and returns 1;
  * returns -1 when the value is missing; 0 when argv[*i] is another argument. */
 int take_option(int argc, char **argv, int *i, const char *name, const char **value);
+/* One valued option in a command's argv loop: when argv[i] is option `name`,
+ * store its value in `dst` and go on with the next argument; a missing value
+ * is command `cmd`'s usage error. Uses the loop's argc, argv, i and its locals
+ * `const char *v` and `int r`:
+ *     for (int i = 1; i < argc; i++) {
+ *         const char *v = NULL;
+ *         int r;
+ *         CLI_OPT("detect", "--iou", a->iou) CLI_OPT("detect", "--map", a->map)
+ *         ... flags and positional arguments ...
+ *     } */
+#define CLI_OPT(cmd, name, dst)                                                  \
+    if ((r = take_option(argc, argv, &i, name, &v)) != 0) {                      \
+        if (r < 0) return die_usage(cmd, "option %s needs a value", name);       \
+        dst = v;                                                                 \
+        continue;                                                                \
+    }
 /* Parse "i,j,k,..." (decimal, optionally negative) into out[0..max-1]; *n gets
  * the count. TL_ERR_COORD with a message naming the text when malformed. */
 tl_status parse_coord(const char *text, int64_t *out, int max, int *n);

@@ -118,14 +118,9 @@ static int parse_args(int argc, char **argv, detect_args *a)
         const char *v = NULL;
         int r;
         if (is_help(argv[i])) return -1;
-#define OPT(name, field)                                                            \
-    if ((r = take_option(argc, argv, &i, name, &v)) != 0) {                         \
-        if (r < 0) return die_usage("detect", "option %s needs a value", name);     \
-        a->field = v;                                                               \
-        continue;                                                                   \
-    }
-        OPT("--threshold", threshold) OPT("--iou", iou) OPT("--input", input) OPT("--batch", batch) OPT("--map", map)
-#undef OPT
+        CLI_OPT("detect", "--threshold", a->threshold) CLI_OPT("detect", "--iou", a->iou)
+        CLI_OPT("detect", "--input", a->input) CLI_OPT("detect", "--batch", a->batch)
+        CLI_OPT("detect", "--map", a->map)
         if ((r = take_option(argc, argv, &i, "--head", &v)) != 0) {
             if (r < 0) return die_usage("detect", "option --head needs SPEC:FILE");
             if (a->nheads == MAX_HEADS) return die_usage("detect", "at most %d --head options", MAX_HEADS);

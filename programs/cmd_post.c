@@ -101,15 +101,9 @@ static int parse_post_args(const char *cmd, int argc, char **argv, post_args *a)
         const char *v = NULL;
         int r;
         if (is_help(argv[i])) return -1;
-#define OPT(name, field)                                                         \
-    if ((r = take_option(argc, argv, &i, name, &v)) != 0) {                      \
-        if (r < 0) return die_usage(cmd, "option %s needs a value", name);       \
-        a->field = v;                                                            \
-        continue;                                                                \
-    }
-        OPT("-i", in) OPT("-o", out) OPT("--threshold", threshold) OPT("--channels", channels) OPT("--k", k)
-        OPT("--size", size) OPT("--resize", resize)
-#undef OPT
+        CLI_OPT(cmd, "-i", a->in) CLI_OPT(cmd, "-o", a->out) CLI_OPT(cmd, "--threshold", a->threshold)
+        CLI_OPT(cmd, "--channels", a->channels) CLI_OPT(cmd, "--k", a->k) CLI_OPT(cmd, "--size", a->size)
+        CLI_OPT(cmd, "--resize", a->resize)
         if (strcmp(argv[i], "--best") == 0) a->best = 1;
         else if (strcmp(argv[i], "--json") == 0) a->json = 1;
         else if (strcmp(argv[i], "--u8") == 0) a->u8 = 1;

@@ -3,7 +3,8 @@
 # of src/<layer>/ must name a header of its own directory (no slash, found
 # beside the file) or of a layer src/LAYERS allows it; no "../". Programs
 # (programs/, bench/) include the public header and their own headers only.
-# Kernels never ask the CPU (no tl_cpu_ call under src/kernels/). The build
+# Kernels never ask the CPU (no tl_cpu_ call under src/kernels/), and no
+# kernel name is built by token pasting (## under src/kernels/). The build
 # enforces the same table through per-layer include paths; this check also
 # catches what an include path cannot (a relative "../" path). Also a ctest
 # test (`layers`). No build needed.
@@ -58,6 +59,17 @@ for f in bench/*.[ch]; do
     check_file "$f" "" programs examples
 done
 if grep -rn 'tl_cpu_' src/kernels; then complain "a kernel asks the CPU (tl_cpu_*): the engine tells it"; fi
+# Kernel names are found with grep: no identifier under src/kernels/ is built by
+# token pasting (##); a body macro gets the full name as an argument. Only Arm
+# intrinsic and vector type names (vld1q_##SFX, VT##x##C##_t) may be pasted:
+# they are the compiler's names, not ours.
+while IFS= read -r hit; do
+    chain=${hit#*:*:}
+    first=${chain%%#*}
+    first=${first%"${first##*[![:space:]]}"}
+    [[ $first =~ ^(v[a-z0-9_]*|VT)$ ]] ||
+        complain "${hit%%:*}: '$chain' builds a name by token pasting; write the kernel's full name out (its .inc row and its definition)"
+done < <(grep -rnoE '[A-Za-z_0-9]*[[:space:]]*##[[:space:]]*[A-Za-z_0-9]+([[:space:]]*##[[:space:]]*[A-Za-z_0-9]+)*' src/kernels || true)
 
 ((bad == 0)) || exit 1
-echo "layers: ${#layers[@]} layers (${layers[*]}), every include points down"
+echo "layers: ${#layers[@]} layers (${layers[*]}), every include points down, no kernel name pasted"

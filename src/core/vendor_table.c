@@ -1,5 +1,5 @@
 /* The table of spec prefixes. A vendor plugs in by defining its ops in
- * src/vendors/<vendor>.c and being listed here once. */
+ * src/vendors/<vendor>_spec.c (its spec-text adapter) and being listed here once. */
 #include <string.h>
 
 #include "internal.h"

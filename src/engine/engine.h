@@ -59,8 +59,9 @@ bool tl_machine_rows_alias(const tl_machine *m, int64_t stride, size_t rows);
 /* The policy in force: detected on the first call (thread-safe), or the
  * test hook's. */
 const tl_machine *tl_machine_get(void);
-/* Tests: use *m instead of the detected machine (NULL: back to it). Not
- * thread-safe against plans being created. */
+/* Tests: use a copy of *m instead of the detected machine (NULL: back to
+ * it); *m need not outlive the call. Not thread-safe against plans being
+ * created. */
 void tl_machine_set(const tl_machine *m);
 
 /* Readers of tl_machine_get(): */

@@ -300,6 +300,7 @@ static void build(tl_machine *m)
  * for it (a few microseconds, once); afterwards one acquire load per read. */
 static _Atomic int g_state;
 static tl_machine g_detected;
+static tl_machine g_override_copy; /* the test hook's machine, copied */
 static const tl_machine *_Atomic g_override;
 
 const tl_machine *tl_machine_get(void)
@@ -319,7 +320,11 @@ const tl_machine *tl_machine_get(void)
     return &g_detected;
 }
 
-void tl_machine_set(const tl_machine *m) { atomic_store_explicit(&g_override, m, memory_order_release); }
+void tl_machine_set(const tl_machine *m)
+{
+    if (m) g_override_copy = *m; /* the caller's object may go out of scope first */
+    atomic_store_explicit(&g_override, m ? &g_override_copy : NULL, memory_order_release);
+}
 
 int tl_cpu_avx512vbmi(void) { return (tl_machine_get()->feat & TL_FEAT_VBMI) != 0; }
 

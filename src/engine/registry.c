@@ -1,6 +1,7 @@
 /* The kernel registry: every family's .inc list turned into prototypes and
  * one table per family (best ISA first, scalar last), and the lookups the
- * executors use (exec/, chosen by select.c). */
+ * executors use (exec/, chosen by select.c). Each row names its kernel in
+ * full; the table's name string is that same token (#fn). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,20 +13,18 @@
 #include "kernels/transpose/transpose.inc"
 
 /* ---- prototypes --------------------------------------------------------------- */
-#define ROW_PROTO(isa, ISA, s, S, d, D) \
-    void tl_##s##_##d##_convert_ukernel__##isa(const void *, void *, size_t, const tl_cvt *);
+#define ROW_PROTO(fn, isa, ISA, S, D) void fn(const void *, void *, size_t, const tl_cvt *);
 #define T2D_ARGS const uint8_t *, ptrdiff_t, uint8_t *, ptrdiff_t, size_t, size_t, int
-#define TR_PROTO(isa, ISA, E, t) void tl_##t##_transpose_ukernel__##isa(T2D_ARGS);
-#define IL_PROTO(isa, ISA, E, t, C)                                                          \
-    void tl_##t##_interleave##C##_ukernel__##isa(const uint8_t *const *, uint8_t *, size_t, int); \
-    void tl_##t##_interleave##C##_t2d_ukernel__##isa(T2D_ARGS);
-#define DL_PROTO(isa, ISA, E, t, C) void tl_##t##_deinterleave##C##_ukernel__##isa(T2D_ARGS);
-#define RP_PROTO(isa, ISA, E, t, CS, H, T) \
-    void tl_##t##_repack##CS##_##H##_##T##_ukernel__##isa(const uint8_t *, uint8_t *, size_t);
-#define BL_PROTO(isa, ISA, E, t, V)                          \
-    void tl_##t##_pack##V##_ukernel__##isa(T2D_ARGS);        \
-    void tl_##t##_unpack##V##_ukernel__##isa(T2D_ARGS);
-#define FILL_PROTO(isa, ISA) void tl_zero_fill_ukernel__##isa(void *, size_t, int);
+#define TR_PROTO(fn, isa, ISA, E) void fn(T2D_ARGS);
+#define IL_PROTO(fn, t2d_fn, isa, ISA, E, C) \
+    void fn(const uint8_t *const *, uint8_t *, size_t, int); \
+    void t2d_fn(T2D_ARGS);
+#define DL_PROTO(fn, isa, ISA, E, C) void fn(T2D_ARGS);
+#define RP_PROTO(fn, isa, ISA, E, CS, H, T) void fn(const uint8_t *, uint8_t *, size_t);
+#define BL_PROTO(pack_fn, unpack_fn, isa, ISA, E, V) \
+    void pack_fn(T2D_ARGS);                           \
+    void unpack_fn(T2D_ARGS);
+#define FILL_PROTO(fn, isa, ISA) void fn(void *, size_t, int);
 
 TL_CONVERT_X86(ROW_PROTO)
 TL_CONVERT_NEON(ROW_PROTO)
@@ -52,44 +51,38 @@ TL_FILL_SCALAR(FILL_PROTO)
 #define FEAT_avx512vbmi TL_FEAT_VBMI
 #define FEAT_neon 0
 
-#define ROW_ENTRY(isa, ISA, s, S, d, D) \
-    {"tl_" #s "_" #d "_convert_ukernel__" #isa, ISA, S, D, tl_##s##_##d##_convert_ukernel__##isa, FEAT_##isa},
+#define ROW_ENTRY(fn, isa, ISA, S, D) {#fn, ISA, S, D, fn, FEAT_##isa},
 static const tl_row_kernel k_rows[] = {
     TL_CONVERT_X86(ROW_ENTRY) TL_CONVERT_NEON(ROW_ENTRY) TL_CONVERT_SCALAR(ROW_ENTRY)};
 
-/* Specialised shapes before the tiled transpose of the same ISA. */
-#define IL_T2D_ENTRY(isa, ISA, E, t, C) \
-    {"tl_" #t "_interleave" #C "_ukernel__" #isa, ISA, E, TL_T2D_ILV, C, tl_##t##_interleave##C##_t2d_ukernel__##isa, FEAT_##isa},
-#define DL_ENTRY(isa, ISA, E, t, C) \
-    {"tl_" #t "_deinterleave" #C "_ukernel__" #isa, ISA, E, TL_T2D_DILV, C, tl_##t##_deinterleave##C##_ukernel__##isa, FEAT_##isa},
-#define RP_NONE(isa, ISA, E, t, CS, H, T)
-#define BL_ENTRY(isa, ISA, E, t, V)                                                              \
-    {"tl_" #t "_pack" #V "_ukernel__" #isa, ISA, E, TL_T2D_PACK, V, tl_##t##_pack##V##_ukernel__##isa, FEAT_##isa}, \
-    {"tl_" #t "_unpack" #V "_ukernel__" #isa, ISA, E, TL_T2D_UNPACK, V, tl_##t##_unpack##V##_ukernel__##isa, FEAT_##isa},
-#define TR_ENTRY(isa, ISA, E, t) \
-    {"tl_" #t "_transpose_ukernel__" #isa, ISA, E, TL_T2D_ANY, 0, tl_##t##_transpose_ukernel__##isa, FEAT_##isa},
+/* Specialised shapes before the tiled transpose of the same ISA. An
+ * interleave row runs its tl_t2d_fn form under the planes kernel's name. */
+#define IL_T2D_ENTRY(fn, t2d_fn, isa, ISA, E, C) {#fn, ISA, E, TL_T2D_ILV, C, t2d_fn, FEAT_##isa},
+#define DL_ENTRY(fn, isa, ISA, E, C) {#fn, ISA, E, TL_T2D_DILV, C, fn, FEAT_##isa},
+#define RP_NONE(fn, isa, ISA, E, CS, H, T)
+#define BL_ENTRY(pack_fn, unpack_fn, isa, ISA, E, V)                   \
+    {#pack_fn, ISA, E, TL_T2D_PACK, V, pack_fn, FEAT_##isa},           \
+    {#unpack_fn, ISA, E, TL_T2D_UNPACK, V, unpack_fn, FEAT_##isa},
+#define TR_ENTRY(fn, isa, ISA, E) {#fn, ISA, E, TL_T2D_ANY, 0, fn, FEAT_##isa},
 static const tl_t2d_kernel k_t2d[] = {
     TL_INTERLEAVE_X86(IL_T2D_ENTRY, DL_ENTRY, RP_NONE) TL_BLOCK_X86(BL_ENTRY) TL_TRANSPOSE_X86(TR_ENTRY)
     TL_INTERLEAVE_NEON(IL_T2D_ENTRY, DL_ENTRY, RP_NONE) TL_BLOCK_NEON(BL_ENTRY) TL_TRANSPOSE_NEON(TR_ENTRY)
     TL_INTERLEAVE_SCALAR(IL_T2D_ENTRY, DL_ENTRY, RP_NONE) TL_BLOCK_SCALAR(BL_ENTRY)
     TL_TRANSPOSE_SCALAR(TR_ENTRY)};
 
-#define IL_ENTRY(isa, ISA, E, t, C) \
-    {"tl_" #t "_interleave" #C "_ukernel__" #isa, ISA, E, C, tl_##t##_interleave##C##_ukernel__##isa},
-#define DL_NONE(isa, ISA, E, t, C)
-#define IL_NONE(isa, ISA, E, t, C)
+#define IL_ENTRY(fn, t2d_fn, isa, ISA, E, C) {#fn, ISA, E, C, fn},
+#define DL_NONE(fn, isa, ISA, E, C)
+#define IL_NONE(fn, t2d_fn, isa, ISA, E, C)
 static const tl_ilv_kernel k_ilv[] = {
     TL_INTERLEAVE_X86(IL_ENTRY, DL_NONE, RP_NONE) TL_INTERLEAVE_NEON(IL_ENTRY, DL_NONE, RP_NONE)
     TL_INTERLEAVE_SCALAR(IL_ENTRY, DL_NONE, RP_NONE)};
 
-#define RP_ENTRY(isa, ISA, E, t, CS, H, T)                                                      \
-    {"tl_" #t "_repack" #CS "_" #H "_" #T "_ukernel__" #isa, ISA, E, CS, H, T,                   \
-     tl_##t##_repack##CS##_##H##_##T##_ukernel__##isa},
+#define RP_ENTRY(fn, isa, ISA, E, CS, H, T) {#fn, ISA, E, CS, H, T, fn},
 static const tl_repack_kernel k_repack[] = {
     TL_INTERLEAVE_X86(IL_NONE, DL_NONE, RP_ENTRY) TL_INTERLEAVE_NEON(IL_NONE, DL_NONE, RP_ENTRY)
     TL_INTERLEAVE_SCALAR(IL_NONE, DL_NONE, RP_ENTRY)};
 
-#define FILL_ENTRY(isa, ISA) {"tl_zero_fill_ukernel__" #isa, ISA, tl_zero_fill_ukernel__##isa},
+#define FILL_ENTRY(fn, isa, ISA) {#fn, ISA, fn},
 static const tl_fill_kernel k_fill[] = {
     TL_FILL_X86(FILL_ENTRY) TL_FILL_NEON(FILL_ENTRY) TL_FILL_SCALAR(FILL_ENTRY)};
 

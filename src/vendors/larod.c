@@ -1,5 +1,6 @@
-/* Axis larod: layouts, data types, dims and byte pitches <-> tl_desc
- * (larod.h; the public side is include/tlayout/larod.h).
+/* Axis larod's model: layouts, data types, dims and byte pitches <-> tl_desc
+ * (larod.h; the public side is include/tlayout/larod.h). Spec strings
+ * (larod.nhwc:...), describe --json and explain: larod_spec.c.
  *
  * Everything is computed in checked int64 on a private copy of the metadata
  * (struct lt); size_t appears only at the public boundary, where a value that
@@ -9,8 +10,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-
-#define MAXLEN TL_LAROD_TENSOR_MAX_LEN
+#include "vendors/larod_internal.h"
 
 /* ---- names and data types ------------------------------------------------ */
 
@@ -18,8 +18,6 @@ static const char *const layout_names[] = {
     "LAROD_TENSOR_LAYOUT_INVALID", "LAROD_TENSOR_LAYOUT_UNSPECIFIED", "LAROD_TENSOR_LAYOUT_NHWC",
     "LAROD_TENSOR_LAYOUT_NCHW", "LAROD_TENSOR_LAYOUT_420SP",
 };
-/* Spec-string words, by layout value. */
-static const char *const layout_words[] = {"", "unspecified", "nhwc", "nchw", "420sp"};
 
 static const char *const type_names[] = {
     "LAROD_TENSOR_DATA_TYPE_INVALID", "LAROD_TENSOR_DATA_TYPE_UNSPECIFIED",
@@ -73,17 +71,6 @@ tl_status tl_larod_data_type(tl_dtype dt, tl_larod_tensor_data_type *out)
 }
 
 /* ---- the metadata in int64 ---------------------------------------------------- */
-
-typedef struct lt {
-    int layout;            /* tl_larod_tensor_layout */
-    tl_dtype dt;
-    int n;                 /* dims.len */
-    int np;                /* pitches.len: 0 = not given (dense) */
-    int64_t dims[MAXLEN];
-    int64_t pitches[MAXLEN];
-} lt;
-
-static int64_t es_of(const lt *t) { return tl_dtype_bits(t->dt) / 8; }
 
 /* Short layout name for messages: "NHWC". */
 static const char *lshort(int layout)
@@ -149,9 +136,6 @@ static tl_status dense_generic(const lt *t, const int64_t *align, int64_t *p)
     return TL_OK;
 }
 
-/* ceil(x/2) for x >= 0, without tl_cdiv's x+1 (dims may reach INT64_MAX). */
-static int64_t half_up(int64_t x) { return x / 2 + x % 2; }
-
 /* Smallest 420SP row: the interleaved CbCr row holds ceil(W/2) pairs, one
  * byte more than W when W is odd (Y and CbCr share the row pitch). For
  * W = INT64_MAX no row fits; the size checks report that as an overflow. */
@@ -159,7 +143,7 @@ static int64_t min_row_420sp(int64_t w) { return w == INT64_MAX ? w : w + w % 2;
 
 /* 3*pitches[1]/2 (0 on overflow): how Axis's object-detection example sizes
  * 420SP buffers, right only for an even height and an unpadded Y plane. */
-static int64_t axis_example_size(const int64_t *p)
+int64_t tl_larod_axis_example_size(const int64_t *p)
 {
     int64_t t;
     return tl_mul_ok(p[1], 3, &t) ? t / 2 : 0;
@@ -176,7 +160,7 @@ static tl_status dense_420sp(const lt *t, const int64_t *align, int64_t *p)
     return TL_OK;
 }
 
-static tl_status dense_pitches(const lt *t, const int64_t *align, int64_t *p)
+tl_status tl_larod_dense_pitches(const lt *t, const int64_t *align, int64_t *p)
 {
     return t->layout == TL_LAROD_TENSOR_LAYOUT_420SP ? dense_420sp(t, align, p) : dense_generic(t, align, p);
 }
@@ -186,7 +170,7 @@ static tl_status dense_pitches(const lt *t, const int64_t *align, int64_t *p)
  * and the rows per plane (height 0 = the image height; more rows pad each
  * plane, as VDO buffers whose height is aligned). The row, dims[2] of NHWC,
  * dims[3] of NCHW, the Y/CbCr rows of 420SP, is the only padded pitch. */
-static tl_status row_pitches(const lt *t, int64_t pitch, int64_t height, int64_t *p)
+tl_status tl_larod_row_pitches(const lt *t, int64_t pitch, int64_t height, int64_t *p)
 {
     int nhwc = t->layout == TL_LAROD_TENSOR_LAYOUT_NHWC, yuv = t->layout == TL_LAROD_TENSOR_LAYOUT_420SP;
     if (t->layout == TL_LAROD_TENSOR_LAYOUT_UNSPECIFIED || (!yuv && t->n != 4))
@@ -256,7 +240,7 @@ static tl_status check_420sp(const lt *t, const int64_t *p)
                    "pitches[2] %lld: the buffer must hold every interleaved CbCr row%s (larod)",
                    (long long)p[0], (long long)need, (long long)p[1], (long long)h, (long long)half_up(h),
                    (long long)p[2],
-                   p[0] == axis_example_size(p) ? " (3*pitches[1]/2, as in Axis's object-detection example, "
+                   p[0] == tl_larod_axis_example_size(p) ? " (3*pitches[1]/2, as in Axis's object-detection example, "
                                           "under-sizes odd heights and padded Y planes)" : "");
 }
 
@@ -324,7 +308,7 @@ static tl_status build_420sp(tl_desc *d, const lt *t, const int64_t *p)
 }
 
 /* Full pitches (given, or dense from align), checked; then the descriptor. */
-static tl_status lt_build(tl_desc *out, const lt *t, const int64_t *align)
+tl_status tl_larod_build(tl_desc *out, const lt *t, const int64_t *align)
 {
     int64_t p[MAXLEN];
     tl_desc d;
@@ -332,7 +316,7 @@ static tl_status lt_build(tl_desc *out, const lt *t, const int64_t *align)
     TL_TRY(check_lengths(t));
     TL_TRY(check_dims(t));
     if (t->np) memcpy(p, t->pitches, sizeof p);
-    else TL_TRY(dense_pitches(t, align, p));
+    else TL_TRY(tl_larod_dense_pitches(t, align, p));
     TL_TRY(check_pitches(t, p));
     if (t->layout == TL_LAROD_TENSOR_LAYOUT_420SP) TL_TRY(build_420sp(&d, t, p));
     else TL_TRY(build_generic(&d, t, p));
@@ -383,7 +367,7 @@ tl_status tl_larod_desc_init(tl_desc *d, tl_larod_tensor_layout layout, tl_larod
     lt t;
     if (!d) return tl_fail(TL_ERR_NULL, "descriptor is NULL");
     TL_TRY(lt_from_public(&t, (int)layout, (int)data_type, dims, pitches));
-    return lt_build(d, &t, NULL);
+    return tl_larod_build(d, &t, NULL);
 }
 
 tl_status tl_larod_validate(tl_larod_tensor_layout layout, tl_larod_tensor_data_type data_type,
@@ -430,8 +414,8 @@ tl_status tl_larod_pitches_compute(tl_larod_tensor_layout layout, tl_larod_tenso
     TL_TRY(lt_from_public(&t, (int)layout, (int)data_type, dims, NULL));
     int nal = t.layout == TL_LAROD_TENSOR_LAYOUT_420SP ? 2 : t.n;
     for (int i = 0; align && i < nal; i++) TL_TRY(size_to_i64(align[i], "align", i, &al[i]));
-    TL_TRY(lt_build(&d, &t, al)); /* every rule, on the pitches it computes */
-    TL_TRY(dense_pitches(&t, al, p));
+    TL_TRY(tl_larod_build(&d, &t, al)); /* every rule, on the pitches it computes */
+    TL_TRY(tl_larod_dense_pitches(&t, al, p));
     return pitches_to_public(p, t.n, out);
 }
 
@@ -446,9 +430,9 @@ tl_status tl_larod_pitches_from_row(tl_larod_tensor_layout layout, tl_larod_tens
     TL_TRY(lt_from_public(&t, (int)layout, (int)data_type, dims, NULL));
     TL_TRY(size_to_i64(row_pitch, "row_pitch", 0, &pitch));
     TL_TRY(size_to_i64(height, "height", 0, &rows));
-    TL_TRY(row_pitches(&t, pitch, rows, t.pitches));
+    TL_TRY(tl_larod_row_pitches(&t, pitch, rows, t.pitches));
     t.np = t.n;
-    TL_TRY(lt_build(&d, &t, NULL)); /* every rule, on the pitches it computed */
+    TL_TRY(tl_larod_build(&d, &t, NULL)); /* every rule, on the pitches it computed */
     return pitches_to_public(t.pitches, t.n, out);
 }
 
@@ -554,7 +538,7 @@ static tl_status export_420sp(const tl_desc *d, lt *t)
 }
 
 /* Descriptor -> lt with full pitches; d is valid. */
-static tl_status lt_from_desc(const tl_desc *d, lt *t)
+tl_status tl_larod_lt_from_desc(const tl_desc *d, lt *t)
 {
     memset(t, 0, sizeof *t);
     t->layout = layout_of_desc(d);
@@ -586,7 +570,7 @@ tl_status tl_larod_from_desc(const tl_desc *d, tl_larod_tensor_layout *layout,
     tl_larod_tensor_dims dd;
     tl_larod_tensor_data_type ldt;
     TL_TRY(tl_desc_validate(d));
-    TL_TRY(lt_from_desc(d, &t));
+    TL_TRY(tl_larod_lt_from_desc(d, &t));
     TL_TRY(pitches_to_public(t.pitches, t.n, &p));
     memset(&dd, 0, sizeof dd);
     TL_TRY(to_size(t.dims, t.n, dd.dims, "dims"));
@@ -616,249 +600,3 @@ tl_status tl_larod_check_fd_size(const tl_desc *d, uint64_t fd_offset, uint64_t 
                    "must hold the whole tensor (rule 8) (larod)", (unsigned long long)fd_size,
                    (unsigned long long)need, (unsigned long long)fd_offset, (long long)d->size_bytes);
 }
-
-/* ---- spec strings: larod.nhwc / larod.nchw / larod.unspecified / larod.420sp ---- */
-
-static int layout_of_word(const char *w)
-{
-    for (int i = 1; i < NLAYOUTS; i++)
-        if (strcmp(w, layout_words[i]) == 0) return i;
-    return 0;
-}
-
-/* KEY=v0,v1,... into v (at most MAXLEN values, each >= 0); *n = count. */
-static tl_status opt_values(tl_spec_opt *o, int64_t *v, int *n)
-{
-    TL_TRY(tl_parse_i64_list(o->key, o->value, v, -1, MAXLEN, n));
-    for (int i = 0; i < *n; i++)
-        if (v[i] < 0)
-            return tl_fail(TL_ERR_SPEC_VALUE, "%s[%d]=%lld: must be >= 0 (larod)", o->key, i, (long long)v[i]);
-    return TL_OK;
-}
-
-static tl_status parse_align(tl_spec_opt *o, const lt *t, int64_t *al)
-{
-    int n, want = t->layout == TL_LAROD_TENSOR_LAYOUT_420SP ? 2 : t->n;
-    TL_TRY(opt_values(o, al, &n));
-    if (n == want) return TL_OK;
-    return tl_fail(TL_ERR_SPEC_VALUE, "align=%s: larod.%s takes %d values (%s) (larod)", o->value,
-                   layout_words[t->layout], want,
-                   want == 2 && t->layout == TL_LAROD_TENSOR_LAYOUT_420SP ? "row alignment, Y-plane alignment"
-                                                                          : "bytes per dim, 0 = none");
-}
-
-static tl_status spec_row_pitch(tl_spec_opt *row, tl_spec_opt *h, lt *t)
-{
-    int64_t pitch, height = 0;
-    TL_TRY(tl_parse_i64("pitch", row->value, &pitch));
-    if (h) TL_TRY(tl_parse_i64("height", h->value, &height));
-    if (pitch < 1 || height < 0)
-        return tl_fail(TL_ERR_SPEC_VALUE, "%s=%s: must be %s (larod)", pitch < 1 ? "pitch" : "height",
-                       pitch < 1 ? row->value : h->value, pitch < 1 ? ">= 1" : ">= 0 (0 = the image height)");
-    TL_TRY(row_pitches(t, pitch, height, t->pitches));
-    t->np = t->n;
-    return TL_OK;
-}
-
-static tl_status parse(tl_desc *d, tl_spec *sp)
-{
-    lt t;
-    int64_t al[MAXLEN] = {0};
-    memset(&t, 0, sizeof t);
-    t.layout = layout_of_word(sp->vformat);
-    if (!t.layout)
-        return tl_fail(TL_ERR_SPEC_LAYOUT, "layout larod%s%s: expected larod.nhwc, larod.nchw, larod.420sp or "
-                       "larod.unspecified", *sp->vformat ? "." : "", sp->vformat);
-    tl_larod_tensor_data_type ldt;
-    TL_TRY(tl_larod_data_type(sp->dtype, &ldt));
-    t.dt = sp->dtype;
-    if (sp->ndims > MAXLEN)
-        return tl_fail(TL_ERR_VENDOR, "dims.len=%d > %d (LAROD_TENSOR_MAX_LEN) (larod)", sp->ndims, MAXLEN);
-    t.n = sp->ndims;
-    memcpy(t.dims, sp->dims, sizeof t.dims);
-    tl_spec_opt *a = tl_spec_take(sp, "align"), *p = tl_spec_take(sp, "pitches");
-    tl_spec_opt *row = tl_spec_take(sp, "pitch"), *h = tl_spec_take(sp, "height");
-    if ((a != NULL) + (p != NULL) + (row != NULL) > 1)
-        return tl_fail(TL_ERR_SPEC_OPTION, "align=, pitches= and pitch= exclude each other (larod)");
-    if (h && !row) return tl_fail(TL_ERR_SPEC_OPTION, "height= goes with pitch= (the row pitch) (larod)");
-    if (a) TL_TRY(parse_align(a, &t, al));
-    if (p) TL_TRY(opt_values(p, t.pitches, &t.np));
-    if (row) TL_TRY(spec_row_pitch(row, h, &t));
-    return lt_build(d, &t, al);
-}
-
-/* Canonical form: pitches= only when they differ from the dense ones. */
-static tl_status format(const tl_desc *d, tl_strbuf *sb)
-{
-    lt t;
-    int64_t dense[MAXLEN];
-    TL_TRY(lt_from_desc(d, &t));
-    tl_sb_printf(sb, "larod.%s:%s:", layout_words[t.layout], tl_dtype_name(t.dt));
-    tl_sb_i64_list(sb, t.dims, t.n, "x");
-    TL_TRY(dense_pitches(&t, NULL, dense));
-    if (memcmp(dense, t.pitches, (size_t)t.n * sizeof dense[0]) != 0) {
-        tl_sb_printf(sb, ":pitches=");
-        tl_sb_i64_list(sb, t.pitches, t.n, ",");
-    }
-    return TL_OK;
-}
-
-static void json_extra(const tl_desc *d, tl_strbuf *sb)
-{
-    lt t;
-    tl_larod_tensor_data_type ldt;
-    if (lt_from_desc(d, &t) != TL_OK || tl_larod_data_type(t.dt, &ldt) != TL_OK) {
-        tl_sb_printf(sb, ", \"larod_layout\": null, \"larod_pitches\": null");
-        return;
-    }
-    tl_sb_printf(sb, ", \"larod_layout\": \"%s\", \"larod_data_type\": \"%s\", \"larod_dims\": [",
-                 layout_names[t.layout], type_names[ldt]);
-    tl_sb_i64_list(sb, t.dims, t.n, ", ");
-    tl_sb_printf(sb, "], \"larod_pitches\": [");
-    tl_sb_i64_list(sb, t.pitches, t.n, ", ");
-    tl_sb_printf(sb, "], \"larod_row_pitch\": %lld", (long long)d->vendor_params[0]);
-}
-
-/* ---- explain ------------------------------------------------------------------------- */
-
-/* An alignment that explains a pitch (larod keeps pitches, not alignments):
- * the smallest power of two a >= from with rup(x, a) == p, or 0. */
-static int64_t pow2_alignment(int64_t x, int64_t p, int64_t from)
-{
-    for (int64_t a = from; a <= p && a <= ((int64_t)1 << 40); a *= 2) {
-        int64_t r;
-        if (!tl_rup_ok(x, a, &r) || r > p) return 0;
-        if (r == p) return a;
-    }
-    return 0;
-}
-
-/* Alignments below 4 bytes are rare: 3 -> 4 reads as "to a multiple of 4". */
-static int64_t alignment_of(int64_t x, int64_t p)
-{
-    int64_t a = pow2_alignment(x, p, 4);
-    return a ? a : pow2_alignment(x, p, 2);
-}
-
-static const char *plural(int64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
-
-/* What one step of dim k is called, e.g. "row" / "rows". */
-static const char *unit(int layout, int k, int64_t count, char *buf, size_t len)
-{
-    static const char *const nhwc[4][2] = {
-        {"image", "images"}, {"row", "rows"}, {"pixel", "pixels"}, {"channel", "channels"}};
-    static const char *const nchw[4][2] = {
-        {"image", "images"}, {"plane", "planes"}, {"row", "rows"}, {"pixel", "pixels"}};
-    int many = count != 1;
-    if (layout == TL_LAROD_TENSOR_LAYOUT_NHWC) return nhwc[k][many];
-    if (layout == TL_LAROD_TENSOR_LAYOUT_NCHW) return nchw[k][many];
-    snprintf(buf, len, "%s of dims[%d]", many ? "steps" : "step", k);
-    return buf;
-}
-
-/* ", rounded up to 32 (16 bytes of padding, 4 pixels, zero-filled by conversions)". */
-static void explain_slack(tl_strbuf *sb, const lt *t, int k, int64_t need, int64_t p, int64_t s)
-{
-    char ub[32];
-    int64_t slack = p - need, a = alignment_of(need, p);
-    if (slack == 0) return;
-    if (a) tl_sb_printf(sb, ", rounded up to a multiple of %lld", (long long)a);
-    tl_sb_printf(sb, " (%lld %s of padding", (long long)slack, plural(slack, "byte", "bytes"));
-    if (k == 0)
-        tl_sb_printf(sb, " at the end, not written by conversions)");
-    else if (k == t->n - 1 && slack % s == 0)
-        tl_sb_printf(sb, ", %lld %s, zero-filled by conversions)", (long long)(slack / s),
-                     unit(t->layout, k, slack / s, ub, sizeof ub));
-    else
-        tl_sb_printf(sb, ", not written by conversions)");
-}
-
-static void explain_pitch(tl_strbuf *sb, const lt *t, int k)
-{
-    char ub[32], ub2[32];
-    int n = t->n;
-    int64_t s = k < n - 1 ? t->pitches[k + 1] : es_of(t), p = t->pitches[k];
-    bool row = (t->layout == TL_LAROD_TENSOR_LAYOUT_NHWC && k == 2) ||
-               (t->layout == TL_LAROD_TENSOR_LAYOUT_NCHW && k == 3);
-    tl_sb_printf(sb, "%spitches[%d] = %lld bytes ", row ? "Row pitch " : "", k, (long long)p);
-    if (k == 0) tl_sb_printf(sb, "in all");
-    else tl_sb_printf(sb, "per %s", unit(t->layout, k - 1, 1, ub, sizeof ub));
-    tl_sb_printf(sb, " = %lld %s x %lld %s", (long long)t->dims[k], unit(t->layout, k, t->dims[k], ub2, sizeof ub2),
-                 (long long)s, plural(s, "byte", "bytes"));
-    explain_slack(sb, t, k, t->dims[k] * s, p, s);
-    tl_sb_printf(sb, ".\n");
-}
-
-static void explain_generic(const lt *t, tl_strbuf *sb)
-{
-    const char *names = t->layout == TL_LAROD_TENSOR_LAYOUT_NHWC   ? "nhwc"
-                        : t->layout == TL_LAROD_TENSOR_LAYOUT_NCHW ? "nchw"
-                                                                   : NULL; /* i0, i1, ... */
-    for (int k = t->n - 1; k >= 0; k--) explain_pitch(sb, t, k);
-    tl_sb_printf(sb, "Byte offset of (");
-    for (int k = 0; k < t->n; k++)
-        names ? tl_sb_printf(sb, "%s%c", k ? ", " : "", names[k]) : tl_sb_printf(sb, "%si%d", k ? ", " : "", k);
-    tl_sb_printf(sb, ") =");
-    for (int k = 0; k < t->n; k++) {
-        int64_t s = k < t->n - 1 ? t->pitches[k + 1] : es_of(t);
-        if (names) tl_sb_printf(sb, "%s %c*%lld", k ? " +" : "", names[k], (long long)s);
-        else tl_sb_printf(sb, "%s i%d*%lld", k ? " +" : "", k, (long long)s);
-    }
-    tl_sb_printf(sb, ".\n");
-    for (int k = 1; k < t->n; k++)
-        if (t->pitches[k] % es_of(t) != 0) {
-            tl_sb_printf(sb, "pitches[%d] = %lld is not a multiple of the %lld-byte element: offsets and sizes are "
-                         "exact, but element-wise conversion refuses this layout (byte-granular pitch).\n", k,
-                         (long long)t->pitches[k], (long long)es_of(t));
-            break;
-        }
-}
-
-static void explain_420sp(const lt *t, tl_strbuf *sb)
-{
-    const int64_t h = t->dims[1], w = t->dims[2], *p = t->pitches, ch = half_up(h), axis = axis_example_size(p);
-    tl_sb_printf(sb, "Semi-planar 4:2:0 (NV12): a Y plane of %lld rows, then %lld rows of interleaved Cb,Cr pairs "
-                 "(one pair per 2x2 pixels, %lld pairs per row); c = 0 Y, 1 Cb, 2 Cr.\n", (long long)h,
-                 (long long)ch, (long long)half_up(w));
-    tl_sb_printf(sb, "Row pitch pitches[2] = %lld bytes = %lld pixels x 1 byte", (long long)p[2], (long long)w);
-    if (p[2] != w) {
-        int64_t a = alignment_of(w, p[2]);
-        if (a) tl_sb_printf(sb, ", rounded up to a multiple of %lld", (long long)a);
-        tl_sb_printf(sb, " (%lld bytes of padding, not written by conversions)", (long long)(p[2] - w));
-    }
-    tl_sb_printf(sb, "; Y rows and CbCr rows use it alike.\n");
-    tl_sb_printf(sb, "pitches[1] = %lld bytes = the Y plane, %lld rows x %lld bytes", (long long)p[1], (long long)h,
-                 (long long)p[2]);
-    if (p[1] != h * p[2]) tl_sb_printf(sb, " + %lld bytes of padding", (long long)(p[1] - h * p[2]));
-    tl_sb_printf(sb, "; the CbCr plane starts there.\n");
-    tl_sb_printf(sb, "pitches[0] = %lld bytes = %lld + ceil(%lld/2) = %lld CbCr rows x %lld bytes", (long long)p[0],
-                 (long long)p[1], (long long)h, (long long)ch, (long long)p[2]);
-    if (p[0] != p[1] + ch * p[2]) tl_sb_printf(sb, " + %lld bytes at the end", (long long)(p[0] - p[1] - ch * p[2]));
-    tl_sb_printf(sb, ".\nY(h, w) = h*%lld + w; Cb(h, w) = %lld + (h/2)*%lld + (w/2)*2; Cr = Cb + 1.\n",
-                 (long long)p[2], (long long)p[1], (long long)p[2]);
-    if (h % 2 && axis > 0 && axis < p[1] + ch * p[2])
-        tl_sb_printf(sb, "The height is odd: 3*pitches[1]/2 (as Axis's object-detection example sizes 420SP buffers) "
-                     "would give %lld bytes, %lld short of the last CbCr row.\n", (long long)axis,
-                     (long long)(p[1] + ch * p[2] - axis));
-}
-
-static void explain(const tl_desc *d, tl_strbuf *sb)
-{
-    lt t;
-    tl_larod_tensor_data_type ldt;
-    if (lt_from_desc(d, &t) != TL_OK || tl_larod_data_type(t.dt, &ldt) != TL_OK) {
-        tl_sb_printf(sb, "Not expressible as larod metadata: %s.\n", tl_last_error());
-        return;
-    }
-    tl_sb_printf(sb, "Axis larod tensor: %s, %s (%lld %s per element), dims (", layout_names[t.layout],
-                 type_names[ldt], (long long)es_of(&t), plural(es_of(&t), "byte", "bytes"));
-    tl_sb_i64_list(sb, t.dims, t.n, ", ");
-    tl_sb_printf(sb, "), pitches (");
-    tl_sb_i64_list(sb, t.pitches, t.n, ", ");
-    tl_sb_printf(sb, ") in bytes.\n");
-    if (t.layout == TL_LAROD_TENSOR_LAYOUT_420SP) explain_420sp(&t, sb);
-    else explain_generic(&t, sb);
-    tl_sb_printf(sb, "larod carries no quantization: scale and zero point come from the model.\n");
-}
-
-const tl_vendor_ops tl_larod_ops = {"larod", TL_VENDOR_LAROD, parse, format, json_extra, explain};

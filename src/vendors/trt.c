@@ -10,15 +10,16 @@
  * C(block 1, extent V) innermost, padded to rup(C,V). Vector-minor (kHWC8/16,
  * kDHWC8, kDLA_HWC4): C moves innermost, padded to rup(C,V). Gaps that the
  * strides leave after a dim (DLA row alignment, padded runtime strides) become
- * pad_hi of that dim, so converters zero them. */
+ * pad_hi of that dim, so converters zero them. Spec strings (trt.<format>:...),
+ * describe --json and explain: trt_spec.c. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/internal.h"
+#include "vendors/trt_internal.h"
 
-#define NVER 3 /* TensorRT header versions whose type rules we know */
-static const char *const ver_names[NVER] = {"8.6", "10.x", "11.1"};
+const char *const tl_trt_ver_names[TL_TRT_NVER] = {"8.6", "10.x", "11.1"};
 
 #define TB(t) (1u << (t))
 #define T_F TB(TL_TRT_FLOAT)
@@ -31,23 +32,11 @@ static const char *const ver_names[NVER] = {"8.6", "10.x", "11.1"};
 #define T_ALL 0x0fffu
 
 /* DataTypes each header version has: 8.6 ends at kFP8 = 6. */
-static const unsigned ver_types[NVER] = {0x7fu, T_ALL, T_ALL};
-
-enum kind { K_LINEAR, K_MAJOR, K_MINOR, K_DLA_LINEAR, K_DLA_HWC4 };
-
-typedef struct fmt_info {
-    const char *spec;      /* spec spelling: trt.<spec> */
-    const char *name;      /* enum spelling */
-    uint8_t kind;
-    uint8_t vlen;          /* scalars per vector (kDLA_HWC4: C', decided by C) */
-    uint8_t cpos;          /* C is the cpos-th dim from the end; 0: no C (kLINEAR) */
-    uint8_t min_rank;
-    uint16_t types[NVER];  /* DataType bits allowed per version (§5.2) */
-} fmt_info;
+static const unsigned ver_types[TL_TRT_NVER] = {0x7fu, T_ALL, T_ALL};
 
 /* Indexed by the TensorFormat value. 10.x: a 2024 TensorRT 10 NvInferRuntime.h
  * (kHWC also FP16/INT64/BF16); it states no type for kCHW32, taken as 11.1's. */
-static const fmt_info fmts[TL_TRT_FORMAT_COUNT] = {
+const fmt_info tl_trt_fmts[TL_TRT_FORMAT_COUNT] = {
     {"linear", "kLINEAR", K_LINEAR, 1, 0, 1, {T_ALL, T_ALL, T_ALL}},
     {"chw2", "kCHW2", K_MAJOR, 2, 3, 3, {T_H, T_H, T_H | T_BF}},
     {"hwc8", "kHWC8", K_MINOR, 8, 3, 3, {T_H, T_H | T_BF, T_H | T_BF}},
@@ -69,16 +58,15 @@ static const char *const type_names[TL_TRT_DATATYPE_COUNT] = {
 static const tl_dtype type_dtypes[TL_TRT_DATATYPE_COUNT] = {
     TL_F32, TL_F16, TL_I8, TL_I32, TL_BOOL, TL_U8,
     TL_DT_INVALID, TL_BF16, TL_I64, TL_I4, TL_DT_INVALID, TL_DT_INVALID};
-static const char *const role_names[4] = {"gpu", "input", "output", "any"};
+const char *const tl_trt_role_names[4] = {"gpu", "input", "output", "any"};
 
-#define DLA_MAX_CHW 8192   /* C, H, W on DLA (§5.2; NvInferRuntime.h) */
 #define DLA_MAX_BATCH 4096 /* product of the dims before C (DLA layer restrictions) */
 
 /* ---- names ---------------------------------------------------------------- */
 
 const char *tl_trt_format_name(int32_t format)
 {
-    return format >= 0 && format < TL_TRT_FORMAT_COUNT ? fmts[format].name : "?";
+    return format >= 0 && format < TL_TRT_FORMAT_COUNT ? tl_trt_fmts[format].name : "?";
 }
 
 const char *tl_trt_datatype_name(int32_t type)
@@ -98,29 +86,9 @@ int32_t tl_trt_datatype_of(tl_dtype t)
     return -1;
 }
 
-/* ---- a request: everything a descriptor is built from -------------------- */
+/* ---- a request's geometry (the request itself: trt_internal.h) --------- */
 
-typedef struct req {
-    int32_t format, type;
-    int rank;
-    int64_t dims[TL_TRT_MAX_DIMS];
-    bool has_strides;
-    int64_t strides[TL_TRT_MAX_DIMS]; /* vector units */
-    int32_t role, gen;
-    bool gen_given;                   /* a spec said gen= (meaningful for DLA only) */
-    float scale;                      /* API: 0 or the INT8/INT4 scale */
-} req;
-
-/* Where C is and how it is vectorized. */
-typedef struct geom {
-    int c;       /* the C dim, -1 for kLINEAR */
-    int v;       /* vectorized dim, -1 when V = 1 */
-    int64_t V;   /* scalars per vector */
-    bool minor;  /* C stored innermost */
-    int order[TL_TRT_MAX_DIMS]; /* dims in packed memory order, outermost first */
-} geom;
-
-static void geometry(const fmt_info *f, const int64_t *dims, int rank, geom *g)
+void tl_trt_geometry(const fmt_info *f, const int64_t *dims, int rank, geom *g)
 {
     g->c = f->cpos ? rank - f->cpos : -1;
     g->minor = f->kind == K_MINOR || f->kind == K_DLA_HWC4;
@@ -161,11 +129,11 @@ static char label_of(const fmt_info *f, int rank, int i)
 
 static unsigned allowed_in(const fmt_info *f, int k) { return f->types[k] & ver_types[k]; }
 
-/* Versions (bit k = ver_names[k]) whose header allows `type` for f. */
-static unsigned type_versions(const fmt_info *f, int32_t type)
+/* Versions (bit k = tl_trt_ver_names[k]) whose header allows `type` for f. */
+unsigned tl_trt_type_versions(const fmt_info *f, int32_t type)
 {
     unsigned m = 0;
-    for (int k = 0; k < NVER; k++)
+    for (int k = 0; k < TL_TRT_NVER; k++)
         if (allowed_in(f, k) & TB(type)) m |= 1u << k;
     return m;
 }
@@ -180,14 +148,14 @@ static void sb_types(tl_strbuf *sb, unsigned mask)
         }
 }
 
-static void sb_versions(tl_strbuf *sb, unsigned vmask)
+void tl_trt_sb_versions(tl_strbuf *sb, unsigned vmask)
 {
     int n = 0, total = 0;
-    for (int k = 0; k < NVER; k++) total += (vmask >> k) & 1;
-    for (int k = 0; k < NVER; k++)
+    for (int k = 0; k < TL_TRT_NVER; k++) total += (vmask >> k) & 1;
+    for (int k = 0; k < TL_TRT_NVER; k++)
         if (vmask & (1u << k)) {
             n++;
-            tl_sb_printf(sb, "%s%s", n == 1 ? "" : n == total ? " and " : ", ", ver_names[k]);
+            tl_sb_printf(sb, "%s%s", n == 1 ? "" : n == total ? " and " : ", ", tl_trt_ver_names[k]);
         }
 }
 
@@ -196,16 +164,16 @@ static void sb_type_table(tl_strbuf *sb, const fmt_info *f)
 {
     unsigned done = 0;
     const char *sep = "";
-    for (int k = 0; k < NVER; k++) {
+    for (int k = 0; k < TL_TRT_NVER; k++) {
         if (done & (1u << k) || !allowed_in(f, k)) continue;
         unsigned vm = 0;
-        for (int j = k; j < NVER; j++)
+        for (int j = k; j < TL_TRT_NVER; j++)
             if (allowed_in(f, j) == allowed_in(f, k)) vm |= 1u << j;
         done |= vm;
         tl_sb_printf(sb, "%s", sep);
         sb_types(sb, allowed_in(f, k));
         tl_sb_printf(sb, " (TensorRT ");
-        sb_versions(sb, vm);
+        tl_trt_sb_versions(sb, vm);
         tl_sb_printf(sb, ")");
         sep = "; ";
     }
@@ -213,14 +181,14 @@ static void sb_type_table(tl_strbuf *sb, const fmt_info *f)
 
 static tl_status check_type(const req *r)
 {
-    const fmt_info *f = &fmts[r->format];
+    const fmt_info *f = &tl_trt_fmts[r->format];
     if (r->type < 0 || r->type >= TL_TRT_DATATYPE_COUNT)
         return tl_fail(TL_ERR_DTYPE, "type=%d: not a nvinfer1::DataType (0..%d) (TensorRT)", (int)r->type,
                        TL_TRT_DATATYPE_COUNT - 1);
     if (type_dtypes[r->type] == TL_DT_INVALID)
         return tl_fail(TL_ERR_DTYPE, "type=%s: tlayout has no dtype for it, so its values cannot be described (TensorRT)",
                        type_names[r->type]);
-    if (type_versions(f, r->type)) return TL_OK;
+    if (tl_trt_type_versions(f, r->type)) return TL_OK;
     char buf[256];
     tl_strbuf sb = {buf, sizeof buf, 0};
     sb_type_table(&sb, f);
@@ -232,7 +200,7 @@ static tl_status check_type(const req *r)
 
 static tl_status check_dims(const req *r)
 {
-    const fmt_info *f = &fmts[r->format];
+    const fmt_info *f = &tl_trt_fmts[r->format];
     if (r->rank < f->min_rank || r->rank > TL_TRT_MAX_DIMS)
         return tl_fail(TL_ERR_RANK, "rank=%d: %s needs %d to %d dims%s (TensorRT)", r->rank, f->name,
                        (int)f->min_rank, TL_TRT_MAX_DIMS,
@@ -262,7 +230,7 @@ static tl_status resolve_role(req *r)
                   : r->format == TL_TRT_DLA_LINEAR ? TL_TRT_DLA_ANY : TL_TRT_GPU;
     if (r->role == TL_TRT_GPU && (r->gen_given || r->gen != TL_TRT_DLA_ORIN))
         return tl_fail(TL_ERR_VENDOR, "gen=%s on a %s GPU tensor: only DLA tensors have a DLA generation; add dla=input or dla=output (TensorRT DLA)",
-                       r->gen == TL_TRT_DLA_XAVIER ? "xavier" : "orin", fmts[r->format].name);
+                       r->gen == TL_TRT_DLA_XAVIER ? "xavier" : "orin", tl_trt_fmts[r->format].name);
     return TL_OK;
 }
 
@@ -281,11 +249,11 @@ static unsigned dla_types(int32_t format, int32_t role)
 
 static tl_status check_dla_format(const req *r)
 {
-    const fmt_info *f = &fmts[r->format];
+    const fmt_info *f = &tl_trt_fmts[r->format];
     unsigned ok = dla_types(r->format, r->role);
     if (!ok)
         return tl_fail(TL_ERR_VENDOR, "dla=%s with %s: not a DLA %s format; DLA inputs take kDLA_LINEAR, kDLA_HWC4, kCHW16 (FP16), kCHW32 (INT8) (and the deprecated kCHW4), outputs only kDLA_LINEAR, kCHW16, kCHW32 (TensorRT DLA)",
-                       role_names[r->role], f->name, r->role == TL_TRT_DLA_OUTPUT ? "output" : "I/O");
+                       tl_trt_role_names[r->role], f->name, r->role == TL_TRT_DLA_OUTPUT ? "output" : "I/O");
     if (!(ok & TB(r->type)))
         return tl_fail(TL_ERR_VENDOR, "dtype=%s (%s) with %s on DLA: DLA takes %s only as %s (its native %s format) (TensorRT DLA)",
                        tl_dtype_name(type_dtypes[r->type]), type_names[r->type], f->name, f->name,
@@ -298,9 +266,9 @@ static tl_status check_dla_dims(const req *r)
 {
     int c = r->rank - 3;
     for (int i = c; i < r->rank; i++)
-        if (r->dims[i] > DLA_MAX_CHW)
+        if (r->dims[i] > TL_TRT_DLA_MAX_CHW)
             return tl_fail(TL_ERR_VENDOR, "%c=%lld: DLA limits C, H and W to [1, %d] (TensorRT DLA)", "CHW"[i - c],
-                           (long long)r->dims[i], DLA_MAX_CHW);
+                           (long long)r->dims[i], TL_TRT_DLA_MAX_CHW);
     int64_t batch = 1;
     for (int i = 0; i < c; i++)
         if (!tl_mul_ok(batch, r->dims[i], &batch) || batch > DLA_MAX_BATCH)
@@ -352,10 +320,10 @@ static tl_status vec_count(int64_t c, int64_t V, int64_t *n)
 }
 
 /* The strides a packed tensor of this format has (§5.2 arrays, §5.3). */
-static tl_status packed_strides(const req *r, const geom *g, int64_t *s)
+tl_status tl_trt_packed_strides(const req *r, const geom *g, int64_t *s)
 {
     int64_t ext[TL_TRT_MAX_DIMS];
-    const fmt_info *f = &fmts[r->format];
+    const fmt_info *f = &tl_trt_fmts[r->format];
     int w = r->rank - 1;
     memcpy(ext, r->dims, sizeof ext);
     if (g->v >= 0) TL_TRY(vec_count(r->dims[g->v], g->V, &ext[g->v]));
@@ -378,7 +346,7 @@ static tl_status packed_strides(const req *r, const geom *g, int64_t *s)
 
 static tl_status check_strides(const req *r)
 {
-    const fmt_info *f = &fmts[r->format];
+    const fmt_info *f = &tl_trt_fmts[r->format];
     for (int i = 0; i < r->rank; i++) {
         if (r->strides[i] < 0)
             return tl_fail(TL_ERR_STRIDE, "strides[%d]=%lld (%c): a stride must be >= 0 (TensorRT)", i,
@@ -432,7 +400,7 @@ static void sort_axes(tl_plane *p)
         }
 }
 
-static int axes_of_dim(const tl_plane *p, int dim)
+int tl_trt_axes_of_dim(const tl_plane *p, int dim)
 {
     int n = 0;
     for (int a = 0; a < p->naxes; a++) n += p->axes[a].dim == dim;
@@ -457,7 +425,7 @@ static tl_status set_size(tl_desc *d)
 
 /* ---- DLA stride rules (they need the built map) ------------------------------ */
 
-static const tl_axis *only_axis(const tl_desc *d, int dim)
+const tl_axis *tl_trt_only_axis(const tl_desc *d, int dim)
 {
     const tl_plane *p = &d->planes[0];
     for (int a = 0; a < p->naxes; a++)
@@ -468,15 +436,15 @@ static const tl_axis *only_axis(const tl_desc *d, int dim)
 static tl_status check_dla_rows(const tl_desc *d, const req *r, const geom *g)
 {
     int h = r->rank - 2, w = r->rank - 1;
-    int64_t row = only_axis(d, h)->stride_bits / 8, eb = tl_dtype_bits((tl_dtype)d->dtype);
+    int64_t row = tl_trt_only_axis(d, h)->stride_bits / 8, eb = tl_dtype_bits((tl_dtype)d->dtype);
     int align = r->format == TL_TRT_DLA_LINEAR ? 64 : dla_row_align(r->gen);
     const char *gen = r->format == TL_TRT_DLA_LINEAR ? "" : r->gen == TL_TRT_DLA_XAVIER ? " on Xavier" : " on Orin";
-    if (r->format == TL_TRT_DLA_HWC4 && only_axis(d, w)->stride_bits != g->V * eb)
+    if (r->format == TL_TRT_DLA_HWC4 && tl_trt_only_axis(d, w)->stride_bits != g->V * eb)
         return tl_fail(TL_ERR_VENDOR, "strides[%d]=%lld (W): a kDLA_HWC4 pixel is C'=%lld lanes, so the W stride is 1 vector (TensorRT DLA)",
-                       w, (long long)(only_axis(d, w)->stride_bits / (g->V * eb)), (long long)g->V);
+                       w, (long long)(tl_trt_only_axis(d, w)->stride_bits / (g->V * eb)), (long long)g->V);
     if (row % align == 0) return TL_OK;
     return tl_fail(TL_ERR_VENDOR, "H stride %lld bytes: %s%s rows must be a multiple of %d bytes%s (TensorRT DLA)",
-                   (long long)row, fmts[r->format].name, r->format == TL_TRT_CHW4 ? " DLA input" : "", align, gen);
+                   (long long)row, tl_trt_fmts[r->format].name, r->format == TL_TRT_CHW4 ? " DLA input" : "", align, gen);
 }
 
 /* ---- the one builder ------------------------------------------------------------ */
@@ -493,7 +461,7 @@ static tl_status map_gaps(tl_desc *d)
     for (int k = 1; k < p->naxes; k++) {
         const tl_axis *A = &p->axes[k - 1];
         tl_axis *B = &p->axes[k];
-        if (B->block != 1 || B->stride_bits <= 0 || axes_of_dim(p, B->dim) != 1) continue;
+        if (B->block != 1 || B->stride_bits <= 0 || tl_trt_axes_of_dim(p, B->dim) != 1) continue;
         if (A->stride_bits % B->stride_bits || A->stride_bits / B->stride_bits <= B->extent) continue;
         tl_desc before = *d;
         int64_t q = A->stride_bits / B->stride_bits;
@@ -513,7 +481,7 @@ static tl_status validate_built(const tl_desc *d, const req *r)
     tl_strbuf sb = {list, sizeof list, 0};
     snprintf(why, sizeof why, "%s", tl_last_error());
     tl_sb_i64_list(&sb, r->strides, r->rank, ",");
-    return tl_fail(s, "%s strides=%s: %s (TensorRT)", fmts[r->format].name, r->has_strides ? list : "(packed)", why);
+    return tl_fail(s, "%s strides=%s: %s (TensorRT)", tl_trt_fmts[r->format].name, r->has_strides ? list : "(packed)", why);
 }
 
 static tl_status set_quant(tl_desc *d, const req *r)
@@ -528,16 +496,16 @@ static tl_status set_quant(tl_desc *d, const req *r)
     return TL_OK;
 }
 
-static tl_status build(tl_desc *out, const req *r0)
+tl_status tl_trt_build(tl_desc *out, const req *r0)
 {
     req r = *r0;
     geom g;
     tl_desc d;
     TL_TRY(check_request(&r));
-    const fmt_info *f = &fmts[r.format];
-    geometry(f, r.dims, r.rank, &g);
+    const fmt_info *f = &tl_trt_fmts[r.format];
+    tl_trt_geometry(f, r.dims, r.rank, &g);
     if (r.has_strides) TL_TRY(check_strides(&r));
-    else TL_TRY(packed_strides(&r, &g, r.strides));
+    else TL_TRY(tl_trt_packed_strides(&r, &g, r.strides));
     tl_desc_clear(&d);
     d.rank = r.rank;
     d.dtype = type_dtypes[r.type];
@@ -589,7 +557,7 @@ tl_status tl_trt_desc_init(tl_desc *d, const tl_trt_tensor *t)
     r.gen = t->dla_gen;
     r.scale = t->scale;
     TL_TRY(req_dims(&r, &t->dims, &t->strides));
-    return build(d, &r);
+    return tl_trt_build(d, &r);
 }
 
 tl_status tl_trt_desc_from_runtime(tl_desc *d, int32_t format, int32_t type, const tl_trt_dims *dims,
@@ -622,7 +590,7 @@ static tl_status infer_vector(const tl_desc *d, int *v, int64_t *V)
     *V = 1;
     for (int a = 0; a < p->naxes; a++) {
         const tl_axis *x = &p->axes[a];
-        if (x->block == 1 || axes_of_dim(p, x->dim) != 2) continue;
+        if (x->block == 1 || tl_trt_axes_of_dim(p, x->dim) != 2) continue;
         for (int b = 0; b < p->naxes; b++) {
             const tl_axis *y = &p->axes[b];
             if (b == a || y->dim != x->dim) continue;
@@ -672,11 +640,11 @@ static tl_status runtime_geometry(const tl_desc *d, int *v, int64_t *V, int32_t 
 {
     *format = -1;
     if (d->vendor != TL_VENDOR_TRT) return infer_vector(d, v, V);
-    if (d->vendor_format < 0 || d->vendor_format >= TL_TRT_FORMAT_COUNT || d->rank < fmts[d->vendor_format].min_rank)
+    if (d->vendor_format < 0 || d->vendor_format >= TL_TRT_FORMAT_COUNT || d->rank < tl_trt_fmts[d->vendor_format].min_rank)
         return tl_fail(TL_ERR_VENDOR_EXPORT, "vendor_format=%d with rank %d: not a TensorRT format this rank allows (TensorRT)",
                        (int)d->vendor_format, (int)d->rank);
     geom g;
-    geometry(&fmts[d->vendor_format], d->dims, d->rank, &g);
+    tl_trt_geometry(&tl_trt_fmts[d->vendor_format], d->dims, d->rank, &g);
     *v = g.v;
     *V = g.V;
     *format = d->vendor_format;
@@ -716,303 +684,3 @@ tl_status tl_trt_runtime_strides(const tl_desc *d, tl_trt_dims *strides)
     *strides = rt.strides;
     return TL_OK;
 }
-
-/* ---- spec strings ---------------------------------------------------------------- */
-
-static bool same_word(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++) {
-        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a;
-        char y = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
-        if (x != y) return false;
-    }
-    return *a == *b;
-}
-
-static tl_status find_format(const char *name, int32_t *out)
-{
-    for (int32_t k = 0; k < TL_TRT_FORMAT_COUNT; k++)
-        if (same_word(name, fmts[k].spec) || same_word(name, fmts[k].name)) {
-            *out = k;
-            return TL_OK;
-        }
-    return tl_fail(TL_ERR_SPEC_LAYOUT, "layout trt.%s: %s; expected trt.FORMAT with FORMAT one of linear chw2 hwc8 chw4 chw16 chw32 dhwc8 cdhw32 hwc dla_linear dla_hwc4 hwc16 dhwc (TensorRT)",
-                   name, *name ? "unknown TensorRT format" : "the format is missing");
-}
-
-static tl_status pick(const char *key, const char *value, const char *const *names, int n, int32_t *out)
-{
-    for (int k = 0; k < n; k++)
-        if (strcmp(value, names[k]) == 0) {
-            *out = k;
-            return TL_OK;
-        }
-    return tl_fail(TL_ERR_SPEC_VALUE, "%s=%s: expected %s (TensorRT)", key, value,
-                   n == 2 ? "orin or xavier" : "input, output or any");
-}
-
-/* TensorRT INT8/INT4 I/O is symmetric: real = q * scale, round half to even
- * (§5.4). The core applies q/scale/zp/round afterwards; here only what
- * TensorRT cannot mean is refused. */
-static tl_status check_quant_options(const tl_spec *sp)
-{
-    bool quantized = false;
-    for (int i = 0; i < sp->nopts; i++) {
-        const char *k = sp->opts[i].key, *v = sp->opts[i].value;
-        int64_t zp;
-        if (strcmp(k, "fl") == 0)
-            return tl_fail(TL_ERR_QUANT, "fl=%s: TensorRT has no dynamic fixed point; its INT8 is real = q * scale (TensorRT)", v);
-        if (strcmp(k, "q") == 0 && strcmp(v, "affine") != 0 && strcmp(v, "none") != 0)
-            return tl_fail(TL_ERR_QUANT, "q=%s: TensorRT quantization is symmetric affine, real = q * scale (TensorRT)", v);
-        if (strcmp(k, "round") == 0 && strcmp(v, "even") != 0)
-            return tl_fail(TL_ERR_QUANT, "round=%s: TensorRT quantizes with round half to even (TensorRT)", v);
-        if (strcmp(k, "zp") == 0) {
-            TL_TRY(tl_parse_i64("zp", v, &zp));
-            if (zp != 0)
-                return tl_fail(TL_ERR_QUANT, "zp=%s: TensorRT only supports symmetric quantization, the zero point must be 0 (TensorRT)", v);
-        }
-        if (strcmp(k, "scale") == 0 || (strcmp(k, "q") == 0 && strcmp(v, "affine") == 0)) quantized = true;
-    }
-    if (quantized && sp->dtype != TL_I8 && sp->dtype != TL_I4)
-        return tl_fail(TL_ERR_QUANT, "dtype=%s with scale=/q=affine: TensorRT quantizes only kINT8 and kINT4 tensors (TensorRT)",
-                       tl_dtype_name(sp->dtype));
-    return TL_OK;
-}
-
-static tl_status parse_options(req *r, tl_spec *sp)
-{
-    tl_spec_opt *o;
-    if ((o = tl_spec_take(sp, "gen")) != NULL) {
-        static const char *const gens[] = {"orin", "xavier"};
-        TL_TRY(pick("gen", o->value, gens, 2, &r->gen));
-        r->gen_given = true;
-    }
-    if ((o = tl_spec_take(sp, "dla")) != NULL) {
-        TL_TRY(pick("dla", o->value, role_names + 1, 3, &r->role));
-        r->role += 1;
-    }
-    if ((o = tl_spec_take(sp, "strides")) != NULL) {
-        TL_TRY(tl_parse_i64_list("strides", o->value, r->strides, r->rank, r->rank, NULL));
-        r->has_strides = true;
-    }
-    return check_quant_options(sp);
-}
-
-static tl_status parse(tl_desc *out, tl_spec *sp)
-{
-    req r;
-    memset(&r, 0, sizeof r);
-    TL_TRY(find_format(sp->vformat, &r.format));
-    r.type = tl_trt_datatype_of(sp->dtype);
-    if (r.type < 0)
-        return tl_fail(TL_ERR_DTYPE, "dtype=%s: TensorRT has no such DataType; it has f32 f16 i8 i32 bool u8 bf16 i64 i4 (TensorRT)",
-                       tl_dtype_name(sp->dtype));
-    if (sp->ndims > TL_TRT_MAX_DIMS)
-        return tl_fail(TL_ERR_RANK, "rank=%d: TensorRT Dims hold at most %d dims (TensorRT)", sp->ndims, TL_TRT_MAX_DIMS);
-    r.rank = sp->ndims;
-    memcpy(r.dims, sp->dims, (size_t)r.rank * sizeof r.dims[0]);
-    TL_TRY(parse_options(&r, sp));
-    return build(out, &r);
-}
-
-static int32_t default_role(int32_t format)
-{
-    return format == TL_TRT_DLA_HWC4 ? TL_TRT_DLA_INPUT : format == TL_TRT_DLA_LINEAR ? TL_TRT_DLA_ANY : TL_TRT_GPU;
-}
-
-/* The request that rebuilds d, if d is (still) what this file builds. */
-static tl_status request_of(const tl_desc *d, req *r, tl_trt_runtime *rt)
-{
-    const tl_quant *q = &d->quant;
-    if (d->vendor != TL_VENDOR_TRT) return tl_fail(TL_ERR_VENDOR_EXPORT, "not a TensorRT descriptor (TensorRT)");
-    TL_TRY(tl_trt_runtime_info(d, rt));
-    if (q->kind != TL_Q_NONE && (q->kind != TL_Q_AFFINE || q->zp != 0 || q->round != TL_ROUND_EVEN))
-        return tl_fail(TL_ERR_VENDOR_EXPORT, "quantization kind=%d zp=%d round=%d: TensorRT needs symmetric affine, zp 0, round half to even (TensorRT)",
-                       (int)q->kind, (int)q->zp, (int)q->round);
-    memset(r, 0, sizeof *r);
-    r->format = d->vendor_format;
-    r->type = tl_trt_datatype_of((tl_dtype)d->dtype);
-    r->rank = d->rank;
-    memcpy(r->dims, d->dims, (size_t)d->rank * sizeof r->dims[0]);
-    r->has_strides = true;
-    memcpy(r->strides, rt->strides.d, sizeof r->strides);
-    r->gen = (int32_t)d->vendor_params[0];
-    r->role = (int32_t)d->vendor_params[1];
-    return TL_OK;
-}
-
-static tl_status rebuild_matches(const tl_desc *d, req *r)
-{
-    tl_desc again;
-    tl_status s = build(&again, r);
-    if (s == TL_OK) {
-        again.quant = d->quant;
-        if (memcmp(&again, d, sizeof again) == 0) return TL_OK;
-    }
-    return tl_fail(TL_ERR_VENDOR_EXPORT, "descriptor says %s but its map is not what TensorRT %s has (changed after it was built?) (TensorRT)",
-                   tl_trt_format_name(d->vendor_format), tl_trt_format_name(d->vendor_format));
-}
-
-static tl_status format(const tl_desc *d, tl_strbuf *sb)
-{
-    req r;
-    tl_trt_runtime rt;
-    int64_t packed[TL_TRT_MAX_DIMS];
-    geom g;
-    TL_TRY(request_of(d, &r, &rt));
-    TL_TRY(rebuild_matches(d, &r));
-    const fmt_info *f = &fmts[r.format];
-    tl_sb_printf(sb, "trt.%s:%s:", f->spec, tl_dtype_name((tl_dtype)d->dtype));
-    tl_sb_i64_list(sb, d->dims, d->rank, "x");
-    if (r.gen == TL_TRT_DLA_XAVIER) tl_sb_printf(sb, ":gen=xavier");
-    if (r.role != default_role(r.format)) tl_sb_printf(sb, ":dla=%s", role_names[r.role]);
-    geometry(f, r.dims, r.rank, &g);
-    TL_TRY(packed_strides(&r, &g, packed));
-    if (memcmp(packed, r.strides, (size_t)r.rank * sizeof packed[0]) != 0) {
-        tl_sb_printf(sb, ":strides=");
-        tl_sb_i64_list(sb, r.strides, r.rank, ",");
-    }
-    return TL_OK;
-}
-
-/* ---- describe --json and explain --------------------------------------------------- */
-
-static void json_extra(const tl_desc *d, tl_strbuf *sb)
-{
-    tl_trt_runtime rt;
-    int32_t type = tl_trt_datatype_of((tl_dtype)d->dtype), role = (int32_t)d->vendor_params[1];
-    bool known = d->vendor_format >= 0 && d->vendor_format < TL_TRT_FORMAT_COUNT;
-    tl_sb_printf(sb, ", \"trt_format\": \"%s\", \"trt_format_value\": %d, \"trt_datatype\": \"%s\"",
-                 tl_trt_format_name(d->vendor_format), (int)d->vendor_format, tl_trt_datatype_name(type));
-    if (tl_trt_runtime_info(d, &rt) == TL_OK) {
-        tl_sb_printf(sb, ", \"trt_strides\": [");
-        tl_sb_i64_list(sb, rt.strides.d, rt.strides.nbDims, ", ");
-        tl_sb_printf(sb, "], \"trt_vectorized_dim\": %d, \"trt_components_per_element\": %d, \"trt_bytes_per_component\": %d",
-                     (int)rt.vectorized_dim, (int)rt.components_per_element, (int)rt.bytes_per_component);
-    } else {
-        tl_sb_printf(sb, ", \"trt_strides\": null, \"trt_vectorized_dim\": null, \"trt_components_per_element\": null, \"trt_bytes_per_component\": null");
-    }
-    if (role > TL_TRT_GPU && role <= TL_TRT_DLA_ANY)
-        tl_sb_printf(sb, ", \"trt_dla\": \"%s\", \"trt_dla_gen\": \"%s\"", role_names[role],
-                     d->vendor_params[0] == TL_TRT_DLA_XAVIER ? "xavier" : "orin");
-    else
-        tl_sb_printf(sb, ", \"trt_dla\": null, \"trt_dla_gen\": null");
-    tl_sb_printf(sb, ", \"trt_type_versions\": [");
-    unsigned vm = known && type >= 0 ? type_versions(&fmts[d->vendor_format], type) : 0;
-    for (int k = 0, n = 0; k < NVER; k++)
-        if (vm & (1u << k)) tl_sb_printf(sb, "%s\"%s\"", n++ ? ", " : "", ver_names[k]);
-    tl_sb_printf(sb, "]");
-}
-
-/* "[N:1][C/32:2][H:3][W:5][C%32:32]": the physical axes with their extents. */
-static void sb_memory(tl_strbuf *sb, const tl_desc *d)
-{
-    const tl_plane *p = &d->planes[0];
-    for (int a = 0; a < p->naxes; a++) {
-        const tl_axis *x = &p->axes[a];
-        char l = d->labels[x->dim] ? d->labels[x->dim] : '?';
-        if (x->block > 1) tl_sb_printf(sb, "[%c/%lld:%lld]", l, (long long)x->block, (long long)x->extent);
-        else if (axes_of_dim(p, x->dim) > 1) tl_sb_printf(sb, "[%c%%%lld:%lld]", l, (long long)x->extent, (long long)x->extent);
-        else tl_sb_printf(sb, "[%c:%lld]", l, (long long)x->extent);
-    }
-}
-
-static void explain_kind(const tl_desc *d, const fmt_info *f, const tl_trt_runtime *rt, tl_strbuf *sb)
-{
-    int v = rt->vectorized_dim;
-    int64_t V = rt->components_per_element;
-    switch (f->kind) {
-    case K_MAJOR:
-        tl_sb_printf(sb, " Vector-major: C is split into %lld vector%s of %lld scalars, the scalars innermost",
-                     (long long)((d->dims[v] + d->pad_hi[v]) / V), d->dims[v] + d->pad_hi[v] == V ? "" : "s", (long long)V);
-        break;
-    case K_MINOR:
-    case K_DLA_HWC4:
-        tl_sb_printf(sb, " %s: C is stored innermost", V > 1 ? "Vector-minor" : "Channel-last, unvectorized");
-        break;
-    default:
-        tl_sb_printf(sb, " Row-major like a C array, W innermost");
-    }
-    int c = f->cpos ? d->rank - f->cpos : -1;
-    if (c >= 0 && d->pad_hi[c])
-        tl_sb_printf(sb, ", padded from C=%lld to %lld (%lld padding lane%s, zero-filled by converters)", (long long)d->dims[c],
-                     (long long)(d->dims[c] + d->pad_hi[c]), (long long)d->pad_hi[c], d->pad_hi[c] == 1 ? "" : "s");
-    tl_sb_printf(sb, ". Memory, outermost first: ");
-    sb_memory(sb, d);
-    tl_sb_printf(sb, ".");
-}
-
-static void explain_strides(const tl_desc *d, const tl_trt_runtime *rt, tl_strbuf *sb)
-{
-    int v = rt->vectorized_dim;
-    tl_sb_printf(sb, " getTensorStrides reports [");
-    tl_sb_i64_list(sb, rt->strides.d, rt->strides.nbDims, ", ");
-    if (v < 0) {
-        tl_sb_printf(sb, "] in elements (vectorized dim -1, components per element -1); scalar offset = sum of coordinate x stride.");
-        return;
-    }
-    long long V = rt->components_per_element;
-    tl_sb_printf(sb, "] in vectors of %lld scalars (vectorized dim %d = %c, %lld components per element); scalar offset = %lld x (sum over the other dims of coordinate x stride) + (%c/%lld) x %lld x %lld + %c%%%lld.",
-                 V, v, d->labels[v], V, V, d->labels[v], V, (long long)rt->strides.d[v], V, d->labels[v], V);
-}
-
-/* Row bytes of kDLA_HWC4 under the developer guide's misreading (W rounded
- * to a multiple of align/elementSize, dropping /C'): N15, 4x too big for C'=4. */
-static int64_t hwc4_misread_row(int64_t w, int64_t cp, int64_t es, int align)
-{
-    int64_t unit = align / es;
-    return (w + unit - 1) / unit * unit * cp * es; /* W <= 8192 on DLA: no overflow */
-}
-
-static void explain_hwc4(const tl_desc *d, bool xavier, tl_strbuf *sb)
-{
-    int align = xavier ? 32 : 64;
-    int64_t w = d->dims[d->rank - 1], c = d->dims[d->rank - 3], cp = c == 1 ? 1 : 4;
-    int64_t es = tl_dtype_bits((tl_dtype)d->dtype) / 8, row = only_axis(d, d->rank - 2)->stride_bits / 8;
-    tl_sb_printf(sb, " C=%lld is stored as C'=%lld lane%s per pixel; a row of W=%lld pixels (%lld bytes) takes %lld bytes: the header's roundUp(W, %d/C'/elementSize) pixels, i.e. the row rounded up to %d bytes.",
-                 (long long)c, (long long)cp, cp == 1 ? "" : "s", (long long)w, (long long)(w * cp * es), (long long)row, align, align);
-    tl_sb_printf(sb, " The developer guide's \"multiple of %d/elementSize\" reading would give %lld-byte rows; tlayout follows the header.",
-                 align, (long long)hwc4_misread_row(w, cp, es, align));
-}
-
-static void explain_dla(const tl_desc *d, const fmt_info *f, tl_strbuf *sb)
-{
-    int32_t role = (int32_t)d->vendor_params[1];
-    bool xavier = d->vendor_params[0] == TL_TRT_DLA_XAVIER;
-    if (role <= TL_TRT_GPU || role > TL_TRT_DLA_ANY) return;
-    bool gen = f->kind == K_DLA_HWC4 || d->vendor_format == TL_TRT_CHW4; /* the only row rules that differ */
-    tl_sb_printf(sb, " DLA %s tensor%s: C, H and W must lie in [1, %d], and padding must be zero.",
-                 role == TL_TRT_DLA_ANY ? "I/O" : role_names[role], !gen ? "" : xavier ? " (Xavier)" : " (Orin)", DLA_MAX_CHW);
-    if (f->kind == K_DLA_LINEAR)
-        tl_sb_printf(sb, " Each row of W=%lld elements is padded to %lld bytes (a multiple of 64).",
-                     (long long)d->dims[d->rank - 1], (long long)(only_axis(d, d->rank - 2)->stride_bits / 8));
-    if (f->kind == K_DLA_HWC4) explain_hwc4(d, xavier, sb);
-}
-
-static void explain(const tl_desc *d, tl_strbuf *sb)
-{
-    tl_trt_runtime rt;
-    if (d->vendor_format < 0 || d->vendor_format >= TL_TRT_FORMAT_COUNT || tl_trt_runtime_info(d, &rt) != TL_OK) {
-        tl_sb_printf(sb, "Not a valid TensorRT descriptor.");
-        return;
-    }
-    const fmt_info *f = &fmts[d->vendor_format];
-    int32_t type = tl_trt_datatype_of((tl_dtype)d->dtype);
-    unsigned vm = type >= 0 ? type_versions(f, type) : 0;
-    tl_sb_printf(sb, "TensorRT %s (TensorFormat %d) with %s (DataType %d), allowed for %s by TensorRT ", f->name,
-                 (int)d->vendor_format, tl_trt_datatype_name(type), (int)type, f->name);
-    sb_versions(sb, vm);
-    if (vm != 7u) tl_sb_printf(sb, " only");
-    tl_sb_printf(sb, ".");
-    explain_kind(d, f, &rt, sb);
-    explain_strides(d, &rt, sb);
-    explain_dla(d, f, sb);
-    if (d->quant.kind == TL_Q_AFFINE) {
-        tl_sb_printf(sb, " Quantized symmetrically: real = q x ");
-        tl_sb_float(sb, d->quant.scale);
-        tl_sb_printf(sb, ", quantizing rounds half to even and saturates.");
-    }
-    tl_sb_printf(sb, " Buffer: %lld bytes.", (long long)d->size_bytes);
-}
-
-const tl_vendor_ops tl_trt_ops = {"trt", TL_VENDOR_TRT, parse, format, json_extra, explain};

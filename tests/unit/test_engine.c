@@ -556,6 +556,24 @@ TL_TEST(differential_kernel_sizes)
     }
 }
 
+/* The test hook keeps a copy: the machine handed to it may go out of scope or
+ * change afterwards (under ASan, a kept pointer is a stack-use-after-scope). */
+TL_TEST(machine_set_copies)
+{
+    const tl_machine m = *tl_machine_get();
+    {
+        tl_machine f = m;
+        f.stream_bytes = 12345;
+        tl_machine_set(&f);
+        f.stream_bytes = 1; /* a kept pointer would now read 1 */
+        CHECK_EQ_I64(tl_machine_get()->stream_bytes, 12345);
+    }
+    CHECK_EQ_I64(tl_machine_get()->stream_bytes, 12345);
+    CHECK_EQ_I64(tl_machine_get()->default_isa, m.default_isa);
+    tl_machine_set(NULL);
+    CHECK_EQ_I64(tl_machine_get()->stream_bytes, m.stream_bytes);
+}
+
 /* The machine policy replaced by the test hook (tl_machine_set): streamed and
  * plain stores forced on small buffers, and VBMI on and off, each checked
  * against the reference on every path; the plan prints the policy it used. */
@@ -563,7 +581,6 @@ TL_TEST(machine_policy)
 {
     tl_rng r = tl_test_rng();
     const tl_machine m = *tl_machine_get();
-    tl_machine f; /* tl_machine_set keeps a pointer: f lives as long as the override */
     static const char *const pairs[][2] = {
         {"NCHW:f32:1x3x40x70", "NCHW:f16:1x3x40x70"},                            /* row */
         {"NCHW:u8:1x8x40x70", "NCHW:u8:1x8x40x70:pad=0,0,0,1,0,0,0,3"},          /* padded rows, fill */
@@ -589,7 +606,7 @@ TL_TEST(machine_policy)
         {"NCHW16c:i8:1x64x64x64:scale=0.05", "NCHW:f32:1x64x64x64"}, /* dequantize, aliasing planes */
     };
     for (int streamed = 0; streamed < 2; streamed++) {
-        f = m;
+        tl_machine f = m;
         f.stream_bytes = streamed ? 1 : SIZE_MAX;
         f.stream_row_bytes = streamed ? 64 : m.stream_row_bytes;
         f.tile_bytes = streamed ? 4096 : m.tile_bytes; /* the smallest L1 tiles the policy makes */
@@ -615,7 +632,7 @@ TL_TEST(machine_policy)
      * 8-bit table of the AVX-512 path follow the mask */
     for (int vbmi = 0; vbmi < 2 && tl_cpu_has(TL_ISA_AVX512); vbmi++) {
         if (vbmi && !(m.feat & TL_FEAT_VBMI)) break;
-        f = m;
+        tl_machine f = m;
         f.feat = vbmi ? m.feat : m.feat & ~(unsigned)TL_FEAT_VBMI;
         tl_machine_set(&f);
         tl_desc s, d;
@@ -750,6 +767,7 @@ int main(int argc, char **argv)
     TL_RUN(differential_vendor_specs);
     TL_RUN(differential_random);
     TL_RUN(differential_streaming);
+    TL_RUN(machine_set_copies);
     TL_RUN(machine_policy);
     return tl_test_finish();
 }

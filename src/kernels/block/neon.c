@@ -34,18 +34,18 @@ static void unpack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint
 
 /* pack: n0 == V planes of n1 elements -> n1 blocks of V (dst stride ds1).
  * R x C register blocks: V / R blocks down the planes for every C columns. */
-#define TL_NEON_PACK(E, tname, V, R, C, MICRO)                                                        \
-    void tl_##tname##_pack##V##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,         \
-                                              ptrdiff_t ds1, size_t n0, size_t n1, int stream);                   \
-    void tl_##tname##_pack##V##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,         \
-                                              ptrdiff_t ds1, size_t n0, size_t n1, int stream)                    \
+#define TL_NEON_PACK(fn, E, V, R, C, MICRO, NM)                                                       \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,     \
+            int stream);                                                                              \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,     \
+            int stream)                                                                               \
     {                                                                                                 \
         (void)stream;                                                                                   \
         size_t f1 = n1 / C * C;                                                                       \
         (void)n0;                                                                                     \
         for (size_t i1 = 0; i1 < f1; i1 += C)                                                         \
             for (size_t r = 0; r < V; r += R)                                                         \
-                tl_nm_##MICRO(src + (ptrdiff_t)r * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + r * E, ds1); \
+                NM(src + (ptrdiff_t)r * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + r * E, ds1); \
         if (f1 < n1)                                                                                  \
             for (size_t r = 0; r < V; r += R)                                                         \
                 pack_tail(MICRO, E, R, C, src + (ptrdiff_t)r * ss0 + f1 * E, ss0,                     \
@@ -54,18 +54,18 @@ static void unpack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint
 
 /* unpack: n0 blocks of V elements (src stride ss0) -> V planes of n0 (stride ds1).
  * R x C register blocks: R blocks at a time, V / C blocks across each. */
-#define TL_NEON_UNPACK(E, tname, V, R, C, MICRO)                                                      \
-    void tl_##tname##_unpack##V##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,       \
-                                                ptrdiff_t ds1, size_t n0, size_t n1, int stream);                 \
-    void tl_##tname##_unpack##V##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,       \
-                                                ptrdiff_t ds1, size_t n0, size_t n1, int stream)                  \
+#define TL_NEON_UNPACK(fn, E, V, R, C, MICRO, NM)                                                     \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,     \
+            int stream);                                                                              \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,     \
+            int stream)                                                                               \
     {                                                                                                 \
         (void)stream;                                                                                   \
         size_t f0 = n0 / R * R;                                                                       \
         (void)n1;                                                                                     \
         for (size_t i0 = 0; i0 < f0; i0 += R)                                                         \
             for (size_t c = 0; c < V; c += C)                                                         \
-                tl_nm_##MICRO(src + (ptrdiff_t)i0 * ss0 + c * E, ss0, dst + (ptrdiff_t)c * ds1 + i0 * E, ds1); \
+                NM(src + (ptrdiff_t)i0 * ss0 + c * E, ss0, dst + (ptrdiff_t)c * ds1 + i0 * E, ds1); \
         if (f0 < n0)                                                                                  \
             for (size_t c = 0; c < V; c += C)                                                         \
                 unpack_tail(MICRO, E, R, C, src + (ptrdiff_t)f0 * ss0 + c * E, ss0,                   \
@@ -79,24 +79,24 @@ static void x8_16x16(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds) {
 static void x16_8x8(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds) { tl_nm_x16_8x8(s, ss, d, ds); }
 static void x32_4x4(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds) { tl_nm_x32_4x4(s, ss, d, ds); }
 
-TL_NEON_PACK(1, x8, 8, 8, 16, x8_8x16)
-TL_NEON_PACK(1, x8, 16, 16, 16, x8_16x16)
-TL_NEON_PACK(1, x8, 32, 16, 16, x8_16x16)
-TL_NEON_UNPACK(1, x8, 8, 16, 8, x8_16x8)
-TL_NEON_UNPACK(1, x8, 16, 16, 16, x8_16x16)
-TL_NEON_UNPACK(1, x8, 32, 16, 16, x8_16x16)
+TL_NEON_PACK(tl_x8_pack8_ukernel__neon, 1, 8, 8, 16, x8_8x16, tl_nm_x8_8x16)
+TL_NEON_PACK(tl_x8_pack16_ukernel__neon, 1, 16, 16, 16, x8_16x16, tl_nm_x8_16x16)
+TL_NEON_PACK(tl_x8_pack32_ukernel__neon, 1, 32, 16, 16, x8_16x16, tl_nm_x8_16x16)
+TL_NEON_UNPACK(tl_x8_unpack8_ukernel__neon, 1, 8, 16, 8, x8_16x8, tl_nm_x8_16x8)
+TL_NEON_UNPACK(tl_x8_unpack16_ukernel__neon, 1, 16, 16, 16, x8_16x16, tl_nm_x8_16x16)
+TL_NEON_UNPACK(tl_x8_unpack32_ukernel__neon, 1, 32, 16, 16, x8_16x16, tl_nm_x8_16x16)
 
-TL_NEON_PACK(2, x16, 8, 8, 8, x16_8x8)
-TL_NEON_PACK(2, x16, 16, 8, 8, x16_8x8)
-TL_NEON_PACK(2, x16, 32, 8, 8, x16_8x8)
-TL_NEON_UNPACK(2, x16, 8, 8, 8, x16_8x8)
-TL_NEON_UNPACK(2, x16, 16, 8, 8, x16_8x8)
-TL_NEON_UNPACK(2, x16, 32, 8, 8, x16_8x8)
+TL_NEON_PACK(tl_x16_pack8_ukernel__neon, 2, 8, 8, 8, x16_8x8, tl_nm_x16_8x8)
+TL_NEON_PACK(tl_x16_pack16_ukernel__neon, 2, 16, 8, 8, x16_8x8, tl_nm_x16_8x8)
+TL_NEON_PACK(tl_x16_pack32_ukernel__neon, 2, 32, 8, 8, x16_8x8, tl_nm_x16_8x8)
+TL_NEON_UNPACK(tl_x16_unpack8_ukernel__neon, 2, 8, 8, 8, x16_8x8, tl_nm_x16_8x8)
+TL_NEON_UNPACK(tl_x16_unpack16_ukernel__neon, 2, 16, 8, 8, x16_8x8, tl_nm_x16_8x8)
+TL_NEON_UNPACK(tl_x16_unpack32_ukernel__neon, 2, 32, 8, 8, x16_8x8, tl_nm_x16_8x8)
 
-TL_NEON_PACK(4, x32, 8, 4, 4, x32_4x4)
-TL_NEON_PACK(4, x32, 16, 4, 4, x32_4x4)
-TL_NEON_PACK(4, x32, 32, 4, 4, x32_4x4)
-TL_NEON_UNPACK(4, x32, 8, 4, 4, x32_4x4)
-TL_NEON_UNPACK(4, x32, 16, 4, 4, x32_4x4)
-TL_NEON_UNPACK(4, x32, 32, 4, 4, x32_4x4)
+TL_NEON_PACK(tl_x32_pack8_ukernel__neon, 4, 8, 4, 4, x32_4x4, tl_nm_x32_4x4)
+TL_NEON_PACK(tl_x32_pack16_ukernel__neon, 4, 16, 4, 4, x32_4x4, tl_nm_x32_4x4)
+TL_NEON_PACK(tl_x32_pack32_ukernel__neon, 4, 32, 4, 4, x32_4x4, tl_nm_x32_4x4)
+TL_NEON_UNPACK(tl_x32_unpack8_ukernel__neon, 4, 8, 4, 4, x32_4x4, tl_nm_x32_4x4)
+TL_NEON_UNPACK(tl_x32_unpack16_ukernel__neon, 4, 16, 4, 4, x32_4x4, tl_nm_x32_4x4)
+TL_NEON_UNPACK(tl_x32_unpack32_ukernel__neon, 4, 32, 4, 4, x32_4x4, tl_nm_x32_4x4)
 #endif

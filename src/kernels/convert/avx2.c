@@ -3,7 +3,6 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "kernels/convert/convert.inc"
 #include "kernels/convert/pipeline.h"
 
 #define W 8
@@ -84,5 +83,40 @@ TL_FN void sat8_tail(const uint8_t *s, uint8_t *d, size_t n, int to_i8)
 
 #include "kernels/convert/x86_body.h"
 
-TL_CONVERT_PAIRS(TL_X86_ROW, avx2, TL_ISA_AVX2)
+TL_X86_ROW(tl_u8_u8_convert_ukernel__avx2, TL_U8, TL_U8)
+TL_X86_ROW(tl_u8_i8_convert_ukernel__avx2, TL_U8, TL_I8)
+TL_X86_ROW(tl_u8_i16_convert_ukernel__avx2, TL_U8, TL_I16)
+TL_X86_ROW(tl_u8_f16_convert_ukernel__avx2, TL_U8, TL_F16)
+TL_X86_ROW(tl_u8_bf16_convert_ukernel__avx2, TL_U8, TL_BF16)
+TL_X86_ROW(tl_u8_f32_convert_ukernel__avx2, TL_U8, TL_F32)
+TL_X86_ROW(tl_i8_u8_convert_ukernel__avx2, TL_I8, TL_U8)
+TL_X86_ROW(tl_i8_i8_convert_ukernel__avx2, TL_I8, TL_I8)
+TL_X86_ROW(tl_i8_i16_convert_ukernel__avx2, TL_I8, TL_I16)
+TL_X86_ROW(tl_i8_f16_convert_ukernel__avx2, TL_I8, TL_F16)
+TL_X86_ROW(tl_i8_bf16_convert_ukernel__avx2, TL_I8, TL_BF16)
+TL_X86_ROW(tl_i8_f32_convert_ukernel__avx2, TL_I8, TL_F32)
+TL_X86_ROW(tl_i16_u8_convert_ukernel__avx2, TL_I16, TL_U8)
+TL_X86_ROW(tl_i16_i8_convert_ukernel__avx2, TL_I16, TL_I8)
+TL_X86_ROW(tl_i16_i16_convert_ukernel__avx2, TL_I16, TL_I16)
+TL_X86_ROW(tl_i16_f16_convert_ukernel__avx2, TL_I16, TL_F16)
+TL_X86_ROW(tl_i16_bf16_convert_ukernel__avx2, TL_I16, TL_BF16)
+TL_X86_ROW(tl_i16_f32_convert_ukernel__avx2, TL_I16, TL_F32)
+TL_X86_ROW(tl_f16_u8_convert_ukernel__avx2, TL_F16, TL_U8)
+TL_X86_ROW(tl_f16_i8_convert_ukernel__avx2, TL_F16, TL_I8)
+TL_X86_ROW(tl_f16_i16_convert_ukernel__avx2, TL_F16, TL_I16)
+TL_X86_ROW(tl_f16_f16_convert_ukernel__avx2, TL_F16, TL_F16)
+TL_X86_ROW(tl_f16_bf16_convert_ukernel__avx2, TL_F16, TL_BF16)
+TL_X86_ROW(tl_f16_f32_convert_ukernel__avx2, TL_F16, TL_F32)
+TL_X86_ROW(tl_bf16_u8_convert_ukernel__avx2, TL_BF16, TL_U8)
+TL_X86_ROW(tl_bf16_i8_convert_ukernel__avx2, TL_BF16, TL_I8)
+TL_X86_ROW(tl_bf16_i16_convert_ukernel__avx2, TL_BF16, TL_I16)
+TL_X86_ROW(tl_bf16_f16_convert_ukernel__avx2, TL_BF16, TL_F16)
+TL_X86_ROW(tl_bf16_bf16_convert_ukernel__avx2, TL_BF16, TL_BF16)
+TL_X86_ROW(tl_bf16_f32_convert_ukernel__avx2, TL_BF16, TL_F32)
+TL_X86_ROW(tl_f32_u8_convert_ukernel__avx2, TL_F32, TL_U8)
+TL_X86_ROW(tl_f32_i8_convert_ukernel__avx2, TL_F32, TL_I8)
+TL_X86_ROW(tl_f32_i16_convert_ukernel__avx2, TL_F32, TL_I16)
+TL_X86_ROW(tl_f32_f16_convert_ukernel__avx2, TL_F32, TL_F16)
+TL_X86_ROW(tl_f32_bf16_convert_ukernel__avx2, TL_F32, TL_BF16)
+TL_X86_ROW(tl_f32_f32_convert_ukernel__avx2, TL_F32, TL_F32)
 #endif

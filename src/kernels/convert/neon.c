@@ -15,7 +15,6 @@
 #if defined(__ARM_NEON)
 #include <string.h>
 
-#include "kernels/convert/convert.inc"
 #include "kernels/convert/neon_ops.h"
 #include "kernels/convert/pipeline.h"
 
@@ -336,18 +335,53 @@ TL_NI void row(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, uint8_t *dp
     }
 }
 
-#define TL_NEON_ROW(isa, ISA, s, S, d, D)                                                           \
-    static void tl_neon_blocks_##s##_##d(const nk *kp, const uint8_t *sp, uint8_t *dp, size_t nb,   \
+#define TL_NEON_ROW(fn, blocks_fn, S, D)                                                            \
+    static void blocks_fn(const nk *kp, const uint8_t *sp, uint8_t *dp, size_t nb,                  \
                                          const tl_cvt *cv)                                          \
     {                                                                                               \
         const nk k = *kp;                                                                           \
         for (size_t b = 0; b < nb; b++) step16(S, D, &k, sp + b * 16 * tl_p_size(S), dp + b * 16 * tl_p_size(D), cv); \
     }                                                                                               \
-    void tl_##s##_##d##_convert_ukernel__neon(const void *src, void *dst, size_t n, const tl_cvt *cv); \
-    void tl_##s##_##d##_convert_ukernel__neon(const void *src, void *dst, size_t n, const tl_cvt *cv) \
+    void fn(const void *src, void *dst, size_t n, const tl_cvt *cv);                                \
+    void fn(const void *src, void *dst, size_t n, const tl_cvt *cv)                                 \
     {                                                                                               \
-        row(S, D, tl_neon_blocks_##s##_##d, (const uint8_t *)src, (uint8_t *)dst, n, cv);           \
+        row(S, D, blocks_fn, (const uint8_t *)src, (uint8_t *)dst, n, cv);                          \
     }
 
-TL_CONVERT_NEON(TL_NEON_ROW)
+TL_NEON_ROW(tl_u8_u8_convert_ukernel__neon, tl_neon_blocks_u8_u8, TL_U8, TL_U8)
+TL_NEON_ROW(tl_u8_i8_convert_ukernel__neon, tl_neon_blocks_u8_i8, TL_U8, TL_I8)
+TL_NEON_ROW(tl_u8_i16_convert_ukernel__neon, tl_neon_blocks_u8_i16, TL_U8, TL_I16)
+TL_NEON_ROW(tl_u8_f16_convert_ukernel__neon, tl_neon_blocks_u8_f16, TL_U8, TL_F16)
+TL_NEON_ROW(tl_u8_bf16_convert_ukernel__neon, tl_neon_blocks_u8_bf16, TL_U8, TL_BF16)
+TL_NEON_ROW(tl_u8_f32_convert_ukernel__neon, tl_neon_blocks_u8_f32, TL_U8, TL_F32)
+TL_NEON_ROW(tl_i8_u8_convert_ukernel__neon, tl_neon_blocks_i8_u8, TL_I8, TL_U8)
+TL_NEON_ROW(tl_i8_i8_convert_ukernel__neon, tl_neon_blocks_i8_i8, TL_I8, TL_I8)
+TL_NEON_ROW(tl_i8_i16_convert_ukernel__neon, tl_neon_blocks_i8_i16, TL_I8, TL_I16)
+TL_NEON_ROW(tl_i8_f16_convert_ukernel__neon, tl_neon_blocks_i8_f16, TL_I8, TL_F16)
+TL_NEON_ROW(tl_i8_bf16_convert_ukernel__neon, tl_neon_blocks_i8_bf16, TL_I8, TL_BF16)
+TL_NEON_ROW(tl_i8_f32_convert_ukernel__neon, tl_neon_blocks_i8_f32, TL_I8, TL_F32)
+TL_NEON_ROW(tl_i16_u8_convert_ukernel__neon, tl_neon_blocks_i16_u8, TL_I16, TL_U8)
+TL_NEON_ROW(tl_i16_i8_convert_ukernel__neon, tl_neon_blocks_i16_i8, TL_I16, TL_I8)
+TL_NEON_ROW(tl_i16_i16_convert_ukernel__neon, tl_neon_blocks_i16_i16, TL_I16, TL_I16)
+TL_NEON_ROW(tl_i16_f16_convert_ukernel__neon, tl_neon_blocks_i16_f16, TL_I16, TL_F16)
+TL_NEON_ROW(tl_i16_bf16_convert_ukernel__neon, tl_neon_blocks_i16_bf16, TL_I16, TL_BF16)
+TL_NEON_ROW(tl_i16_f32_convert_ukernel__neon, tl_neon_blocks_i16_f32, TL_I16, TL_F32)
+TL_NEON_ROW(tl_f16_u8_convert_ukernel__neon, tl_neon_blocks_f16_u8, TL_F16, TL_U8)
+TL_NEON_ROW(tl_f16_i8_convert_ukernel__neon, tl_neon_blocks_f16_i8, TL_F16, TL_I8)
+TL_NEON_ROW(tl_f16_i16_convert_ukernel__neon, tl_neon_blocks_f16_i16, TL_F16, TL_I16)
+TL_NEON_ROW(tl_f16_f16_convert_ukernel__neon, tl_neon_blocks_f16_f16, TL_F16, TL_F16)
+TL_NEON_ROW(tl_f16_bf16_convert_ukernel__neon, tl_neon_blocks_f16_bf16, TL_F16, TL_BF16)
+TL_NEON_ROW(tl_f16_f32_convert_ukernel__neon, tl_neon_blocks_f16_f32, TL_F16, TL_F32)
+TL_NEON_ROW(tl_bf16_u8_convert_ukernel__neon, tl_neon_blocks_bf16_u8, TL_BF16, TL_U8)
+TL_NEON_ROW(tl_bf16_i8_convert_ukernel__neon, tl_neon_blocks_bf16_i8, TL_BF16, TL_I8)
+TL_NEON_ROW(tl_bf16_i16_convert_ukernel__neon, tl_neon_blocks_bf16_i16, TL_BF16, TL_I16)
+TL_NEON_ROW(tl_bf16_f16_convert_ukernel__neon, tl_neon_blocks_bf16_f16, TL_BF16, TL_F16)
+TL_NEON_ROW(tl_bf16_bf16_convert_ukernel__neon, tl_neon_blocks_bf16_bf16, TL_BF16, TL_BF16)
+TL_NEON_ROW(tl_bf16_f32_convert_ukernel__neon, tl_neon_blocks_bf16_f32, TL_BF16, TL_F32)
+TL_NEON_ROW(tl_f32_u8_convert_ukernel__neon, tl_neon_blocks_f32_u8, TL_F32, TL_U8)
+TL_NEON_ROW(tl_f32_i8_convert_ukernel__neon, tl_neon_blocks_f32_i8, TL_F32, TL_I8)
+TL_NEON_ROW(tl_f32_i16_convert_ukernel__neon, tl_neon_blocks_f32_i16, TL_F32, TL_I16)
+TL_NEON_ROW(tl_f32_f16_convert_ukernel__neon, tl_neon_blocks_f32_f16, TL_F32, TL_F16)
+TL_NEON_ROW(tl_f32_bf16_convert_ukernel__neon, tl_neon_blocks_f32_bf16, TL_F32, TL_BF16)
+TL_NEON_ROW(tl_f32_f32_convert_ukernel__neon, tl_neon_blocks_f32_f32, TL_F32, TL_F32)
 #endif

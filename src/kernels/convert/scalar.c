@@ -2,13 +2,9 @@
  * one function per (source, destination) dtype pair (convert.inc). */
 #include "kernels/convert/pipeline.h"
 
-#include "kernels/convert/convert.inc"
-
-#define TL_SCALAR_ROW(isa, ISA, s, S, d, D)                                                    \
-    void tl_##s##_##d##_convert_ukernel__##isa(const void *src, void *dst, size_t n,          \
-                                               const tl_cvt *cv);                             \
-    void tl_##s##_##d##_convert_ukernel__##isa(const void *src, void *dst, size_t n,          \
-                                               const tl_cvt *cv)                              \
+#define TL_SCALAR_ROW(fn, S, D)                                                                \
+    void fn(const void *src, void *dst, size_t n, const tl_cvt *cv);                          \
+    void fn(const void *src, void *dst, size_t n, const tl_cvt *cv)                           \
     {                                                                                         \
         const uint8_t *sp = (const uint8_t *)src;                                             \
         uint8_t *dp = (uint8_t *)dst;                                                         \
@@ -16,7 +12,42 @@
         for (size_t i = 0; i < n; i++) tl_p_store(cv, D, dp + i * ed, tl_p_load(cv, S, sp + i * es)); \
     }
 
-TL_CONVERT_SCALAR(TL_SCALAR_ROW)
+TL_SCALAR_ROW(tl_u8_u8_convert_ukernel__scalar, TL_U8, TL_U8)
+TL_SCALAR_ROW(tl_u8_i8_convert_ukernel__scalar, TL_U8, TL_I8)
+TL_SCALAR_ROW(tl_u8_i16_convert_ukernel__scalar, TL_U8, TL_I16)
+TL_SCALAR_ROW(tl_u8_f16_convert_ukernel__scalar, TL_U8, TL_F16)
+TL_SCALAR_ROW(tl_u8_bf16_convert_ukernel__scalar, TL_U8, TL_BF16)
+TL_SCALAR_ROW(tl_u8_f32_convert_ukernel__scalar, TL_U8, TL_F32)
+TL_SCALAR_ROW(tl_i8_u8_convert_ukernel__scalar, TL_I8, TL_U8)
+TL_SCALAR_ROW(tl_i8_i8_convert_ukernel__scalar, TL_I8, TL_I8)
+TL_SCALAR_ROW(tl_i8_i16_convert_ukernel__scalar, TL_I8, TL_I16)
+TL_SCALAR_ROW(tl_i8_f16_convert_ukernel__scalar, TL_I8, TL_F16)
+TL_SCALAR_ROW(tl_i8_bf16_convert_ukernel__scalar, TL_I8, TL_BF16)
+TL_SCALAR_ROW(tl_i8_f32_convert_ukernel__scalar, TL_I8, TL_F32)
+TL_SCALAR_ROW(tl_i16_u8_convert_ukernel__scalar, TL_I16, TL_U8)
+TL_SCALAR_ROW(tl_i16_i8_convert_ukernel__scalar, TL_I16, TL_I8)
+TL_SCALAR_ROW(tl_i16_i16_convert_ukernel__scalar, TL_I16, TL_I16)
+TL_SCALAR_ROW(tl_i16_f16_convert_ukernel__scalar, TL_I16, TL_F16)
+TL_SCALAR_ROW(tl_i16_bf16_convert_ukernel__scalar, TL_I16, TL_BF16)
+TL_SCALAR_ROW(tl_i16_f32_convert_ukernel__scalar, TL_I16, TL_F32)
+TL_SCALAR_ROW(tl_f16_u8_convert_ukernel__scalar, TL_F16, TL_U8)
+TL_SCALAR_ROW(tl_f16_i8_convert_ukernel__scalar, TL_F16, TL_I8)
+TL_SCALAR_ROW(tl_f16_i16_convert_ukernel__scalar, TL_F16, TL_I16)
+TL_SCALAR_ROW(tl_f16_f16_convert_ukernel__scalar, TL_F16, TL_F16)
+TL_SCALAR_ROW(tl_f16_bf16_convert_ukernel__scalar, TL_F16, TL_BF16)
+TL_SCALAR_ROW(tl_f16_f32_convert_ukernel__scalar, TL_F16, TL_F32)
+TL_SCALAR_ROW(tl_bf16_u8_convert_ukernel__scalar, TL_BF16, TL_U8)
+TL_SCALAR_ROW(tl_bf16_i8_convert_ukernel__scalar, TL_BF16, TL_I8)
+TL_SCALAR_ROW(tl_bf16_i16_convert_ukernel__scalar, TL_BF16, TL_I16)
+TL_SCALAR_ROW(tl_bf16_f16_convert_ukernel__scalar, TL_BF16, TL_F16)
+TL_SCALAR_ROW(tl_bf16_bf16_convert_ukernel__scalar, TL_BF16, TL_BF16)
+TL_SCALAR_ROW(tl_bf16_f32_convert_ukernel__scalar, TL_BF16, TL_F32)
+TL_SCALAR_ROW(tl_f32_u8_convert_ukernel__scalar, TL_F32, TL_U8)
+TL_SCALAR_ROW(tl_f32_i8_convert_ukernel__scalar, TL_F32, TL_I8)
+TL_SCALAR_ROW(tl_f32_i16_convert_ukernel__scalar, TL_F32, TL_I16)
+TL_SCALAR_ROW(tl_f32_f16_convert_ukernel__scalar, TL_F32, TL_F16)
+TL_SCALAR_ROW(tl_f32_bf16_convert_ukernel__scalar, TL_F32, TL_BF16)
+TL_SCALAR_ROW(tl_f32_f32_convert_ukernel__scalar, TL_F32, TL_F32)
 
 /* 8-bit -> 8-bit through the plan's table (cv->lut8, engine/cvt.c). In
  * place is fine: each byte is read before it is written. */

@@ -93,11 +93,9 @@ TL_FN void stage_out(const tl_cvt *cv, int D, uint8_t *p, vf x)
 }
 
 /* ---- the row: 4 vectors per step, then single vectors, then the tail ---------- */
-#define TL_X86_ROW(isa, ISA, s, S, d, D)                                                        \
-    void tl_##s##_##d##_convert_ukernel__##isa(const void *src, void *dst, size_t n,           \
-                                               const tl_cvt *cv);                              \
-    TL_KERNEL void tl_##s##_##d##_convert_ukernel__##isa(const void *src, void *dst, size_t n, \
-                                                         const tl_cvt *cv_in)                  \
+#define TL_X86_ROW(fn, S, D)                                                                    \
+    void fn(const void *src, void *dst, size_t n, const tl_cvt *cv);                           \
+    TL_KERNEL void fn(const void *src, void *dst, size_t n, const tl_cvt *cv_in)               \
     {                                                                                          \
         /* a local copy: stores through dst cannot alias it, so the constants */               \
         /* and the mode tests are loaded once, not after every store */                        \

@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "kernels/kernels.h"
-#include "kernels/fill/fill.inc"
 
 void tl_zero_fill_ukernel__scalar(void *dst, size_t bytes, int stream);
 void tl_zero_fill_ukernel__scalar(void *dst, size_t bytes, int stream)

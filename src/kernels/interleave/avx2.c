@@ -156,10 +156,10 @@ void tl_x8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n)
     }
 }
 
-TL_ILV_PLANES(avx2, 1, x8, 3, ilv_x8_3)
-TL_ILV_T2D(avx2, 1, x8, 3)
-TL_ILV_PLANES(avx2, 4, x32, 3, ilv_x32_3)
-TL_ILV_T2D(avx2, 4, x32, 3)
-TL_DILV_T2D(avx2, 1, x8, 3, dilv_x8_3)
-TL_DILV_T2D(avx2, 4, x32, 3, dilv_x32_3)
+TL_ILV_PLANES(tl_x8_interleave3_ukernel__avx2, 1, 3, ilv_x8_3)
+TL_ILV_T2D(tl_x8_interleave3_t2d_ukernel__avx2, tl_x8_interleave3_ukernel__avx2, 1, 3)
+TL_ILV_PLANES(tl_x32_interleave3_ukernel__avx2, 4, 3, ilv_x32_3)
+TL_ILV_T2D(tl_x32_interleave3_t2d_ukernel__avx2, tl_x32_interleave3_ukernel__avx2, 4, 3)
+TL_DILV_T2D(tl_x8_deinterleave3_ukernel__avx2, 1, 3, dilv_x8_3)
+TL_DILV_T2D(tl_x32_deinterleave3_ukernel__avx2, 4, 3, dilv_x32_3)
 #endif

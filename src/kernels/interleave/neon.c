@@ -21,18 +21,18 @@ static void ilv_rest(const uint8_t *const *pl, uint8_t *d, size_t i, size_t n, i
 
 /* The tl_t2d_fn form: packed pixels (ds1 == C * E) go to the vector kernel,
  * pixels with padding lanes to plain copies. */
-#define TL_NEON_ILV_T2D(E, tname, C)                                                              \
-    void tl_##tname##_interleave##C##_t2d_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                                        ptrdiff_t ds1, size_t n0, size_t n1, int stream);     \
-    void tl_##tname##_interleave##C##_t2d_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                                        ptrdiff_t ds1, size_t n0, size_t n1, int stream)      \
+#define TL_NEON_ILV_T2D(t2d_fn, planes_fn, E, C)                                                  \
+    void t2d_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,        \
+                size_t n1, int stream);                                                           \
+    void t2d_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,        \
+                size_t n1, int stream)                                                            \
     {                                                                                             \
         (void)stream; \
         const uint8_t *planes[C];                                                                 \
         (void)n0;                                                                                 \
         for (int c = 0; c < C; c++) planes[c] = src + c * ss0;                                    \
         if (ds1 == C * E) {                                                                       \
-            tl_##tname##_interleave##C##_ukernel__neon(planes, dst, n1, stream);                          \
+            planes_fn(planes, dst, n1, stream);                                                   \
             return;                                                                               \
         }                                                                                         \
         for (size_t i = 0; i < n1; i++)                                                           \
@@ -41,9 +41,9 @@ static void ilv_rest(const uint8_t *const *pl, uint8_t *d, size_t i, size_t n, i
 
 /* C planes (NULL = zeros) -> packed pixels; L pixels per step. VT is the
  * vector type stem (uint8x16), SFX the intrinsic suffix, T the element type. */
-#define TL_NEON_IL(E, tname, C, L, VT, SFX, T)                                                    \
-    void tl_##tname##_interleave##C##_ukernel__neon(const uint8_t *const *pl, uint8_t *d, size_t n, int stream); \
-    void tl_##tname##_interleave##C##_ukernel__neon(const uint8_t *const *pl, uint8_t *d, size_t n, int stream) \
+#define TL_NEON_IL(fn, t2d_fn, E, C, L, VT, SFX, T)                                               \
+    void fn(const uint8_t *const *pl, uint8_t *d, size_t n, int stream);                          \
+    void fn(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)                           \
     {                                                                                             \
         (void)stream; \
         size_t i = 0;                                                                             \
@@ -55,15 +55,15 @@ static void ilv_rest(const uint8_t *const *pl, uint8_t *d, size_t i, size_t n, i
         }                                                                                         \
         ilv_rest(pl, d, i, n, C, E);                                                              \
     }                                                                                             \
-    TL_NEON_ILV_T2D(E, tname, C)
+    TL_NEON_ILV_T2D(t2d_fn, fn, E, C)
 
 /* packed pixels (source stride ss0 == C * E) -> C planes (stride ds1);
  * other pixel strides by copies */
-#define TL_NEON_DL(E, tname, C, L, VT, SFX, T)                                                    \
-    void tl_##tname##_deinterleave##C##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                                      ptrdiff_t ds1, size_t n0, size_t n1, int stream);       \
-    void tl_##tname##_deinterleave##C##_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                                      ptrdiff_t ds1, size_t n0, size_t n1, int stream)        \
+#define TL_NEON_DL(fn, E, C, L, VT, SFX, T)                                                        \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1, \
+            int stream);                                                                          \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1, \
+            int stream)                                                                           \
     {                                                                                             \
         (void)stream; \
         size_t i = 0;                                                                             \
@@ -79,9 +79,9 @@ static void ilv_rest(const uint8_t *const *pl, uint8_t *d, size_t i, size_t n, i
     }
 
 /* RGB -> RGB0: vld3 + vst4 with a zero register */
-#define TL_NEON_RP301(E, tname, L, VT, SFX, T)                                                    \
-    void tl_##tname##_repack3_0_1_ukernel__neon(const uint8_t *src, uint8_t *dst, size_t n);      \
-    void tl_##tname##_repack3_0_1_ukernel__neon(const uint8_t *src, uint8_t *dst, size_t n)       \
+#define TL_NEON_RP301(fn, E, L, VT, SFX, T)                                                       \
+    void fn(const uint8_t *src, uint8_t *dst, size_t n);                                          \
+    void fn(const uint8_t *src, uint8_t *dst, size_t n)                                           \
     {                                                                                             \
         size_t i = 0;                                                                             \
         for (; i + L <= n; i += L) {                                                              \
@@ -95,27 +95,27 @@ static void ilv_rest(const uint8_t *const *pl, uint8_t *d, size_t i, size_t n, i
         }                                                                                         \
     }
 
-TL_NEON_IL(1, x8, 2, 16, uint8x16, u8, uint8_t)
-TL_NEON_IL(1, x8, 3, 16, uint8x16, u8, uint8_t)
-TL_NEON_IL(1, x8, 4, 16, uint8x16, u8, uint8_t)
-TL_NEON_IL(2, x16, 2, 8, uint16x8, u16, uint16_t)
-TL_NEON_IL(2, x16, 3, 8, uint16x8, u16, uint16_t)
-TL_NEON_IL(2, x16, 4, 8, uint16x8, u16, uint16_t)
-TL_NEON_IL(4, x32, 2, 4, uint32x4, u32, uint32_t)
-TL_NEON_IL(4, x32, 3, 4, uint32x4, u32, uint32_t)
-TL_NEON_IL(4, x32, 4, 4, uint32x4, u32, uint32_t)
+TL_NEON_IL(tl_x8_interleave2_ukernel__neon, tl_x8_interleave2_t2d_ukernel__neon, 1, 2, 16, uint8x16, u8, uint8_t)
+TL_NEON_IL(tl_x8_interleave3_ukernel__neon, tl_x8_interleave3_t2d_ukernel__neon, 1, 3, 16, uint8x16, u8, uint8_t)
+TL_NEON_IL(tl_x8_interleave4_ukernel__neon, tl_x8_interleave4_t2d_ukernel__neon, 1, 4, 16, uint8x16, u8, uint8_t)
+TL_NEON_IL(tl_x16_interleave2_ukernel__neon, tl_x16_interleave2_t2d_ukernel__neon, 2, 2, 8, uint16x8, u16, uint16_t)
+TL_NEON_IL(tl_x16_interleave3_ukernel__neon, tl_x16_interleave3_t2d_ukernel__neon, 2, 3, 8, uint16x8, u16, uint16_t)
+TL_NEON_IL(tl_x16_interleave4_ukernel__neon, tl_x16_interleave4_t2d_ukernel__neon, 2, 4, 8, uint16x8, u16, uint16_t)
+TL_NEON_IL(tl_x32_interleave2_ukernel__neon, tl_x32_interleave2_t2d_ukernel__neon, 4, 2, 4, uint32x4, u32, uint32_t)
+TL_NEON_IL(tl_x32_interleave3_ukernel__neon, tl_x32_interleave3_t2d_ukernel__neon, 4, 3, 4, uint32x4, u32, uint32_t)
+TL_NEON_IL(tl_x32_interleave4_ukernel__neon, tl_x32_interleave4_t2d_ukernel__neon, 4, 4, 4, uint32x4, u32, uint32_t)
 
-TL_NEON_DL(1, x8, 2, 16, uint8x16, u8, uint8_t)
-TL_NEON_DL(1, x8, 3, 16, uint8x16, u8, uint8_t)
-TL_NEON_DL(1, x8, 4, 16, uint8x16, u8, uint8_t)
-TL_NEON_DL(2, x16, 2, 8, uint16x8, u16, uint16_t)
-TL_NEON_DL(2, x16, 3, 8, uint16x8, u16, uint16_t)
-TL_NEON_DL(2, x16, 4, 8, uint16x8, u16, uint16_t)
-TL_NEON_DL(4, x32, 2, 4, uint32x4, u32, uint32_t)
-TL_NEON_DL(4, x32, 3, 4, uint32x4, u32, uint32_t)
-TL_NEON_DL(4, x32, 4, 4, uint32x4, u32, uint32_t)
+TL_NEON_DL(tl_x8_deinterleave2_ukernel__neon, 1, 2, 16, uint8x16, u8, uint8_t)
+TL_NEON_DL(tl_x8_deinterleave3_ukernel__neon, 1, 3, 16, uint8x16, u8, uint8_t)
+TL_NEON_DL(tl_x8_deinterleave4_ukernel__neon, 1, 4, 16, uint8x16, u8, uint8_t)
+TL_NEON_DL(tl_x16_deinterleave2_ukernel__neon, 2, 2, 8, uint16x8, u16, uint16_t)
+TL_NEON_DL(tl_x16_deinterleave3_ukernel__neon, 2, 3, 8, uint16x8, u16, uint16_t)
+TL_NEON_DL(tl_x16_deinterleave4_ukernel__neon, 2, 4, 8, uint16x8, u16, uint16_t)
+TL_NEON_DL(tl_x32_deinterleave2_ukernel__neon, 4, 2, 4, uint32x4, u32, uint32_t)
+TL_NEON_DL(tl_x32_deinterleave3_ukernel__neon, 4, 3, 4, uint32x4, u32, uint32_t)
+TL_NEON_DL(tl_x32_deinterleave4_ukernel__neon, 4, 4, 4, uint32x4, u32, uint32_t)
 
-TL_NEON_RP301(1, x8, 16, uint8x16, u8, uint8_t)
-TL_NEON_RP301(2, x16, 8, uint16x8, u16, uint16_t)
-TL_NEON_RP301(4, x32, 4, uint32x4, u32, uint32_t)
+TL_NEON_RP301(tl_x8_repack3_0_1_ukernel__neon, 1, 16, uint8x16, u8, uint8_t)
+TL_NEON_RP301(tl_x16_repack3_0_1_ukernel__neon, 2, 8, uint16x8, u16, uint16_t)
+TL_NEON_RP301(tl_x32_repack3_0_1_ukernel__neon, 4, 4, uint32x4, u32, uint32_t)
 #endif

@@ -2,13 +2,10 @@
 #include <string.h>
 
 #include "kernels/kernels.h"
-#include "kernels/interleave/interleave.inc"
 
-#define TL_SCALAR_IL(isa, ISA, E, tname, C)                                                     \
-    void tl_##tname##_interleave##C##_ukernel__##isa(const uint8_t *const *planes, uint8_t *dst, \
-                                                     size_t n, int stream);                                 \
-    void tl_##tname##_interleave##C##_ukernel__##isa(const uint8_t *const *planes, uint8_t *dst, \
-                                                     size_t n, int stream)                                  \
+#define TL_SCALAR_IL(fn, t2d_fn, E, C)                                                          \
+    void fn(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream);                  \
+    void fn(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream)                   \
     {                                                                                           \
         (void)stream; \
         for (int c = 0; c < C; c++) {                                                           \
@@ -21,32 +18,28 @@
             }                                                                                   \
         }                                                                                       \
     }                                                                                           \
-    void tl_##tname##_interleave##C##_t2d_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,      \
-                                                         uint8_t *dst, ptrdiff_t ds1, size_t n0, \
-                                                         size_t n1, int stream);                            \
-    void tl_##tname##_interleave##C##_t2d_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,      \
-                                                         uint8_t *dst, ptrdiff_t ds1, size_t n0, \
-                                                         size_t n1, int stream)                             \
+    void t2d_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,      \
+                size_t n1, int stream);                                                         \
+    void t2d_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,      \
+                size_t n1, int stream)                                                          \
     {                                                                                           \
         (void)stream; \
         const uint8_t *planes[C];                                                               \
         (void)n0;                                                                               \
         for (int c = 0; c < C; c++) planes[c] = src + c * ss0;                                  \
         if (ds1 == C * E) {                                                                     \
-            tl_##tname##_interleave##C##_ukernel__##isa(planes, dst, n1, stream);                       \
+            fn(planes, dst, n1, stream);                                                        \
             return;                                                                             \
         }                                                                                       \
         for (size_t i = 0; i < n1; i++) /* rows wider than C: padding lanes */                  \
             for (int c = 0; c < C; c++) memcpy(dst + (ptrdiff_t)i * ds1 + c * E, planes[c] + i * E, E); \
     }
 
-#define TL_SCALAR_DL(isa, ISA, E, tname, C)                                                     \
-    void tl_##tname##_deinterleave##C##_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,        \
-                                                       uint8_t *dst, ptrdiff_t ds1, size_t n0,   \
-                                                       size_t n1, int stream);                              \
-    void tl_##tname##_deinterleave##C##_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,        \
-                                                       uint8_t *dst, ptrdiff_t ds1, size_t n0,   \
-                                                       size_t n1, int stream)                               \
+#define TL_SCALAR_DL(fn, E, C)                                                                  \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,          \
+            size_t n1, int stream);                                                             \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,          \
+            size_t n1, int stream)                                                              \
     {                                                                                           \
         (void)stream; \
         (void)n1;                                                                               \
@@ -55,11 +48,9 @@
                 memcpy(dst + c * ds1 + i * E, src + (ptrdiff_t)i * ss0 + c * E, E);             \
     }
 
-#define TL_SCALAR_RP(isa, ISA, E, tname, CS, H, T)                                              \
-    void tl_##tname##_repack##CS##_##H##_##T##_ukernel__##isa(const uint8_t *src, uint8_t *dst,  \
-                                                              size_t n);                        \
-    void tl_##tname##_repack##CS##_##H##_##T##_ukernel__##isa(const uint8_t *src, uint8_t *dst,  \
-                                                              size_t n)                         \
+#define TL_SCALAR_RP(fn, E, CS, H, T)                                                           \
+    void fn(const uint8_t *src, uint8_t *dst, size_t n);                                        \
+    void fn(const uint8_t *src, uint8_t *dst, size_t n)                                         \
     {                                                                                           \
         for (size_t i = 0; i < n; i++) {                                                        \
             uint8_t *d = dst + i * (H + CS + T) * E;                                            \
@@ -69,4 +60,33 @@
         }                                                                                       \
     }
 
-TL_INTERLEAVE_SCALAR(TL_SCALAR_IL, TL_SCALAR_DL, TL_SCALAR_RP)
+TL_SCALAR_IL(tl_x8_interleave2_ukernel__scalar, tl_x8_interleave2_t2d_ukernel__scalar, 1, 2)
+TL_SCALAR_IL(tl_x16_interleave2_ukernel__scalar, tl_x16_interleave2_t2d_ukernel__scalar, 2, 2)
+TL_SCALAR_IL(tl_x32_interleave2_ukernel__scalar, tl_x32_interleave2_t2d_ukernel__scalar, 4, 2)
+TL_SCALAR_IL(tl_x8_interleave3_ukernel__scalar, tl_x8_interleave3_t2d_ukernel__scalar, 1, 3)
+TL_SCALAR_IL(tl_x16_interleave3_ukernel__scalar, tl_x16_interleave3_t2d_ukernel__scalar, 2, 3)
+TL_SCALAR_IL(tl_x32_interleave3_ukernel__scalar, tl_x32_interleave3_t2d_ukernel__scalar, 4, 3)
+TL_SCALAR_IL(tl_x8_interleave4_ukernel__scalar, tl_x8_interleave4_t2d_ukernel__scalar, 1, 4)
+TL_SCALAR_IL(tl_x16_interleave4_ukernel__scalar, tl_x16_interleave4_t2d_ukernel__scalar, 2, 4)
+TL_SCALAR_IL(tl_x32_interleave4_ukernel__scalar, tl_x32_interleave4_t2d_ukernel__scalar, 4, 4)
+TL_SCALAR_DL(tl_x8_deinterleave2_ukernel__scalar, 1, 2)
+TL_SCALAR_DL(tl_x16_deinterleave2_ukernel__scalar, 2, 2)
+TL_SCALAR_DL(tl_x32_deinterleave2_ukernel__scalar, 4, 2)
+TL_SCALAR_DL(tl_x8_deinterleave3_ukernel__scalar, 1, 3)
+TL_SCALAR_DL(tl_x16_deinterleave3_ukernel__scalar, 2, 3)
+TL_SCALAR_DL(tl_x32_deinterleave3_ukernel__scalar, 4, 3)
+TL_SCALAR_DL(tl_x8_deinterleave4_ukernel__scalar, 1, 4)
+TL_SCALAR_DL(tl_x16_deinterleave4_ukernel__scalar, 2, 4)
+TL_SCALAR_DL(tl_x32_deinterleave4_ukernel__scalar, 4, 4)
+TL_SCALAR_RP(tl_x8_repack3_0_1_ukernel__scalar, 1, 3, 0, 1)
+TL_SCALAR_RP(tl_x16_repack3_0_1_ukernel__scalar, 2, 3, 0, 1)
+TL_SCALAR_RP(tl_x32_repack3_0_1_ukernel__scalar, 4, 3, 0, 1)
+TL_SCALAR_RP(tl_x8_repack1_0_3_ukernel__scalar, 1, 1, 0, 3)
+TL_SCALAR_RP(tl_x16_repack1_0_3_ukernel__scalar, 2, 1, 0, 3)
+TL_SCALAR_RP(tl_x32_repack1_0_3_ukernel__scalar, 4, 1, 0, 3)
+TL_SCALAR_RP(tl_x8_repack2_0_2_ukernel__scalar, 1, 2, 0, 2)
+TL_SCALAR_RP(tl_x16_repack2_0_2_ukernel__scalar, 2, 2, 0, 2)
+TL_SCALAR_RP(tl_x32_repack2_0_2_ukernel__scalar, 4, 2, 0, 2)
+TL_SCALAR_RP(tl_x8_repack1_0_1_ukernel__scalar, 1, 1, 0, 1)
+TL_SCALAR_RP(tl_x16_repack1_0_1_ukernel__scalar, 2, 1, 0, 1)
+TL_SCALAR_RP(tl_x32_repack1_0_1_ukernel__scalar, 4, 1, 0, 1)

@@ -8,16 +8,16 @@
 #include "kernels/interleave/sse2_body.h"
 #include "kernels/interleave/x86_wrap.h"
 
-TL_ILV_PLANES(sse2, 1, x8, 2, ilv_x8_2)
-TL_ILV_T2D(sse2, 1, x8, 2)
-TL_ILV_PLANES(sse2, 1, x8, 4, ilv_x8_4)
-TL_ILV_T2D(sse2, 1, x8, 4)
-TL_ILV_PLANES(sse2, 2, x16, 2, ilv_x16_2)
-TL_ILV_T2D(sse2, 2, x16, 2)
-TL_ILV_PLANES(sse2, 4, x32, 2, ilv_x32_2)
-TL_ILV_T2D(sse2, 4, x32, 2)
-TL_ILV_PLANES(sse2, 4, x32, 4, ilv_x32_4)
-TL_ILV_T2D(sse2, 4, x32, 4)
-TL_DILV_T2D(sse2, 1, x8, 2, dilv_x8_2)
-TL_DILV_T2D(sse2, 4, x32, 4, dilv_x32_4)
+TL_ILV_PLANES(tl_x8_interleave2_ukernel__sse2, 1, 2, ilv_x8_2)
+TL_ILV_T2D(tl_x8_interleave2_t2d_ukernel__sse2, tl_x8_interleave2_ukernel__sse2, 1, 2)
+TL_ILV_PLANES(tl_x8_interleave4_ukernel__sse2, 1, 4, ilv_x8_4)
+TL_ILV_T2D(tl_x8_interleave4_t2d_ukernel__sse2, tl_x8_interleave4_ukernel__sse2, 1, 4)
+TL_ILV_PLANES(tl_x16_interleave2_ukernel__sse2, 2, 2, ilv_x16_2)
+TL_ILV_T2D(tl_x16_interleave2_t2d_ukernel__sse2, tl_x16_interleave2_ukernel__sse2, 2, 2)
+TL_ILV_PLANES(tl_x32_interleave2_ukernel__sse2, 4, 2, ilv_x32_2)
+TL_ILV_T2D(tl_x32_interleave2_t2d_ukernel__sse2, tl_x32_interleave2_ukernel__sse2, 4, 2)
+TL_ILV_PLANES(tl_x32_interleave4_ukernel__sse2, 4, 4, ilv_x32_4)
+TL_ILV_T2D(tl_x32_interleave4_t2d_ukernel__sse2, tl_x32_interleave4_ukernel__sse2, 4, 4)
+TL_DILV_T2D(tl_x8_deinterleave2_ukernel__sse2, 1, 2, dilv_x8_2)
+TL_DILV_T2D(tl_x32_deinterleave4_ukernel__sse2, 4, 4, dilv_x32_4)
 #endif

@@ -2,19 +2,17 @@
  * vector kernel, rows with padding lanes (or strided pixels) to plain copies. */
 #include <string.h>
 
-#define TL_ILV_T2D(isa, E, tname, C)                                                          \
-    void tl_##tname##_interleave##C##_t2d_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,    \
-                                                         uint8_t *dst, ptrdiff_t ds1,         \
-                                                         size_t n0, size_t n1, int stream);               \
-    void tl_##tname##_interleave##C##_t2d_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,    \
-                                                         uint8_t *dst, ptrdiff_t ds1,         \
-                                                         size_t n0, size_t n1, int stream)                \
+#define TL_ILV_T2D(t2d_fn, planes_fn, E, C)                                                   \
+    void t2d_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,    \
+                size_t n1, int stream);                                                       \
+    void t2d_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,    \
+                size_t n1, int stream)                                                        \
     {                                                                                         \
         const uint8_t *planes[C];                                                             \
         (void)n0;                                                                             \
         for (int c = 0; c < C; c++) planes[c] = src + c * ss0;                                \
         if (ds1 == C * E) {                                                                   \
-            tl_##tname##_interleave##C##_ukernel__##isa(planes, dst, n1, stream);                     \
+            planes_fn(planes, dst, n1, stream);                                               \
             return;                                                                           \
         }                                                                                     \
         for (size_t i = 0; i < n1; i++)                                                       \
@@ -22,11 +20,10 @@
     }
 
 /* De-interleave: the vector body for packed pixels (ss0 == C * E). */
-#define TL_DILV_T2D(isa, E, tname, C, BODY)                                                   \
-    void tl_##tname##_deinterleave##C##_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,      \
-                                                       uint8_t *dst, ptrdiff_t ds1, size_t n0, \
-                                                       size_t n1, int stream);                            \
-    TL_KERNEL void tl_##tname##_deinterleave##C##_ukernel__##isa(                              \
+#define TL_DILV_T2D(fn, E, C, BODY)                                                           \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,        \
+            size_t n1, int stream);                                                           \
+    TL_KERNEL void fn(                                                                        \
         const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1, int stream)  \
     {                                                                                         \
         size_t i = 0;                                                                         \
@@ -37,11 +34,9 @@
     }
 
 /* The planes kernel: vector body, then the remaining pixels one by one. */
-#define TL_ILV_PLANES(isa, E, tname, C, BODY)                                                 \
-    void tl_##tname##_interleave##C##_ukernel__##isa(const uint8_t *const *planes, uint8_t *dst, \
-                                                     size_t n, int stream);                   \
-    TL_KERNEL void tl_##tname##_interleave##C##_ukernel__##isa(const uint8_t *const *planes,   \
-                                                               uint8_t *dst, size_t n, int stream) \
+#define TL_ILV_PLANES(fn, E, C, BODY)                                                         \
+    void fn(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream);                \
+    TL_KERNEL void fn(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream)       \
     {                                                                                         \
         size_t i = BODY(planes, dst, n, stream);                                                      \
         for (; i < n; i++)                                                                    \

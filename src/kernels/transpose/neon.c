@@ -35,15 +35,15 @@ static void edges(tl_nm_fn micro, size_t e, size_t m, const uint8_t *src, ptrdif
                       n0 - f0, n1 - i1 < m ? n1 - i1 : m);
 }
 
-#define TL_NEON_TRANSPOSE(E, tname, M, MICRO)                                                     \
-    static void tl_neon_tr_##tname(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds)      \
+#define TL_NEON_TRANSPOSE(fn, micro_fn, E, M, MICRO)                                              \
+    static void micro_fn(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds)      \
     {                                                                                             \
         MICRO(s, ss, d, ds);                                                                      \
     }                                                                                             \
-    void tl_##tname##_transpose_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,     \
-                                              ptrdiff_t ds1, size_t n0, size_t n1, int stream);               \
-    void tl_##tname##_transpose_ukernel__neon(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,     \
-                                              ptrdiff_t ds1, size_t n0, size_t n1, int stream)                \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,  \
+            int stream);                                                                          \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,  \
+            int stream)                                                                           \
     {                                                                                             \
         (void)stream; \
         size_t f0 = n0 / M * M, f1 = n1 / M * M;                                                  \
@@ -52,10 +52,10 @@ static void edges(tl_nm_fn micro, size_t e, size_t m, const uint8_t *src, ptrdif
                 for (size_t i1 = b1; i1 < f1 && i1 < b1 + 64; i1 += M)                           \
                     for (size_t i0 = b0; i0 < f0 && i0 < b0 + 64; i0 += M)                       \
                         MICRO(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
-        if (f0 < n0 || f1 < n1) edges(tl_neon_tr_##tname, E, M, src, ss0, dst, ds1, n0, n1);     \
+        if (f0 < n0 || f1 < n1) edges(micro_fn, E, M, src, ss0, dst, ds1, n0, n1);     \
     }
 
-TL_NEON_TRANSPOSE(4, x32, 4, tl_nm_x32_4x4)
-TL_NEON_TRANSPOSE(2, x16, 8, tl_nm_x16_8x8)
-TL_NEON_TRANSPOSE(1, x8, 16, tl_nm_x8_16x16)
+TL_NEON_TRANSPOSE(tl_x32_transpose_ukernel__neon, tl_neon_tr_x32, 4, 4, tl_nm_x32_4x4)
+TL_NEON_TRANSPOSE(tl_x16_transpose_ukernel__neon, tl_neon_tr_x16, 2, 8, tl_nm_x16_8x8)
+TL_NEON_TRANSPOSE(tl_x8_transpose_ukernel__neon, tl_neon_tr_x8, 1, 16, tl_nm_x8_16x16)
 #endif

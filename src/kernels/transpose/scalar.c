@@ -3,15 +3,14 @@
 #include <string.h>
 
 #include "kernels/kernels.h"
-#include "kernels/transpose/transpose.inc"
 
 #define TILE 16
 
-#define TL_SCALAR_T(isa, ISA, E, tname)                                                        \
-    void tl_##tname##_transpose_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                               ptrdiff_t ds1, size_t n0, size_t n1, int stream);          \
-    void tl_##tname##_transpose_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                               ptrdiff_t ds1, size_t n0, size_t n1, int stream)           \
+#define TL_SCALAR_T(fn, E)                                                                     \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,         \
+            size_t n1, int stream);                                                            \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,         \
+            size_t n1, int stream)                                                             \
     {                                                                                         \
         (void)stream;                                                                           \
         for (size_t b1 = 0; b1 < n1; b1 += TILE) {                                            \
@@ -26,4 +25,7 @@
         }                                                                                     \
     }
 
-TL_TRANSPOSE_SCALAR(TL_SCALAR_T)
+TL_SCALAR_T(tl_x8_transpose_ukernel__scalar, 1)
+TL_SCALAR_T(tl_x16_transpose_ukernel__scalar, 2)
+TL_SCALAR_T(tl_x32_transpose_ukernel__scalar, 4)
+TL_SCALAR_T(tl_x64_transpose_ukernel__scalar, 8)

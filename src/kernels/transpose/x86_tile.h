@@ -27,8 +27,8 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
 
 
 
-#define TL_X86_TRANSPOSE(isa, E, tname, MK, MK2)                                               \
-    TL_FN void tname##_plain(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
+#define TL_X86_TRANSPOSE(fn, plain_fn, edges_fn, E, MK, MK2)                                   \
+    TL_FN void plain_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
                              size_t a0, size_t e0, size_t a1, size_t e1)                      \
     {                                                                                         \
         if (a0 >= e0) return;                                                                 \
@@ -36,7 +36,7 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             for (size_t i0 = a0; i0 < e0; i0++)                                               \
                 memcpy(dst + (ptrdiff_t)i1 * ds1 + i0 * E, src + (ptrdiff_t)i0 * ss0 + i1 * E, E); \
     }                                                                                         \
-    TL_FN void tname##_edges(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
+    TL_FN void edges_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
                              size_t a0, size_t e0, size_t a1, size_t e1)                      \
     {                                                                                         \
         if (a0 >= e0 || a1 >= e1) return; /* (an empty edge would still loop over the other) */ \
@@ -47,14 +47,13 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
                     MICRO2(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
         else                                                                                  \
             g0 = a0, g1 = a1;                                                                 \
-        tname##_plain(src, ss0, dst, ds1, g0, e0, a1, g1);                                    \
-        tname##_plain(src, ss0, dst, ds1, a0, e0, g1, e1);                                    \
+        plain_fn(src, ss0, dst, ds1, g0, e0, a1, g1);                                         \
+        plain_fn(src, ss0, dst, ds1, a0, e0, g1, e1);                                         \
     }                                                                                         \
-    void tl_##tname##_transpose_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, \
-                                               ptrdiff_t ds1, size_t n0, size_t n1, int stream);          \
-    TL_KERNEL void tl_##tname##_transpose_ukernel__##isa(const uint8_t *src, ptrdiff_t ss0,   \
-                                                         uint8_t *dst, ptrdiff_t ds1,         \
-                                                         size_t n0, size_t n1, int stream)                \
+    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,         \
+            size_t n1, int stream);                                                            \
+    TL_KERNEL void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,          \
+                      size_t n0, size_t n1, int stream)                                        \
     {                                                                                         \
         enum { T = 64, T0 = 64 / E };                                                          \
         size_t f0 = n0 / MK * MK, f1 = n1 / MK * MK;                                          \
@@ -100,8 +99,8 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
                 for (size_t i0 = g0; i0 < f0; i0 += MK)                                       \
                     MICRO(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
             if (nt) _mm_sfence();                                                             \
-            tname##_edges(src, ss0, dst, ds1, f0, n0, 0, f1);                                 \
-            tname##_edges(src, ss0, dst, ds1, 0, n0, f1, n1);                                 \
+            edges_fn(src, ss0, dst, ds1, f0, n0, 0, f1);                                      \
+            edges_fn(src, ss0, dst, ds1, 0, n0, f1, n1);                                      \
             return;                                                                           \
         }                                                                                     \
         for (size_t b1 = 0; b1 < f1; b1 += T) {                                               \
@@ -120,6 +119,6 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
                         MICRO(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
             }                                                                                 \
         }                                                                                     \
-        tname##_edges(src, ss0, dst, ds1, f0, n0, 0, f1); /* right columns */                 \
-        tname##_edges(src, ss0, dst, ds1, 0, n0, f1, n1); /* bottom rows */                   \
+        edges_fn(src, ss0, dst, ds1, f0, n0, 0, f1); /* right columns */                      \
+        edges_fn(src, ss0, dst, ds1, 0, n0, f1, n1); /* bottom rows */                        \
     }
