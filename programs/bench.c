@@ -399,7 +399,7 @@ static void spec_of(char *out, size_t n, const char *tmpl, int ord, int64_t b, i
 }
 
 /* First kernel names of the plan description, for the table. */
-static void kernels_of(const tl_plan *p, char *out, size_t n)
+void tl_bench_plan_kernels(const tl_plan *p, char *out, size_t n)
 {
     const char *t = tl_plan_describe(p);
     out[0] = 0;
@@ -466,7 +466,7 @@ static int run_case(const case_def *cd, size_t size, int samples, unsigned threa
     if (case_tensors(cd, size, &s, &d, &sh) != 0) return -1;
     tl_plan *plan = NULL;
     if (tl_plan_create(&plan, &s, &d, 0) != TL_OK) return -1;
-    kernels_of(plan, r->kernels, sizeof r->kernels);
+    tl_bench_plan_kernels(plan, r->kernels, sizeof r->kernels);
     r->bytes = sh.dense_bytes;
     /* memcpy's baseline copies half the dense bytes from src to dst: the
      * same buffers as the conversion, big enough for either */

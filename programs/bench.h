@@ -28,5 +28,7 @@ const char *tl_bench_case_name(size_t i); /* NULL past the end */
 /* Case i's source and destination for `size` bytes of its larger dense side.
  * 0, or -1 (tl_last_error says why). */
 int tl_bench_case_tensors(size_t i, size_t size, tl_desc *s, tl_desc *d, case_shape *sh);
+/* The kernel names of a plan (tl_plan_describe), blank-separated, into out[n]. */
+void tl_bench_plan_kernels(const tl_plan *p, char *out, size_t n);
 
 #endif
