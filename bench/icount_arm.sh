@@ -37,8 +37,9 @@ count() {
     TL_CPU=$isa "${NICE[@]}" "$qemu" -plugin "$out/icount_plugin.so,mark=$mark" -d plugin -D "$out/marks.txt" \
         "$bin" "$@" >"$out/cases.txt"
     # three marks per case: the deltas are setup (ignored), the run, memcpy
-    awk -F'\t' 'NR == FNR { d[NR] = $1; next }
-        { k = 3 * (FNR - 1); printf "%s\t%s\t%s\t%.3f\t%.3f\n", $1, $2, $4, d[k + 2] / $3, d[k + 3] / $3 }' \
+    awk -F'\t' 'NR == FNR { d[NR] = $1; marks = NR; next }
+        { k = 3 * (FNR - 1); printf "%s\t%s\t%s\t%.3f\t%.3f\n", $1, $2, $4, d[k + 2] / $3, d[k + 3] / $3 }
+        END { if (marks != 3 * (FNR)) { print "icount_arm.sh: " marks " marks for " FNR " cases" > "/dev/stderr"; exit 1 } }' \
         "$out/marks.txt" "$out/cases.txt"
 }
 
