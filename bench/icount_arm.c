@@ -1,85 +1,87 @@
-/* icount_arm: the instruction counts of docs/performance.md (Arm), for when no
- * Arm board is at hand. It runs one plan once; qemu-user counts the
- * instructions executed, and the same run with NORUN=1 (everything but the
- * tl_plan_run call) is subtracted. Not built by CMake (it uses the engine's
- * internal tl_plan_create_isa). From a cross build in build-aarch64:
+/* icount_arm: the instruction counts behind docs/performance.md's Arm table,
+ * for when no Arm board is at hand. For every case of tl_bench (the same
+ * table, programs/bench.c) at each size it runs the plan once and memcpy of
+ * the same bytes once (half the dense bytes, source to destination, as
+ * tl_bench's baseline), calling tl_icount_mark() before, between and after.
+ * Under qemu-user with bench/icount_plugin.c, which prints the instructions
+ * executed between consecutive marks, that gives instructions per byte:
+ * deterministic, unlike time under emulation. bench/icount_arm.sh builds
+ * both for aarch64 and armv7 and joins the counts into the table; TL_CPU
+ * picks the path (neon or scalar) as for any program.
  *
- *   aarch64-linux-gnu-gcc -O2 -Isrc -Iinclude bench/icount_arm.c build-aarch64/libtlayout.a -lm -o icount
- *   q="qemu-aarch64 -L /usr/aarch64-linux-gnu"
- *   $q ./icount                                  # the list of cases
- *   $q ./icount 3 4 2048 describe                # elements, and the plan on stderr
- *   n() { $q -singlestep -d exec,nochain -D /dev/stdout ./icount "$@" | grep -c '^Trace'; }
- *   echo $(( $(n 3 4 2048) - $(NORUN=1 n 3 4 2048) ))   # instructions of the run
- *
- * Arguments: CASE ISA W (ISA 0 = scalar, 4 = neon; W sets the size). With
- * -singlestep every executed instruction is one translated block, and
- * "-d exec,nochain" logs each block executed. Armv7: arm-linux-gnueabihf-gcc
- * -mfpu=neon and qemu-arm. */
+ * stdout: one line per case and size, "name<TAB>size<TAB>dense bytes<TAB>kernels",
+ * in the order of the marks (three per line: before the run, after it, after
+ * memcpy). Natively it runs the same (the marks do nothing). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "engine/engine.h"
+#include "bench.h"
 
-typedef struct icase {
-    const char *name, *from, *to; /* specs with %d for W */
-} icase;
+/* The marker the plugin watches (by address, from nm). Not inlined, and the
+ * asm keeps calls to it from being merged or dropped. */
+__attribute__((noinline)) void tl_icount_mark(void);
+__attribute__((noinline)) void tl_icount_mark(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
 
-static const icase k_cases[] = {
-    {"f32->i8 quantize (affine) row", "NCHW:f32:1x1x1x%d", "NCHW:i8:1x1x1x%d:scale=0.05:zp=-3"},
-    {"f32->u8 quantize (inv, away) row", "NCHW:f32:1x1x1x%d", "NCHW:u8:1x1x1x%d:q=inv:scale=25:zp=3:round=away"},
-    {"i8->f32 dequantize row", "NCHW:i8:1x1x1x%d:scale=0.1:zp=2", "NCHW:f32:1x1x1x%d"},
-    {"u8->f32 row", "NCHW:u8:1x1x1x%d", "NCHW:f32:1x1x1x%d"},
-    {"i16->f32 dequantize (inv) row", "NCHW:i16:1x1x1x%d:q=inv:scale=25", "NCHW:f32:1x1x1x%d"},
-    {"f32->f16 row", "NCHW:f32:1x1x1x%d", "NCHW:f16:1x1x1x%d"},
-    {"f16->f32 row", "NCHW:f16:1x1x1x%d", "NCHW:f32:1x1x1x%d"},
-    {"f32->bf16 row", "NCHW:f32:1x1x1x%d", "NCHW:bf16:1x1x1x%d"},
-    {"bf16->f32 row", "NCHW:bf16:1x1x1x%d", "NCHW:f32:1x1x1x%d"},
-    {"u8->i8 zp shift (table) row", "NCHW:u8:1x1x1x%d:scale=0.02:zp=128", "NCHW:i8:1x1x1x%d:scale=0.02:zp=0"},
-    {"u8->i8 saturate row", "NCHW:u8:1x1x1x%d", "NCHW:i8:1x1x1x%d"},
-    {"f16->i8 quantize row", "NCHW:f16:1x1x1x%d", "NCHW:i8:1x1x1x%d:scale=0.05"},
-    {"nchw->nhwc u8 C=3", "NCHW:u8:1x3x8x%d", "NHWC:u8:1x8x%dx3"},
-    {"nhwc->nchw u8 C=3", "NHWC:u8:1x8x%dx3", "NCHW:u8:1x3x8x%d"},
-    {"nchw->nhwc f32 C=16", "NCHW:f32:1x16x8x%d", "NHWC:f32:1x8x%dx16"},
-    {"nchw->nchw16c i8 C=64", "NCHW:i8:1x64x1x%d", "NCHW16c:i8:1x64x1x%d"},
-    {"nchw16c->nchw f32 C=64", "NCHW16c:f32:1x64x1x%d", "NCHW:f32:1x64x1x%d"},
-    {"nchw->nchw16c f32 C=64", "NCHW:f32:1x64x1x%d", "NCHW16c:f32:1x64x1x%d"},
-    {"quantize f32 nchw->i8 nhwc C=3", "NCHW:f32:1x3x8x%d", "NHWC:i8:1x8x%dx3:scale=0.05:zp=-3"},
-    {"dequantize i8 nchw16c->f32 nchw C=64", "NCHW16c:i8:1x64x1x%d:scale=0.1", "NCHW:f32:1x64x1x%d"},
-    {"u8 nhwc->trt.dla_hwc4 i8 C=3", "NHWC:u8:1x8x%dx3", "trt.dla_hwc4:i8:1x3x8x%d"},
-    {"nhwc->nchw u8 C=4", "NHWC:u8:1x8x%dx4", "NCHW:u8:1x4x8x%d"},
-    {"nchw->nchw8c f16 C=16", "NCHW:f16:1x16x1x%d", "NCHW8c:f16:1x16x1x%d"},
-};
-#define NCASES (sizeof k_cases / sizeof k_cases[0])
+static volatile unsigned char g_sink; /* keeps the copies observable */
+
+/* One case at one size: 0, or -1 when the case does not exist there. */
+static int count_case(size_t i, size_t size)
+{
+    tl_desc s, d;
+    case_shape sh;
+    tl_plan *plan = NULL;
+    if (tl_bench_case_tensors(i, size, &s, &d, &sh) != 0 || tl_plan_create(&plan, &s, &d, 0) != TL_OK) {
+        fprintf(stderr, "icount_arm: case '%s' skipped: %s\n", tl_bench_case_name(i), tl_last_error());
+        return -1;
+    }
+    size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes, half = (size_t)(sh.dense_bytes / 2);
+    size_t sn = sl > half ? sl : half, dn = dl > half ? dl : half;
+    unsigned char *src = malloc(sn), *dst = calloc(1, dn);
+    if (!src || !dst) {
+        free(src), free(dst), tl_plan_destroy(plan);
+        return -1;
+    }
+    /* bytes <= 0x3F: every f32 and f16 value is a finite normal number */
+    for (size_t k = 0; k < sn; k++) src[k] = (unsigned char)((k * 37 + 11) & 0x3F);
+    char kernels[160];
+    tl_bench_plan_kernels(plan, kernels, sizeof kernels);
+    tl_icount_mark();
+    tl_status st = tl_plan_run(plan, src, sl, dst, dl);
+    tl_icount_mark();
+    memcpy(dst, src, half);
+    tl_icount_mark();
+    g_sink = dst[half / 2];
+    printf("%s\t%zu\t%.0f\t%s\n", tl_bench_case_name(i), size, sh.dense_bytes, st == TL_OK ? kernels : "(failed)");
+    free(src), free(dst), tl_plan_destroy(plan);
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
-    if (argc < 4) {
-        for (size_t i = 0; i < NCASES; i++) printf("%zu %s\n", i, k_cases[i].name);
-        return 0;
+    size_t sizes[8] = {(size_t)4 << 10, (size_t)256 << 10};
+    int nsizes = 2;
+    const char *filter = NULL;
+    for (int a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "--case") == 0 && a + 1 < argc) {
+            filter = argv[++a];
+        } else if (strcmp(argv[a], "--size") == 0 && a + 1 < argc) {
+            nsizes = 0;
+            for (char *t = strtok(argv[++a], ","); t && nsizes < 8; t = strtok(NULL, ",")) {
+                char *end;
+                unsigned long v = strtoul(t, &end, 10);
+                sizes[nsizes++] = (size_t)v << (*end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 : 0);
+            }
+        } else {
+            fprintf(stderr, "usage: icount_arm [--size N[K|M],...] [--case SUBSTRING]  (default sizes 4K,256K)\n");
+            return 2;
+        }
     }
-    size_t c = (size_t)atoi(argv[1]);
-    int isa = atoi(argv[2]), w = atoi(argv[3]);
-    if (c >= NCASES || w < 1) return 2;
-    char a[200], b[200];
-    snprintf(a, sizeof a, k_cases[c].from, w);
-    snprintf(b, sizeof b, k_cases[c].to, w);
-    tl_desc s, d;
-    tl_plan *p = NULL;
-    if (tl_desc_parse(&s, a) != TL_OK || tl_desc_parse(&d, b) != TL_OK ||
-        tl_plan_create_isa(&p, &s, &d, 0, isa) != TL_OK) {
-        fprintf(stderr, "%s -> %s: %s\n", a, b, tl_last_error());
-        return 1;
-    }
-    unsigned char *src = calloc(1, (size_t)s.size_bytes), *dst = calloc(1, (size_t)d.size_bytes);
-    if (!src || !dst) return 1;
-    for (int64_t i = 0; i < s.size_bytes; i++) src[i] = (unsigned char)((i * 37 + 11) & 0x3F); /* finite floats */
-    long long elems = 1;
-    for (int i = 0; i < s.rank; i++) elems *= s.dims[i];
-    if (argc > 4) fprintf(stderr, "%s\n", tl_plan_describe(p));
-    if (!getenv("NORUN")) tl_plan_run(p, src, (size_t)s.size_bytes, dst, (size_t)d.size_bytes);
-    printf("%lld\n", elems);
-    tl_plan_destroy(p);
-    free(src);
-    free(dst);
+    for (int z = 0; z < nsizes; z++)
+        for (size_t i = 0; i < tl_bench_case_count(); i++)
+            if (!filter || strstr(tl_bench_case_name(i), filter)) count_case(i, sizes[z]);
     return 0;
 }

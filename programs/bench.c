@@ -1,7 +1,8 @@
 /* The throughput benchmark (a program, not a test): per case, GB/s of dense
- * bytes read + written, the ratio to memcpy of the same bytes measured in the
- * same run, a streaming-copy baseline for DRAM-sized cases, and oneDNN's
- * reorder on the same case when built with it (TL_BENCH_HAVE_DNNL).
+ * bytes read + written, the ratio to memcpy of the same bytes between the same
+ * buffers timed alternately with the case, a streaming-copy baseline for
+ * DRAM-sized cases, and oneDNN's reorder and XNNPACK's operators on the same
+ * case when built with them (TL_BENCH_HAVE_DNNL, TL_BENCH_HAVE_XNNPACK).
  *
  * One module (bench.h) linked by bench/tl_bench and `tlayout bench`
  * (cmd_bench.c). One thread unless --threads N is given (tl_plan_run_parallel;
@@ -24,6 +25,9 @@
 #define TL_BENCH_STREAM 1
 #endif
 
+#ifdef TL_BENCH_HAVE_XNNPACK
+#include <xnnpack.h>
+#endif
 #ifdef TL_BENCH_HAVE_DNNL
 #include <oneapi/dnnl/dnnl.h>
 void omp_set_num_threads(int n);
@@ -86,42 +90,53 @@ static double now(void)
 
 typedef void (*work_fn)(void *ctx);
 
-/* Best (minimum) seconds of one call of each of a and b, sampled in turns so
- * both see the same machine state; each sample repeats the call >= 2 ms. The
- * minimum, not the median: on a shared machine interference only adds time. */
-typedef struct timer {
-    work_fn fn;
-    void *ctx;
-    int inner;
-    double best;
-} timer;
-
-static void timer_init(timer *t, work_fn fn, void *ctx)
+/* Calls of fn repeated until the run lasts >= `run` seconds (at least one). */
+static int calls_for(work_fn fn, void *ctx, double run)
 {
-    t->fn = fn;
-    t->ctx = ctx;
     fn(ctx); /* warm: page faults, caches, branch predictors */
     double t0 = now();
     fn(ctx);
     double one = now() - t0;
-    t->inner = one > 2e-3 ? 1 : (int)(2e-3 / (one > 1e-9 ? one : 1e-9)) + 1;
-    t->best = 1e30;
+    return one >= run ? 1 : (int)(run / (one > 1e-9 ? one : 1e-9)) + 1;
 }
 
-static void timer_sample(timer *t)
+/* Seconds of one call of fn: the minimum over `samples` runs of >= 2 ms. The
+ * minimum, not the median: on a shared machine interference only adds time. */
+static inline double measure(work_fn fn, void *ctx, int samples) /* inline: unused without oneDNN/XNNPACK */
 {
-    double t0 = now();
-    for (int i = 0; i < t->inner; i++) t->fn(t->ctx);
-    double v = (now() - t0) / t->inner;
-    if (v < t->best) t->best = v;
+    int inner = calls_for(fn, ctx, 2e-3);
+    double best = 1e30;
+    for (int s = 0; s < samples; s++) {
+        double t0 = now();
+        for (int i = 0; i < inner; i++) fn(ctx);
+        double v = (now() - t0) / (double)inner;
+        if (v < best) best = v;
+    }
+    return best;
 }
 
-static inline double measure(work_fn fn, void *ctx, int samples) /* inline: unused on Arm without oneDNN */
+/* Seconds of one call of a and of b, measured in short alternating runs (b,
+ * a, b, a, ...) on the same warmed buffers, so both see the same cache,
+ * clock and neighbour state; each is the minimum over every run. A run is
+ * >= 50 us (a timer read costs ~20 ns) and a sample >= 2 ms of runs. Timing a
+ * and b in separate long stretches let memcpy's own figure swing 2x between
+ * cases of one run; alternating at this grain keeps the ratio steady. */
+static void measure_pair(work_fn a, void *actx, work_fn b, void *bctx, int samples, double *ta, double *tb)
 {
-    timer t;
-    timer_init(&t, fn, ctx);
-    for (int s = 0; s < samples; s++) timer_sample(&t);
-    return t.best;
+    int ka = calls_for(a, actx, 50e-6), kb = calls_for(b, bctx, 50e-6);
+    double run = 50e-6 * 2.0;
+    int rounds = (int)(2e-3 / run) + 1;
+    if (ka == 1 || kb == 1) rounds = 1; /* one call already >= 50 us: big buffers */
+    *ta = *tb = 1e30;
+    for (int s = 0; s < samples * rounds; s++) {
+        double t0 = now();
+        for (int i = 0; i < kb; i++) b(bctx);
+        double t1 = now();
+        for (int i = 0; i < ka; i++) a(actx);
+        double t2 = now();
+        if ((t1 - t0) / kb < *tb) *tb = (t1 - t0) / kb;
+        if ((t2 - t1) / ka < *ta) *ta = (t2 - t1) / ka;
+    }
 }
 
 typedef struct copy_ctx {
@@ -247,24 +262,117 @@ out:
 }
 #endif
 
-/* ---- one case ------------------------------------------------------------------------- */
-typedef struct result {
-    const char *name;
-    size_t size;          /* target bytes (the larger dense side) */
-    double bytes;         /* dense bytes read + written */
-    double gbs, memcpy_gbs, stream_gbs, dnnl_gbs;
-    double ratio, dnnl_ratio;
-    double target;        /* required ratio to the baseline */
-    int met;              /* -1 unknown */
-    char kernels[160];
-} result;
-
 static void *big_alloc(size_t n)
 {
     void *p = NULL;
     if (posix_memalign(&p, 64, n ? n : 1) != 0) return NULL;
     return p;
 }
+
+/* ---- XNNPACK ------------------------------------------------------------------------ */
+#ifdef TL_BENCH_HAVE_XNNPACK
+/* Debian's XNNPACK (0.0~git20220216) has no transpose operator; its channel
+ * shuffle is one: groups g of gc elements, out[k * g + j] = in[j * gc + k],
+ * so NCHW -> NHWC is g = C, gc = H x W per image, and a 16-channel block is
+ * g = 16, gc = H x W per block. A quantization is its convert operator plus
+ * a shuffle of the 8-bit side: two passes through memory, what a user of
+ * XNNPACK would write. */
+typedef struct xnn_ctx {
+    xnn_operator_t op[2]; /* run in order; op[1] may be NULL */
+} xnn_ctx;
+
+static void do_xnn(void *c)
+{
+    xnn_ctx *k = (xnn_ctx *)c;
+    for (int i = 0; i < 2 && k->op[i]; i++) xnn_run_operator(k->op[i], NULL);
+}
+
+/* The shuffle of the case (batch, groups, group_channels), or 0 when the case
+ * is not a plain NCHW / NHWC / nChw16c transpose XNNPACK can express. */
+static int xnn_shuffle_of(const case_def *cd, const case_shape *sh, size_t *batch, size_t *g, size_t *gc)
+{
+    if (!cd->dnnl_from || !cd->dnnl_to) return 0;
+    size_t hw = (size_t)(sh->h * sh->w), nb = (size_t)sh->nb, c = (size_t)sh->c;
+    const char *f = cd->dnnl_from, *t = cd->dnnl_to;
+    if (!strcmp(f, "nchw") && !strcmp(t, "nhwc")) *batch = nb, *g = c, *gc = hw;
+    else if (!strcmp(f, "nhwc") && !strcmp(t, "nchw")) *batch = nb, *g = hw, *gc = c;
+    else if (c % 16 == 0 && !strcmp(f, "nchw") && !strcmp(t, "nChw16c")) *batch = nb * c / 16, *g = 16, *gc = hw;
+    else if (c % 16 == 0 && !strcmp(f, "nChw16c") && !strcmp(t, "nchw")) *batch = nb * c / 16, *g = hw, *gc = 16;
+    else return 0;
+    return 1;
+}
+
+static enum xnn_status xnn_shuffle(size_t es, size_t batch, size_t g, size_t gc, const void *in, void *out,
+                                   xnn_operator_t *op)
+{
+    enum xnn_status st = es == 4   ? xnn_create_channel_shuffle_nc_x32(g, gc, g * gc, g * gc, 0, op)
+                         : es == 1 ? xnn_create_channel_shuffle_nc_x8(g, gc, g * gc, g * gc, 0, op)
+                                   : xnn_status_unsupported_parameter;
+    if (st != xnn_status_success) return st;
+    return es == 4 ? xnn_setup_channel_shuffle_nc_x32(*op, batch, in, out, NULL)
+                   : xnn_setup_channel_shuffle_nc_x8(*op, batch, in, out, NULL);
+}
+
+/* f32 -> i8 (affine) or i8 -> f32 over n contiguous elements. */
+static enum xnn_status xnn_convert(const tl_desc *s, const tl_desc *d, size_t n, const void *in, void *out,
+                                   xnn_operator_t *op)
+{
+    enum xnn_status st = xnn_status_unsupported_parameter;
+    if (s->dtype == TL_F32 && d->dtype == TL_I8 && d->quant.kind == TL_Q_AFFINE) {
+        st = xnn_create_convert_nc_f32_qs8(n, n, n, d->quant.scale, (int8_t)d->quant.zp, INT8_MIN, INT8_MAX, 0, op);
+        if (st == xnn_status_success) st = xnn_setup_convert_nc_f32_qs8(*op, 1, in, out, NULL);
+    } else if (s->dtype == TL_I8 && d->dtype == TL_F32 && s->quant.kind == TL_Q_AFFINE) {
+        st = xnn_create_convert_nc_qs8_f32(n, n, n, s->quant.scale, (int8_t)s->quant.zp, 0, op);
+        if (st == xnn_status_success) st = xnn_setup_convert_nc_qs8_f32(*op, 1, in, out, NULL);
+    }
+    return st;
+}
+
+/* XNNPACK's time for the case (speed comparison only), or 0 when it has no
+ * operator for it. */
+static double xnn_time(const case_def *cd, const tl_desc *s, const tl_desc *d, const case_shape *sh, void *src,
+                       void *dst, int samples)
+{
+    static int ready = -1;
+    if (ready < 0) ready = xnn_initialize(NULL) == xnn_status_success;
+    size_t batch, g, gc;
+    if (!ready || !xnn_shuffle_of(cd, sh, &batch, &g, &gc)) return 0.0;
+    size_t es = tl_dtype_bits((tl_dtype)s->dtype) / 8, ed = tl_dtype_bits((tl_dtype)d->dtype) / 8;
+    size_t n = batch * g * gc;
+    xnn_ctx k = {{NULL, NULL}};
+    void *tmp = NULL;
+    enum xnn_status st;
+    if (s->dtype == d->dtype && s->quant.kind == TL_Q_NONE && d->quant.kind == TL_Q_NONE) {
+        st = xnn_shuffle(es, batch, g, gc, src, dst, &k.op[0]);
+    } else if (es > ed) { /* quantize, then shuffle the bytes */
+        if (!(tmp = big_alloc(n * ed))) return 0.0;
+        st = xnn_convert(s, d, n, src, tmp, &k.op[0]);
+        if (st == xnn_status_success) st = xnn_shuffle(ed, batch, g, gc, tmp, dst, &k.op[1]);
+    } else { /* shuffle the bytes, then dequantize */
+        if (!(tmp = big_alloc(n * es))) return 0.0;
+        st = xnn_shuffle(es, batch, g, gc, src, tmp, &k.op[0]);
+        if (st == xnn_status_success) st = xnn_convert(s, d, n, tmp, dst, &k.op[1]);
+    }
+    double t = st == xnn_status_success ? measure(do_xnn, &k, samples) : 0.0;
+    for (int i = 0; i < 2; i++)
+        if (k.op[i]) xnn_delete_operator(k.op[i]);
+    free(tmp);
+    return t;
+}
+#endif
+
+/* ---- one case ------------------------------------------------------------------------- */
+typedef struct result {
+    const char *name;
+    size_t size;          /* target bytes (the larger dense side) */
+    double bytes;         /* dense bytes read + written */
+    double gbs, memcpy_gbs, stream_gbs, dnnl_gbs, xnn_gbs;
+    double ratio, dnnl_ratio;
+    double target;        /* required ratio to the baseline */
+    int met;              /* -1 unknown */
+    char kernels[160];
+} result;
+
 
 /* Realistic values: f32 in [-10, 10] (no denormals, which cost a microcode
  * assist per element in any x86 kernel), integers over their whole range. */
@@ -291,7 +399,7 @@ static void spec_of(char *out, size_t n, const char *tmpl, int ord, int64_t b, i
 }
 
 /* First kernel names of the plan description, for the table. */
-static void kernels_of(const tl_plan *p, char *out, size_t n)
+void tl_bench_plan_kernels(const tl_plan *p, char *out, size_t n)
 {
     const char *t = tl_plan_describe(p);
     out[0] = 0;
@@ -308,6 +416,45 @@ static void kernels_of(const tl_plan *p, char *out, size_t n)
     }
 }
 
+/* The case's tensors for `size` bytes of its larger dense side: nb images
+ * of C x h x w, h x w near square, at most 4096 x 4096 each. 0, or -1 (the
+ * library's message in tl_last_error). */
+static int case_tensors(const case_def *cd, size_t size, tl_desc *s, tl_desc *d, case_shape *sh)
+{
+    char fs[256], ts[256];
+    /* element sizes first, from a small instance */
+    spec_of(fs, sizeof fs, cd->from, cd->from_ord, 1, cd->c, 4, 4);
+    spec_of(ts, sizeof ts, cd->to, cd->to_ord, 1, cd->c, 4, 4);
+    if (tl_desc_parse(s, fs) != TL_OK || tl_desc_parse(d, ts) != TL_OK) return -1;
+    size_t es = tl_dtype_bits((tl_dtype)s->dtype) / 8, ed = tl_dtype_bits((tl_dtype)d->dtype) / 8;
+    size_t elems = size / (es > ed ? es : ed), hw = elems / (size_t)cd->c;
+    sh->nb = 1 + (int64_t)(hw / ((size_t)4096 * 4096));
+    hw /= (size_t)sh->nb;
+    sh->c = cd->c;
+    sh->w = (int64_t)sqrt((double)hw);
+    sh->h = (int64_t)hw / (sh->w ? sh->w : 1);
+    sh->dense_bytes = (double)sh->nb * (double)cd->c * (double)sh->h * (double)sh->w * (double)(es + ed);
+    spec_of(fs, sizeof fs, cd->from, cd->from_ord, sh->nb, cd->c, sh->h, sh->w);
+    spec_of(ts, sizeof ts, cd->to, cd->to_ord, sh->nb, cd->c, sh->h, sh->w);
+    if (tl_desc_parse(s, fs) != TL_OK || tl_desc_parse(d, ts) != TL_OK) return -1;
+    return 0;
+}
+
+size_t tl_bench_case_count(void)
+{
+    return NCASES;
+}
+
+const char *tl_bench_case_name(size_t i)
+{
+    return i < NCASES ? k_cases[i].name : NULL;
+}
+
+int tl_bench_case_tensors(size_t i, size_t size, tl_desc *s, tl_desc *d, case_shape *sh)
+{
+    return i < NCASES ? case_tensors(&k_cases[i], size, s, d, sh) : -1;
+}
+
 static int run_case(const case_def *cd, size_t size, int samples, unsigned threads, result *r)
 {
     memset(r, 0, sizeof *r);
@@ -315,45 +462,27 @@ static int run_case(const case_def *cd, size_t size, int samples, unsigned threa
     r->size = size;
     r->met = -1;
     tl_desc s, d;
-    char fs[256], ts[256];
-    /* element count from the larger element size; H x W near square */
-    spec_of(fs, sizeof fs, cd->from, cd->from_ord, 1, cd->c, 4, 4);
-    spec_of(ts, sizeof ts, cd->to, cd->to_ord, 1, cd->c, 4, 4);
-    if (tl_desc_parse(&s, fs) != TL_OK || tl_desc_parse(&d, ts) != TL_OK) return -1;
-    size_t es = tl_dtype_bits((tl_dtype)s.dtype) / 8, ed = tl_dtype_bits((tl_dtype)d.dtype) / 8;
-    size_t elems = size / (es > ed ? es : ed), hw = elems / (size_t)cd->c;
-    int64_t nb = 1 + (int64_t)(hw / ((size_t)4096 * 4096)); /* images of at most 4096 x 4096 */
-    hw /= (size_t)nb;
-    int64_t w = (int64_t)sqrt((double)hw), h = (int64_t)hw / (w ? w : 1);
-    spec_of(fs, sizeof fs, cd->from, cd->from_ord, nb, cd->c, h, w);
-    spec_of(ts, sizeof ts, cd->to, cd->to_ord, nb, cd->c, h, w);
-    if (tl_desc_parse(&s, fs) != TL_OK || tl_desc_parse(&d, ts) != TL_OK) return -1;
+    case_shape sh;
+    if (case_tensors(cd, size, &s, &d, &sh) != 0) return -1;
     tl_plan *plan = NULL;
     if (tl_plan_create(&plan, &s, &d, 0) != TL_OK) return -1;
-    kernels_of(plan, r->kernels, sizeof r->kernels);
-    double n_el = (double)nb * (double)cd->c * (double)h * (double)w;
-    r->bytes = n_el * (double)(es + ed);
+    tl_bench_plan_kernels(plan, r->kernels, sizeof r->kernels);
+    r->bytes = sh.dense_bytes;
+    /* memcpy's baseline copies half the dense bytes from src to dst: the
+     * same buffers as the conversion, big enough for either */
     size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes, half = (size_t)(r->bytes / 2);
-    void *src = big_alloc(sl), *dst = big_alloc(dl), *ca = big_alloc(half), *cb = big_alloc(half);
-    if (!src || !dst || !ca || !cb) {
-        free(src), free(dst), free(ca), free(cb);
+    void *src = big_alloc(sl > half ? sl : half), *dst = big_alloc(dl > half ? dl : half);
+    if (!src || !dst) {
+        free(src), free(dst);
         tl_plan_destroy(plan);
         return -1;
     }
-    fill_pattern(src, sl, (tl_dtype)s.dtype, 0x9E3779B97F4A7C15ull);
-    memset(dst, 0, dl);
-    fill_pattern(ca, half, TL_U8, 7);
-    memset(cb, 0, half);
+    fill_pattern(src, sl > half ? sl : half, (tl_dtype)s.dtype, 0x9E3779B97F4A7C15ull);
+    memset(dst, 0, dl > half ? dl : half);
     plan_ctx pc = {plan, src, sl, dst, dl, threads};
-    copy_ctx cc = {cb, ca, half};
-    timer tp, tc;
-    timer_init(&tp, do_plan, &pc);
-    timer_init(&tc, do_memcpy, &cc);
-    for (int k = 0; k < samples; k++) {
-        timer_sample(&tp);
-        timer_sample(&tc);
-    }
-    double t_plan = tp.best, t_copy = tc.best;
+    copy_ctx cc = {dst, src, half};
+    double t_plan, t_copy;
+    measure_pair(do_plan, &pc, do_memcpy, &cc, samples, &t_plan, &t_copy);
     r->gbs = r->bytes / t_plan * 1e-9;
     r->memcpy_gbs = r->bytes / t_copy * 1e-9;
     r->ratio = t_copy / t_plan;
@@ -377,7 +506,14 @@ static int run_case(const case_def *cd, size_t size, int samples, unsigned threa
         if (r->gbs < r->dnnl_gbs) r->met = 0;
     }
 #endif
-    free(src), free(dst), free(ca), free(cb);
+#ifdef TL_BENCH_HAVE_XNNPACK
+    double t_x = xnn_time(cd, &s, &d, &sh, src, dst, samples);
+    if (t_x > 0) {
+        r->xnn_gbs = r->bytes / t_x * 1e-9;
+        if (r->gbs < r->xnn_gbs) r->met = 0;
+    }
+#endif
+    free(src), free(dst);
     tl_plan_destroy(plan);
     return 0;
 }
@@ -392,17 +528,19 @@ static const char *size_name(size_t s, char *buf, size_t n)
 
 static void print_table(const result *r, int n)
 {
-    printf("| case | size | tlayout GB/s | x memcpy | memcpy GB/s | stream GB/s | oneDNN GB/s | oneDNN x memcpy | target | met | kernels |\n");
-    printf("|---|---|---:|---:|---:|---:|---:|---:|---|---|---|\n");
+    printf("| case | size | tlayout GB/s | x memcpy | memcpy GB/s | stream GB/s | oneDNN GB/s | oneDNN x memcpy "
+           "| XNNPACK GB/s (quantize: 2 passes) | target | met | kernels |\n");
+    printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n");
     for (int i = 0; i < n; i++) {
-        char sz[32], st[32] = "-", dn[32] = "-", dr[32] = "-";
+        char sz[32], st[32] = "-", dn[32] = "-", dr[32] = "-", xn[32] = "-";
+        if (r[i].xnn_gbs > 0) snprintf(xn, sizeof xn, "%.1f", r[i].xnn_gbs);
         if (r[i].stream_gbs > 0) snprintf(st, sizeof st, "%.1f", r[i].stream_gbs);
         if (r[i].dnnl_gbs > 0) {
             snprintf(dn, sizeof dn, "%.1f", r[i].dnnl_gbs);
             snprintf(dr, sizeof dr, "%.2f", r[i].dnnl_ratio);
         }
-        printf("| %s | %s | %.1f | %.2f | %.1f | %s | %s | %s | >= %.1fx %s | %s | %s |\n", r[i].name,
-               size_name(r[i].size, sz, sizeof sz), r[i].gbs, r[i].ratio, r[i].memcpy_gbs, st, dn, dr, r[i].target,
+        printf("| %s | %s | %.1f | %.2f | %.1f | %s | %s | %s | %s | >= %.1fx %s | %s | %s |\n", r[i].name,
+               size_name(r[i].size, sz, sizeof sz), r[i].gbs, r[i].ratio, r[i].memcpy_gbs, st, dn, dr, xn, r[i].target,
                r[i].stream_gbs > 0 ? "max(memcpy, stream)" : "memcpy", r[i].met ? "yes" : "**no**", r[i].kernels);
     }
 }
@@ -412,10 +550,10 @@ static void print_json(const result *r, int n)
     printf("[\n");
     for (int i = 0; i < n; i++)
         printf("  {\"case\":\"%s\",\"size\":%zu,\"bytes\":%.0f,\"gbs\":%.3f,\"ratio\":%.3f,\"memcpy_gbs\":%.3f,"
-               "\"stream_gbs\":%.3f,\"onednn_gbs\":%.3f,\"onednn_ratio\":%.3f,\"target\":%.1f,\"met\":%s,"
-               "\"kernels\":\"%s\"}%s\n",
+               "\"stream_gbs\":%.3f,\"onednn_gbs\":%.3f,\"onednn_ratio\":%.3f,\"xnnpack_gbs\":%.3f,"
+               "\"target\":%.1f,\"met\":%s,\"kernels\":\"%s\"}%s\n",
                r[i].name, r[i].size, r[i].bytes, r[i].gbs, r[i].ratio, r[i].memcpy_gbs, r[i].stream_gbs,
-               r[i].dnnl_gbs, r[i].dnnl_ratio, r[i].target, r[i].met ? "true" : "false", r[i].kernels,
+               r[i].dnnl_gbs, r[i].dnnl_ratio, r[i].xnn_gbs, r[i].target, r[i].met ? "true" : "false", r[i].kernels,
                i + 1 < n ? "," : "");
     printf("]\n");
 }
@@ -500,8 +638,8 @@ static const char bench_usage[] =
     "Measure conversion throughput (one thread; --threads N: up to N, 0 = the\n"
     "fast cores): GB/s of dense bytes read +\n"
     "written, the ratio to memcpy of the same bytes in the same run, a\n"
-    "streaming-copy baseline above 64 MiB, and oneDNN's reorder when built\n"
-    "with it. Default sizes 256K,256M; --quick = 256K only, fewer samples.\n"
+    "streaming-copy baseline above 64 MiB, and oneDNN's reorder and XNNPACK's\n"
+    "operators when built with them. Default sizes 256K,256M; --quick = 256K only, fewer samples.\n"
     "TL_CPU=scalar|sse2|avx2|avx512|neon forces a kernel path.\n";
 
 int tl_bench_main(int argc, char **argv, const char *prog)

@@ -16,7 +16,7 @@ static const tl_image_kernels avx2 = {"avx2", tl_u8_vlinear_ukernel__avx2, tl_u8
                                      tl_yuv_rgb_ukernel__avx2};
 #endif
 #if defined(__aarch64__) || defined(__arm__)
-static const tl_image_kernels neon = {"neon", tl_u8_vlinear_ukernel__neon, tl_u8_hlinear_ukernel__scalar,
+static const tl_image_kernels neon = {"neon", tl_u8_vlinear_ukernel__neon, tl_u8_hlinear_ukernel__neon,
                                      tl_yuv_rgb_ukernel__neon};
 #endif
 

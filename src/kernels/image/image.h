@@ -44,6 +44,7 @@ void tl_u8_vlinear_ukernel__avx2(const int32_t *h0, const int32_t *h1, int32_t b
 void tl_u8_vlinear_ukernel__neon(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
 void tl_u8_hlinear_ukernel__scalar(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
 void tl_u8_hlinear_ukernel__avx2(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
+void tl_u8_hlinear_ukernel__neon(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
 void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
 void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
 void tl_yuv_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);

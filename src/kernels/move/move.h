@@ -89,6 +89,9 @@ void tl_stream_copy_ukernel__scalar(uint8_t *d, const uint8_t *s, size_t n); /* 
 #if defined(__x86_64__) || defined(_M_X64)
 void tl_stream_copy_ukernel__sse2(uint8_t *d, const uint8_t *s, size_t n);
 #endif
+#if defined(__aarch64__)
+void tl_stream_copy_ukernel__neon(uint8_t *d, const uint8_t *s, size_t n); /* STNP (move/neon.c) */
+#endif
 /* Order the non-temporal stores before returning (x86 sfence; else nothing). */
 void tl_store_fence(void);
 
