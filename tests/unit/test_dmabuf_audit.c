@@ -67,6 +67,7 @@ static const char *const k_pairs[][3] = {
     {"yuv.nv12:u8:3x40x64", "CHW:u8:3x40x64",                                        /* strided copy, chroma x2 */
      UNOPTIMISED_ONLY("without optimisation, the chained assignment d[2j] = d[2j+1] = s[2j] of "
                       "dup_every_other_byte (src/engine/run.c) reads d[2j+1] back")},
+    {"CHW:u8:3x40x130", "yuv.nv12:u8:3x40x130", NULL},                               /* byte-masked chroma stores */
     {"NCHW:f32:1x3x30x31", "NCHW:f32:1x3x30x31:pad=0,0,2,3,0,0,1,5", NULL},          /* padding on three dims */
     {"NCHW:u8:1x3x20x20", "NCHW:u8:1x3x20x20", NULL},                                /* plain copy */
     {"NHWC:u8:1x40x64x3", "trt.dla_hwc4:i8:1x3x40x64", NULL},                       /* repack + saturation */

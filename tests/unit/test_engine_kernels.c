@@ -410,6 +410,47 @@ static void check_gather_vbmi(tl_rng *r, unsigned ss, unsigned rs, size_t m)
 #endif
 }
 
+/* The AVX-512 chroma moves (kernels/move/avx512.c): the source ends at its
+ * last sample at the end of a page, the destination has sentinels around it
+ * and, for copy even, odd bytes that must stay as they were. */
+TL_TEST(chroma_moves_avx512)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (!tl_cpu_has(TL_ISA_AVX512)) {
+        printf("chroma_moves_avx512: skipped (no AVX-512 here)\n");
+        return;
+    }
+    tl_rng r = tl_test_rng();
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    for (size_t n = 1; n < 200 && TL_TEST_FAILURES() == 0; n += n < 70 ? 1 : (size_t)tl_rng_range(&r, 1, 20)) {
+        size_t len = 2 * n - 1, maplen = (len + pg - 1) / pg * pg + pg;
+        uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        REQUIRE(map != MAP_FAILED);
+        REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
+        uint8_t *src = map + maplen - pg - len, *init = malloc(2 * n + 2 * PAD), *out = malloc(2 * n + 2 * PAD);
+        tl_rng_bytes(&r, src, len);
+        tl_rng_bytes(&r, init, 2 * n + 2 * PAD);
+        for (int dup = 0; dup < 2; dup++) {
+            memcpy(out, init, 2 * n + 2 * PAD);
+            if (dup) tl_x8_dup_even_ukernel__avx512(src, out + PAD, n);
+            else tl_x8_copy_even_ukernel__avx512(src, out + PAD, n);
+            for (size_t i = 0; i < 2 * n + 2 * PAD; i++) {
+                size_t j = i - PAD;
+                uint8_t want = init[i];
+                if (i >= PAD && j < 2 * n && (dup || j % 2 == 0)) want = src[j & ~(size_t)1];
+                if (out[i] != want) {
+                    FAILF("%s n=%zu: byte %zu: 0x%02x != 0x%02x", dup ? "dup even" : "copy even", n, i, out[i], want);
+                    break;
+                }
+            }
+        }
+        free(init);
+        free(out);
+        munmap(map, maplen);
+    }
+#endif
+}
+
 TL_TEST(pixel_moves_vbmi)
 {
     if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
@@ -438,5 +479,6 @@ int main(int argc, char **argv)
     TL_RUN(interleave_zero_lanes);
     TL_RUN(repack_and_fill);
     TL_RUN(pixel_moves_vbmi);
+    TL_RUN(chroma_moves_avx512);
     return tl_test_finish();
 }

@@ -61,6 +61,12 @@ void tl_x64_dup2d_ukernel__scalar(const uint8_t *, uint8_t *, size_t, ptrdiff_t,
 /* n even bytes of s (every other byte: one plane of an interleaved chroma
  * pair) each twice into 2n bytes of d. */
 void tl_x8_dup_even_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n);
+#if defined(__x86_64__) || defined(_M_X64)
+void tl_x8_dup_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n);
+/* n even bytes of s into the even bytes of d, the odd bytes of d neither
+ * read nor written (one plane into an interleaved chroma pair). */
+void tl_x8_copy_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n);
+#endif
 
 /* Pixels of W bytes (4 .. 64): spread m pixels rd apart in t to ds apart in
  * d, masked by mask[0..W) (the zero lanes come from the mask); gather m
