@@ -38,7 +38,7 @@ static int count_case(size_t i, size_t size)
         fprintf(stderr, "icount_arm: case '%s' skipped: %s\n", tl_bench_case_name(i), tl_last_error());
         return -1;
     }
-    size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes, half = (size_t)(sh.dense_bytes / 2);
+    size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes, half = (size_t)(sh.bytes / 2);
     size_t sn = sl > half ? sl : half, dn = dl > half ? dl : half;
     unsigned char *src = malloc(sn), *dst = calloc(1, dn);
     if (!src || !dst) {
@@ -55,7 +55,7 @@ static int count_case(size_t i, size_t size)
     memcpy(dst, src, half);
     tl_icount_mark();
     g_sink = dst[half / 2];
-    printf("%s\t%zu\t%.0f\t%s\n", tl_bench_case_name(i), size, sh.dense_bytes, st == TL_OK ? kernels : "(failed)");
+    printf("%s\t%zu\t%.0f\t%s\n", tl_bench_case_name(i), size, sh.bytes, st == TL_OK ? kernels : "(failed)");
     free(src), free(dst), tl_plan_destroy(plan);
     return 0;
 }

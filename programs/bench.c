@@ -38,7 +38,7 @@ void omp_set_num_threads(int n);
 #define NHWC(dt) "NHWC:" dt ":%lldx%lldx%lldx%lld"
 #define NCHW16(dt) "NCHW16c:" dt ":%lldx%lldx%lldx%lld"
 
-enum { ORD_CHW = 0, ORD_HWC = 1 };
+enum { ORD_CHW = 0, ORD_HWC = 1, ORD_YUV = 2 /* C, H, W: one image, no batch dim (the yuv formats) */ };
 
 typedef struct case_def {
     const char *name, *from, *to;
@@ -77,6 +77,29 @@ static const case_def k_cases[] = {
      ORD_CHW, 64, "nChw16c", "nchw"},
     {"u8 nhwc->trt.dla_hwc4 i8 C=3", NHWC("u8"), "trt.dla_hwc4:i8:%lldx%lldx%lldx%lld", ORD_HWC, ORD_CHW, 3, NULL, NULL},
     {"u8 nhwc->tidl padded C=3", NHWC("u8"), "tidl:u8:%lldx%lldx%lldx%lld:pad=1,1,1,1", ORD_HWC, ORD_CHW, 3, NULL, NULL},
+    /* The vendor paths of `tlayout demo` (issue #20), both directions: a 3-plane
+     * YUV 4:4:4 image <-> NV12, an NHWC u8 image <-> TIDL padded i8, TensorRT
+     * kCHW32 i8, DLA kDLA_HWC4 i8 and f16, RKNN NC1HWC2 i8; and the
+     * quantizations of the issue. */
+    {"u8 yuv444 chw->yuv.nv12", "CHW:u8:%lldx%lldx%lld", "yuv.nv12:u8:%lldx%lldx%lld", ORD_YUV, ORD_YUV, 3, NULL, NULL},
+    {"u8 yuv.nv12->yuv444 chw", "yuv.nv12:u8:%lldx%lldx%lld", "CHW:u8:%lldx%lldx%lld", ORD_YUV, ORD_YUV, 3, NULL, NULL},
+    {"u8 nhwc->tidl padded i8 C=3", NHWC("u8"), "tidl:i8:%lldx%lldx%lldx%lld:pad=1,1,1,1:scale=0.5", ORD_HWC, ORD_CHW, 3,
+     NULL, NULL},
+    {"tidl padded i8->u8 nhwc C=3", "tidl:i8:%lldx%lldx%lldx%lld:pad=1,1,1,1:scale=0.5", NHWC("u8"), ORD_CHW, ORD_HWC, 3,
+     NULL, NULL},
+    {"u8 nhwc->trt.chw32 i8 C=3", NHWC("u8"), "trt.chw32:i8:%lldx%lldx%lldx%lld:scale=2", ORD_HWC, ORD_CHW, 3, NULL, NULL},
+    {"trt.chw32 i8->u8 nhwc C=3", "trt.chw32:i8:%lldx%lldx%lldx%lld:scale=2", NHWC("u8"), ORD_CHW, ORD_HWC, 3, NULL, NULL},
+    {"trt.dla_hwc4 i8->u8 nhwc C=3", "trt.dla_hwc4:i8:%lldx%lldx%lldx%lld", NHWC("u8"), ORD_CHW, ORD_HWC, 3, NULL, NULL},
+    {"u8 nhwc->trt.dla_hwc4 f16 C=3", NHWC("u8"), "trt.dla_hwc4:f16:%lldx%lldx%lldx%lld", ORD_HWC, ORD_CHW, 3, NULL, NULL},
+    {"trt.dla_hwc4 f16->u8 nhwc C=3", "trt.dla_hwc4:f16:%lldx%lldx%lldx%lld", NHWC("u8"), ORD_CHW, ORD_HWC, 3, NULL, NULL},
+    {"u8 nhwc->rknn.nc1hwc2 i8 C=3", NHWC("u8"), "rknn.nc1hwc2:i8:%lldx%lldx%lldx%lld:c2=16:zp=-128:scale=1", ORD_HWC,
+     ORD_CHW, 3, NULL, NULL},
+    {"rknn.nc1hwc2 i8->u8 nhwc C=3", "rknn.nc1hwc2:i8:%lldx%lldx%lldx%lld:c2=16:zp=-128:scale=1", NHWC("u8"), ORD_CHW,
+     ORD_HWC, 3, NULL, NULL},
+    {"quantize f32 nchw->i8 nhwc C=64", NCHW("f32"), NHWC("i8") ":q=affine:zp=3:scale=0.02", ORD_CHW, ORD_HWC, 64,
+     "nchw", "nhwc"},
+    {"quantize f32 nchw->i8 nchw16c C=80", NCHW("f32"), NCHW16("i8") ":q=affine:zp=3:scale=0.02", ORD_CHW, ORD_CHW, 80,
+     "nchw", "nChw16c"},
 };
 #define NCASES (sizeof k_cases / sizeof k_cases[0])
 
@@ -394,7 +417,8 @@ static void fill_pattern(void *buf, size_t n, tl_dtype t, uint64_t seed)
 
 static void spec_of(char *out, size_t n, const char *tmpl, int ord, int64_t b, int64_t c, int64_t h, int64_t w)
 {
-    if (ord == ORD_CHW) snprintf(out, n, tmpl, (long long)b, (long long)c, (long long)h, (long long)w);
+    if (ord == ORD_YUV) snprintf(out, n, tmpl, (long long)c, (long long)h, (long long)w);
+    else if (ord == ORD_CHW) snprintf(out, n, tmpl, (long long)b, (long long)c, (long long)h, (long long)w);
     else snprintf(out, n, tmpl, (long long)b, (long long)h, (long long)w, (long long)c);
 }
 
@@ -428,15 +452,18 @@ static int case_tensors(const case_def *cd, size_t size, tl_desc *s, tl_desc *d,
     if (tl_desc_parse(s, fs) != TL_OK || tl_desc_parse(d, ts) != TL_OK) return -1;
     size_t es = tl_dtype_bits((tl_dtype)s->dtype) / 8, ed = tl_dtype_bits((tl_dtype)d->dtype) / 8;
     size_t elems = size / (es > ed ? es : ed), hw = elems / (size_t)cd->c;
-    sh->nb = 1 + (int64_t)(hw / ((size_t)4096 * 4096));
+    /* images of at most 4096 x 4096; the yuv formats have no batch dim */
+    sh->nb = cd->from_ord == ORD_YUV ? 1 : 1 + (int64_t)(hw / ((size_t)4096 * 4096));
     hw /= (size_t)sh->nb;
     sh->c = cd->c;
     sh->w = (int64_t)sqrt((double)hw);
     sh->h = (int64_t)hw / (sh->w ? sh->w : 1);
-    sh->dense_bytes = (double)sh->nb * (double)cd->c * (double)sh->h * (double)sh->w * (double)(es + ed);
+    if (cd->from_ord == ORD_YUV) sh->w &= ~(int64_t)1, sh->h &= ~(int64_t)1; /* 4:2:0: even sizes */
     spec_of(fs, sizeof fs, cd->from, cd->from_ord, sh->nb, cd->c, sh->h, sh->w);
     spec_of(ts, sizeof ts, cd->to, cd->to_ord, sh->nb, cd->c, sh->h, sh->w);
     if (tl_desc_parse(s, fs) != TL_OK || tl_desc_parse(d, ts) != TL_OK) return -1;
+    /* the buffers' bytes: a padded or subsampled side (kCHW32, NV12) moves what it stores */
+    sh->bytes = (double)s->size_bytes + (double)d->size_bytes;
     return 0;
 }
 
@@ -467,7 +494,7 @@ static int run_case(const case_def *cd, size_t size, int samples, unsigned threa
     tl_plan *plan = NULL;
     if (tl_plan_create(&plan, &s, &d, 0) != TL_OK) return -1;
     tl_bench_plan_kernels(plan, r->kernels, sizeof r->kernels);
-    r->bytes = sh.dense_bytes;
+    r->bytes = sh.bytes;
     /* memcpy's baseline copies half the dense bytes from src to dst: the
      * same buffers as the conversion, big enough for either */
     size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes, half = (size_t)(r->bytes / 2);

@@ -15,11 +15,12 @@
  * Returns the exit status. */
 int tl_bench_main(int argc, char **argv, const char *prog);
 
-/* A case's tensors: nb images of c x h x w; dense_bytes = elements x (source
- * + destination element bytes), the bytes the GB/s figures count. */
+/* A case's tensors: nb images of c x h x w; bytes = the source's plus the
+ * destination's buffer bytes (padding and subsampling included), the bytes
+ * the GB/s figures count. */
 typedef struct case_shape {
     int64_t nb, c, h, w;
-    double dense_bytes;
+    double bytes;
 } case_shape;
 
 /* The benchmark's cases, in table order. */

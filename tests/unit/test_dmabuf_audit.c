@@ -67,13 +67,19 @@ static const char *const k_pairs[][3] = {
     {"yuv.nv12:u8:3x40x64", "CHW:u8:3x40x64",                                        /* strided copy, chroma x2 */
      UNOPTIMISED_ONLY("without optimisation, the chained assignment d[2j] = d[2j+1] = s[2j] of "
                       "dup_every_other_byte (src/engine/run.c) reads d[2j+1] back")},
+    {"CHW:u8:3x40x130", "yuv.nv12:u8:3x40x130", NULL},                               /* byte-masked chroma stores */
     {"NCHW:f32:1x3x30x31", "NCHW:f32:1x3x30x31:pad=0,0,2,3,0,0,1,5", NULL},          /* padding on three dims */
     {"NCHW:u8:1x3x20x20", "NCHW:u8:1x3x20x20", NULL},                                /* plain copy */
-    {"NHWC:u8:1x40x64x3", "trt.dla_hwc4:i8:1x3x40x64",
-     "the SIMD re-pack with u8 <-> i8 saturation re-packs into the destination and saturates it in place "
-     "(src/engine/run.c run_repack)"},
+    {"NHWC:u8:1x40x64x3", "trt.dla_hwc4:i8:1x3x40x64", NULL},                       /* repack + saturation */
+    {"NHWC:u8:1x7x37x3", "trt.dla_hwc4:i8:1x3x7x37", NULL},                          /* the same, padded rows */
     {"NCHW:u8:1x4x40x64", "NCHW:u4:1x4x40x64",
      "4-bit destinations: two elements share a byte, each is stored by a read-modify-write (element walk)"},
+};
+
+/* Pairs that must take a given executor on the AVX2 and AVX-512 paths, so
+ * the audit above covers it (the scalar and SSE2 paths pick another). */
+static const char *const k_executor_pairs[][3] = {
+    {"NHWC:u8:1x40x64x3", "trt.dla_hwc4:i8:1x3x40x64", "repack tl_x8_repack3_0_1_ukernel__"},
 };
 
 /* ---- the harness -------------------------------------------------------------------- */
@@ -228,6 +234,26 @@ TL_TEST(conversions_only_store)
     }
 }
 
+/* The audit saw the executor it means to: a SIMD path that stopped taking
+ * it (or a renamed executor) would leave it unaudited. */
+TL_TEST(audited_executors_are_taken)
+{
+    for (size_t i = 0; i < sizeof k_executor_pairs / sizeof k_executor_pairs[0]; i++) {
+        tl_desc s, d;
+        tl_plan *plan = NULL;
+        REQUIRE_STATUS(tl_desc_parse(&s, k_executor_pairs[i][0]), TL_OK);
+        REQUIRE_STATUS(tl_desc_parse(&d, k_executor_pairs[i][1]), TL_OK);
+        REQUIRE_STATUS(tl_plan_create(&plan, &s, &d, 0), TL_OK);
+        const char *t = tl_plan_describe(plan);
+        if (strstr(t, "avx2 path") || strstr(t, "avx512 path")) {
+            if (!strstr(t, k_executor_pairs[i][2]))
+                FAILF("%s -> %s: expected '%s' in the plan:\n%s", k_executor_pairs[i][0], k_executor_pairs[i][1],
+                      k_executor_pairs[i][2], t);
+        }
+        tl_plan_destroy(plan);
+    }
+}
+
 /* Image plans (tlayout/image.h): a frame into every kind of model input,
  * letterbox border rows, padding and f32 normalisation included. */
 static const struct {
@@ -293,6 +319,7 @@ int main(int argc, char **argv)
     tl_test_init(argc, argv);
     if (!getenv("TL_AUDIT_CHILD")) TL_RUN(harness_sees_loads);
     TL_RUN(conversions_only_store);
+    TL_RUN(audited_executors_are_taken);
     TL_RUN(images_only_store);
 #if defined(__OPTIMIZE__)
     int sweep = !getenv("TL_AUDIT_CHILD");

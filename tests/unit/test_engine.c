@@ -374,6 +374,21 @@ static const char *const k_specs[][2] = {
     {"trt.chw32:i8:1x3x9x11", "NHWC:i8:1x9x11x3"},
     {"NHWC:u8:1x80x81x3", "trt.dla_hwc4:f16:1x3x80x81"},
     {"trt.dla_hwc4:f16:1x3x80x81", "NHWC:u8:1x80x81x3"},
+    /* pixels by byte permutes (AVX-512 VBMI): C = 1, 3, 4, odd widths, padded rows */
+    {"NHWC:u8:1x7x13x1", "rknn.nc1hwc2:u8:1x1x7x13x16:c=1"},
+    {"rknn.nc1hwc2:i8:1x1x7x13x16:c=4:zp=-128:scale=1", "NHWC:u8:1x7x13x4"},
+    {"NHWC:u8:1x5x9x4", "trt.chw32:i8:1x4x5x9"},
+    {"NHWC:u8:1x5x7x1", "trt.dla_hwc4:f16:1x1x5x7"},
+    {"trt.dla_hwc4:f16:1x3x5x7", "NHWC:u8:1x5x7x3"},
+    {"NHWC:u8:1x6x11x3", "NHWC:u8:1x6x11x3:pad=0,0,0,0,0,0,1,13"},
+    {"NHWC:i8:1x6x11x4:pad=0,0,0,0,0,0,0,4", "NHWC:u8:1x6x11x4"},
+    {"trt.dla_hwc4:i8:1x3x5x37", "NHWC:u8:1x5x37x3"},
+    {"trt.dla_hwc4:i8:1x3x9x37", "NHWC:i8:1x9x37x3"},
+    /* 4:2:0 chroma by 32 samples a register (AVX-512): odd sizes, rows over 64 bytes */
+    {"CHW:u8:3x6x150", "yuv.nv12:u8:3x6x150"},
+    {"CHW:u8:3x5x131", "yuv.nv21:u8:3x5x131:pitch=140"},
+    {"yuv.nv12:u8:3x7x133", "CHW:u8:3x7x133"},
+    {"yuv.nv21:u8:3x4x70:pitch=80", "HWC:u8:4x70x3"},
     {"NHWC:u8:1x5x7x5", "NCHW64c:u8:1x5x5x7"},
     {"NCHW64c:f32:1x5x5x7", "NHWC:i8:1x5x7x5"},
 };

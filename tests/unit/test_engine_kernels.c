@@ -3,10 +3,15 @@
  * over every 8/16-bit pattern and f32 edge values (NaN payloads, infinities,
  * ties, denormals, clamp edges) under every quantization kind and rounding
  * mode; move kernels over sizes around their vector widths with sentinels. */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "engine/engine.h"
+#include "kernels/move/move.h"
 #include "tl_engine_test.h"
 #include "tl_test.h"
 
@@ -341,6 +346,129 @@ TL_TEST(repack_and_fill)
     }
 }
 
+/* The AVX-512 VBMI pixel moves (kernels/move/avx512vbmi.c) against index
+ * arithmetic: every pixel size, run length and head, pixel counts around a
+ * register's worth, sentinels around the output, and a gather source that
+ * ends exactly at the last run, at the end of a page (a read past it faults). */
+static void check_spread_vbmi(tl_rng *r, unsigned w, unsigned rd, unsigned h, size_t m)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    uint8_t perm[64];
+    uint64_t keep = tl_px_perm_spread(perm, w, rd, h);
+    uint8_t *t = malloc(m * rd + 64), *out = malloc(m * w + 2 * PAD);
+    tl_rng_bytes(r, t, m * rd + 64);
+    memset(out, 0xA5, m * w + 2 * PAD);
+    tl_x8_spread_ukernel__avx512vbmi(t, rd, out + PAD, m, w, perm, keep);
+    for (size_t i = 0; i < m * w + 2 * PAD; i++) {
+        uint8_t want = 0xA5;
+        if (i >= PAD && i < PAD + m * w) {
+            size_t j = i - PAD, px = j / w, lane = j % w;
+            want = lane >= h && lane < h + rd ? t[px * rd + lane - h] : 0;
+        }
+        if (out[i] != want) {
+            FAILF("spread w=%u rd=%u h=%u m=%zu: byte %zu: 0x%02x != 0x%02x", w, rd, h, m, i, out[i], want);
+            break;
+        }
+    }
+    free(t);
+    free(out);
+#else
+    (void)r, (void)w, (void)rd, (void)h, (void)m;
+#endif
+}
+
+static void check_gather_vbmi(tl_rng *r, unsigned ss, unsigned rs, size_t m)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    uint8_t perm[64];
+    tl_px_perm_gather(perm, ss, rs);
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = m ? (m - 1) * ss + rs : 0;
+    size_t maplen = (len + pg - 1) / pg * pg + pg;
+    uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(map != MAP_FAILED);
+    REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
+    uint8_t *s = map + maplen - pg - len, *out = malloc(m * rs + 64 + 2 * PAD);
+    tl_rng_bytes(r, s, len);
+    memset(out, 0xA5, m * rs + 64 + 2 * PAD);
+    tl_x8_gather_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, perm);
+    for (size_t i = 0; i < PAD + m * rs; i++) { /* past the runs: the kernel's slack */
+        uint8_t want = i < PAD ? 0xA5 : s[(i - PAD) / rs * ss + (i - PAD) % rs];
+        if (out[i] != want) {
+            FAILF("gather ss=%u rs=%u m=%zu: byte %zu: 0x%02x != 0x%02x", ss, rs, m, i, out[i], want);
+            break;
+        }
+    }
+    for (size_t i = PAD + m * rs + 64; i < m * rs + 64 + 2 * PAD; i++)
+        if (out[i] != 0xA5) {
+            FAILF("gather ss=%u rs=%u m=%zu: byte %zu written, past the slack", ss, rs, m, i);
+            break;
+        }
+    free(out);
+    munmap(map, maplen);
+#else
+    (void)r, (void)ss, (void)rs, (void)m;
+#endif
+}
+
+/* The AVX-512 chroma moves (kernels/move/avx512.c): the source ends at its
+ * last sample at the end of a page, the destination has sentinels around it
+ * and, for copy even, odd bytes that must stay as they were. */
+TL_TEST(chroma_moves_avx512)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (!tl_cpu_has(TL_ISA_AVX512)) {
+        printf("chroma_moves_avx512: skipped (no AVX-512 here)\n");
+        return;
+    }
+    tl_rng r = tl_test_rng();
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    for (size_t n = 1; n < 200 && TL_TEST_FAILURES() == 0; n += n < 70 ? 1 : (size_t)tl_rng_range(&r, 1, 20)) {
+        size_t len = 2 * n - 1, maplen = (len + pg - 1) / pg * pg + pg;
+        uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        REQUIRE(map != MAP_FAILED);
+        REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
+        uint8_t *src = map + maplen - pg - len, *init = malloc(2 * n + 2 * PAD), *out = malloc(2 * n + 2 * PAD);
+        tl_rng_bytes(&r, src, len);
+        tl_rng_bytes(&r, init, 2 * n + 2 * PAD);
+        for (int dup = 0; dup < 2; dup++) {
+            memcpy(out, init, 2 * n + 2 * PAD);
+            if (dup) tl_x8_dup_even_ukernel__avx512(src, out + PAD, n);
+            else tl_x8_copy_even_ukernel__avx512(src, out + PAD, n);
+            for (size_t i = 0; i < 2 * n + 2 * PAD; i++) {
+                size_t j = i - PAD;
+                uint8_t want = init[i];
+                if (i >= PAD && j < 2 * n && (dup || j % 2 == 0)) want = src[j & ~(size_t)1];
+                if (out[i] != want) {
+                    FAILF("%s n=%zu: byte %zu: 0x%02x != 0x%02x", dup ? "dup even" : "copy even", n, i, out[i], want);
+                    break;
+                }
+            }
+        }
+        free(init);
+        free(out);
+        munmap(map, maplen);
+    }
+#endif
+}
+
+TL_TEST(pixel_moves_vbmi)
+{
+    if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
+        printf("pixel_moves_vbmi: skipped (no AVX-512 VBMI here)\n");
+        return;
+    }
+    tl_rng r = tl_test_rng();
+    for (unsigned w = 4; w <= 64; w *= 2)
+        for (unsigned rd = 1; rd <= w && TL_TEST_FAILURES() == 0; rd += rd < 8 ? 1 : (unsigned)tl_rng_range(&r, 1, 9)) {
+            unsigned h = rd == w ? 0 : (unsigned)tl_rng_range(&r, 0, (int64_t)(w - rd));
+            for (size_t m = 0; m <= 3 * 64 / w + 3; m++) {
+                check_spread_vbmi(&r, w, rd, h, m);
+                check_spread_vbmi(&r, w, rd, 0, m);
+                check_gather_vbmi(&r, w, rd, m);
+            }
+        }
+}
+
 int main(int argc, char **argv)
 {
     tl_test_init(argc, argv);
@@ -350,5 +478,7 @@ int main(int argc, char **argv)
     TL_RUN(move_kernels_strides);
     TL_RUN(interleave_zero_lanes);
     TL_RUN(repack_and_fill);
+    TL_RUN(pixel_moves_vbmi);
+    TL_RUN(chroma_moves_avx512);
     return tl_test_finish();
 }

@@ -13,6 +13,32 @@ static unsigned px_move(int64_t n)
     return 0;
 }
 
+/* On a CPU with AVX-512 VBMI (and a plan on that path), one byte permute
+ * per 64 bytes moves the pixels: spread into pixels of w bytes whose run of
+ * rd bytes starts h bytes in, or gather from pixels of w bytes (a power of 2
+ * up to 64: whole pixels per register; a gather up to 16). */
+static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, size_t h)
+{
+    ps->x.px.vbmi = 0;
+#if defined(__x86_64__) || defined(_M_X64)
+    if (!tl_isa_includes(p->isa, TL_ISA_AVX512) || !tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) return;
+    if (w < 1 || w > 64 || (w & (w - 1)) || rd + h > (size_t)w) return;
+    /* a gather of 2 pixels a step stores 64 bytes to advance 2 runs: the
+     * scalar word moves are faster there (kCHW32: 0.64 against 0.82x memcpy) */
+    if (ps->x.px.gather && w > 16) return;
+    ps->x.px.vbmi = 1;
+    if (ps->x.px.gather) {
+        tl_px_perm_gather(ps->x.px.perm, (unsigned)w, (unsigned)rd);
+        ps->kernel_name = "tl_x8_gather_ukernel__avx512vbmi";
+    } else {
+        ps->x.px.keep = tl_px_perm_spread(ps->x.px.perm, (unsigned)w, (unsigned)rd, (unsigned)h);
+        ps->kernel_name = "tl_x8_spread_ukernel__avx512vbmi";
+    }
+#else
+    (void)p, (void)ps, (void)w, (void)rd, (void)h;
+#endif
+}
+
 static bool applicable(const tl_plan *p, tl_pass *ps)
 {
     const tl_cvt *cv = &p->cv;
@@ -25,12 +51,14 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
         (ps->head || ps->tail || out->ds > k * cv->ed)) {
         ps->x.px.bytes = (uint8_t)out->ds;
         ps->x.px.gather = 0;
+        choose_vbmi(p, ps, out->ds, (size_t)k * cv->ed, (size_t)ps->head * cv->ed);
         return true;
     }
     if (!ps->head && !ps->tail && out->ds == k * cv->ed && out->ss > k * cv->es && px_move(k * cv->es) &&
         (int64_t)px_move(k * cv->es) <= out->ss) {
         ps->x.px.bytes = (uint8_t)px_move(k * cv->es);
         ps->x.px.gather = 1;
+        choose_vbmi(p, ps, out->ss, (size_t)k * cv->es, 0);
         return true;
     }
     return false;
@@ -80,7 +108,13 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
         uint8_t *db = d + (ptrdiff_t)b * out->ds;
         tl_row_plain(p, ps, s + b * k * cv->es, t, m * k);
         memset(t + m * rd, 0, 64);
-        spread_px(ps->x.px.bytes, t - h, rd, tl_where_to(p, db, out_tile), out->ds, m, mask);
+        uint8_t *to = tl_where_to(p, db, out_tile);
+#if defined(__x86_64__) || defined(_M_X64)
+        if (ps->x.px.vbmi)
+            tl_x8_spread_ukernel__avx512vbmi(t, rd, to, m, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep);
+        else
+#endif
+            spread_px(ps->x.px.bytes, t - h, rd, to, out->ds, m, mask);
         tl_flush(p, db, out_tile, m * (size_t)out->ds);
     }
 }
@@ -99,7 +133,12 @@ static void run_gather(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
         size_t m = n - b < chunk ? n - b : chunk;
         const uint8_t *sb = s + (ptrdiff_t)b * out->ss;
         size_t fast = b + m == n ? m - 1 : m;
-        gather_px(ps->x.px.bytes, sb, out->ss, t, rs, fast);
+#if defined(__x86_64__) || defined(_M_X64)
+        if (ps->x.px.vbmi)
+            tl_x8_gather_ukernel__avx512vbmi(sb, (size_t)out->ss, t, rs, fast, ps->x.px.perm);
+        else
+#endif
+            gather_px(ps->x.px.bytes, sb, out->ss, t, rs, fast);
         if (fast < m) memcpy(t + fast * rs, sb + (ptrdiff_t)fast * out->ss, rs);
         tl_copy_or_convert_row(p, ps, t, d + b * k * cv->ed, m * k);
     }

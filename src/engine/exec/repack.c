@@ -1,6 +1,6 @@
 /* repack: channel padding of packed pixels (RGB to RGB0) by the interleave
- * family's repack kernels, where a SIMD one exists; a conversion runs in
- * place (u8 <-> i8) or through L1. */
+ * family's repack kernels, where a SIMD one exists; a conversion runs
+ * through L1 (never on the destination: it is only stored to). */
 #include "engine/exec/exec.h"
 
 static bool applicable(const tl_plan *p, tl_pass *ps)
@@ -30,26 +30,26 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         k->fn(s, d, n);
         return;
     }
-    /* u8 <-> i8 saturation: re-pack straight into the destination, then
-     * convert it in place (a row kernel of equal element sizes may, and a
-     * zero lane stays zero). Through the L1 buffer, the re-pack's unaligned
-     * loads of bytes just stored by the conversion cannot be forwarded from
-     * the store buffer and wait for it to drain (measured: 0.30x memcpy). */
+    _Alignas(64) uint8_t tmp[TL_TILE_BYTES], out_tile[TL_TILE_BYTES]; /* out_tile: streaming plans */
+    /* u8 <-> i8 saturation works byte by byte and keeps a zero lane zero, so
+     * the re-pack goes first, into L1, and the conversion writes the
+     * destination from there: the destination is only ever stored to (an
+     * uncached or write-combined dma-buf, where a load is a DRAM round trip).
+     * The conversion reloads whole vectors at the addresses the re-pack
+     * stored them, which the store buffer forwards; the other order (convert
+     * into L1, re-pack from it) reloads 48-byte steps across stored vectors
+     * and waits for the store buffer to drain (measured: 0.30x memcpy). */
     if (cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1) {
-        /* in chunks that stay in L1 between the two steps (an image at once
-         * would take the destination through DRAM three times) */
-        size_t lanes = (size_t)(ps->head + in->count + ps->tail), chunk = TL_TILE_BYTES / lanes;
-        _Alignas(64) uint8_t tmp[TL_TILE_BYTES];
+        size_t lanes = (size_t)out->ds, chunk = TL_TILE_BYTES / lanes;
         for (size_t b = 0; b < n; b += chunk) {
             size_t m = n - b < chunk ? n - b : chunk;
-            uint8_t *db = d + (ptrdiff_t)b * out->ds, *t = tl_where_to(p, db, tmp);
-            k->fn(s + b * (size_t)in->count, t, m);
-            ps->row->fn(t, t, m * lanes, cv);
-            tl_flush(p, db, t, m * lanes);
+            uint8_t *db = d + (ptrdiff_t)b * out->ds;
+            k->fn(s + b * (size_t)in->count, tmp, m);
+            ps->row->fn(tmp, tl_where_to(p, db, out_tile), m * lanes, cv);
+            tl_flush(p, db, out_tile, m * lanes);
         }
         return;
     }
-    _Alignas(64) uint8_t tmp[TL_TILE_BYTES], out_tile[TL_TILE_BYTES]; /* out_tile: streaming plans */
     size_t chunk = TL_TILE_BYTES / (size_t)out->ds; /* whole output pixels fit a tile */
     for (size_t b = 0; b < n; b += chunk) {
         size_t m = n - b < chunk ? n - b : chunk;

@@ -61,6 +61,12 @@ void tl_x64_dup2d_ukernel__scalar(const uint8_t *, uint8_t *, size_t, ptrdiff_t,
 /* n even bytes of s (every other byte: one plane of an interleaved chroma
  * pair) each twice into 2n bytes of d. */
 void tl_x8_dup_even_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n);
+#if defined(__x86_64__) || defined(_M_X64)
+void tl_x8_dup_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n);
+/* n even bytes of s into the even bytes of d, the odd bytes of d neither
+ * read nor written (one plane into an interleaved chroma pair). */
+void tl_x8_copy_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n);
+#endif
 
 /* Pixels of W bytes (4 .. 64): spread m pixels rd apart in t to ds apart in
  * d, masked by mask[0..W) (the zero lanes come from the mask); gather m
@@ -78,6 +84,39 @@ void tl_gather8_ukernel__scalar(const uint8_t *, ptrdiff_t, uint8_t *, size_t, s
 void tl_gather16_ukernel__scalar(const uint8_t *, ptrdiff_t, uint8_t *, size_t, size_t);
 void tl_gather32_ukernel__scalar(const uint8_t *, ptrdiff_t, uint8_t *, size_t, size_t);
 void tl_gather64_ukernel__scalar(const uint8_t *, ptrdiff_t, uint8_t *, size_t, size_t);
+
+/* The same with one byte permute per 64 bytes (AVX-512 VBMI), for pixels of
+ * w = 4 .. 64 bytes (a power of 2) on their strided side, dense on both:
+ * spread m runs of rd bytes in t into m pixels of w bytes in d (lanes not
+ * in `keep` are zero); gather m pixels of ss bytes in s to their first rs
+ * bytes in t. The index tables (64 bytes) come from tl_px_perm_spread and
+ * tl_px_perm_gather. */
+#if defined(__x86_64__) || defined(_M_X64)
+void tl_x8_spread_ukernel__avx512vbmi(const uint8_t *t, size_t rd, uint8_t *d, size_t m, size_t w,
+                                      const uint8_t *perm, uint64_t keep);
+void tl_x8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
+                                      const uint8_t *perm);
+#endif
+/* Byte j of a 64-byte step of w-byte pixels whose run of rd bytes starts h
+ * bytes in: from byte (j / w) * rd + (j % w - h) of the dense runs, and kept
+ * (a bit of the returned mask) only inside the run. */
+static inline uint64_t tl_px_perm_spread(uint8_t perm[64], unsigned w, unsigned rd, unsigned h)
+{
+    uint64_t keep = 0;
+    for (unsigned j = 0; j < 64; j++) {
+        unsigned lane = j % w;
+        int in = lane >= h && lane < h + rd;
+        perm[j] = (uint8_t)(in ? (j / w) * rd + lane - h : 0);
+        keep |= (uint64_t)in << j;
+    }
+    return keep;
+}
+/* Byte j of the dense runs of rs bytes from ss-byte pixels: byte
+ * (j / rs) * ss + j % rs of the step (j < (64 / ss) * rs; the rest unused). */
+static inline void tl_px_perm_gather(uint8_t perm[64], unsigned ss, unsigned rs)
+{
+    for (unsigned j = 0; j < 64; j++) perm[j] = (uint8_t)(j < (64 / ss) * rs ? (j / rs) * ss + j % rs : 0);
+}
 
 /* n bytes from an L1 tile to a destination larger than the cache: whole
  * 64-byte lines with non-temporal stores (no read for ownership), the

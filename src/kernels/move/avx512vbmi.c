@@ -1,0 +1,50 @@
+/* The move family's pixel spread and gather, AVX-512 VBMI: one byte permute
+ * (vpermb) per 64 bytes moves every pixel of a register at once, where the
+ * scalar kernels take a word move per pixel (a 3-byte RGB pixel into a
+ * 16-byte RKNN NC1HWC2 pixel: 4 pixels a step; 6-byte f16 RGB into an 8-byte
+ * DLA HWC4 pixel: 8 a step). Pixels are a power-of-two size up to 64 bytes
+ * on their strided side; the permute's index table and its zeroing mask are
+ * made once by the plan (tl_px_perm_spread / tl_px_perm_gather, move.h).
+ * Compiled without ISA flags (the name is not an ISA's): the functions carry
+ * target attributes, and the pixels executor calls them only on a CPU with
+ * VBMI. */
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+
+#include "kernels/move/move.h"
+
+#define TL_VBMI __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+
+/* m runs of rd bytes, dense in t, into m pixels of w bytes, dense in d. The
+ * last step loads up to 64 bytes past its runs: the caller's tile has them. */
+TL_VBMI void tl_x8_spread_ukernel__avx512vbmi(const uint8_t *t, size_t rd, uint8_t *d, size_t m, size_t w,
+                                              const uint8_t *perm, uint64_t keep)
+{
+    const __m512i idx = _mm512_loadu_si512((const void *)perm);
+    const size_t per = 64 / w;
+    size_t i = 0;
+    for (; i + per <= m; i += per, t += per * rd, d += 64)
+        _mm512_storeu_si512((void *)d, _mm512_maskz_permutexvar_epi8(keep, idx, _mm512_loadu_si512((const void *)t)));
+    if (i < m) {
+        __mmask64 st = ~0ull >> (64 - (m - i) * w);
+        _mm512_mask_storeu_epi8(d, st, _mm512_maskz_permutexvar_epi8(keep, idx, _mm512_loadu_si512((const void *)t)));
+    }
+}
+
+/* m pixels of ss bytes, dense in s, to their first rs bytes, dense in t.
+ * Reads nothing past the last pixel's rs bytes; writes up to 64 bytes past
+ * the m runs (the caller's tile has them). */
+TL_VBMI void tl_x8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
+                                              const uint8_t *perm)
+{
+    const __m512i idx = _mm512_loadu_si512((const void *)perm);
+    const size_t per = 64 / ss;
+    size_t i = 0;
+    for (; i + per < m; i += per, s += 64, t += per * rs) /* the last pixel's stride may end past s */
+        _mm512_storeu_si512((void *)t, _mm512_permutexvar_epi8(idx, _mm512_loadu_si512((const void *)s)));
+    if (i < m) {
+        __mmask64 ld = ~0ull >> (64 - ((m - i - 1) * ss + rs)), st = ~0ull >> (64 - (m - i) * rs);
+        _mm512_mask_storeu_epi8(t, st, _mm512_permutexvar_epi8(idx, _mm512_maskz_loadu_epi8(ld, s)));
+    }
+}
+#endif
