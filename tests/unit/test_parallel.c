@@ -108,6 +108,68 @@ TL_TEST(identical_small_random)
     }
 }
 
+/* Passes with no free outer loop: a de-interleave into planes with N = 1
+ * (NHWC C=3 -> NCHW: the kernel takes exactly 3 channels), a transpose whose
+ * outer node is 4 channels, the same with N = 2 (too short to balance 8
+ * parts). Parts slice the pixel rows instead: every part count gives the
+ * one-thread bytes, each byte written by exactly one part (the 0x00/0xFF
+ * trick of image_parts_write_each_byte_once), and the second of two parts
+ * really has work. Odd sizes, so slices end mid-vector. */
+static const char *const k_fixed_outer[][2] = {
+    {"NHWC:f32:1x301x299x3", "NCHW:f32:1x3x301x299"},
+    {"NHWC:u8:1x37x41x3", "NCHW:u8:1x3x37x41"},
+    {"NHWC:u8:1x97x203x4", "NCHW:f32:1x4x97x203"},
+    {"NHWC:f32:2x61x67x3", "NCHW:f32:2x3x61x67"},
+    {"NCHW16c:f32:1x16x37x41", "NCHW:f32:1x16x37x41"},
+};
+
+static void check_parts_once(const tl_plan *plan, const void *src, size_t sl, const unsigned char *ref, size_t dl,
+                             unsigned nparts, const char *what)
+{
+    unsigned char *lo = malloc(dl), *hi = malloc(dl), *all = malloc(dl), *times = calloc(dl, 1);
+    REQUIRE(lo && hi && all && times);
+    size_t by_last = 0;
+    for (unsigned part = 0; part < nparts; part++) {
+        memset(lo, 0x00, dl), memset(hi, 0xFF, dl);
+        CHECK_STATUS(tl_plan_run_part(plan, part, nparts, src, sl, lo, dl), TL_OK);
+        CHECK_STATUS(tl_plan_run_part(plan, part, nparts, src, sl, hi, dl), TL_OK);
+        for (size_t b = 0; b < dl; b++)
+            if (lo[b] == hi[b]) times[b]++, all[b] = lo[b], by_last += part == nparts - 1;
+    }
+    size_t bad = 0;
+    for (size_t b = 0; b < dl; b++) bad += times[b] != 1 || all[b] != ref[b];
+    if (bad) FAILF("%s in %u parts: %zu bytes not written exactly once as one run writes them", what, nparts, bad);
+    if (nparts > 1 && by_last == 0) FAILF("%s in %u parts: the last part wrote nothing (not split)", what, nparts);
+    free(lo), free(hi), free(all), free(times);
+}
+
+TL_TEST(fixed_outer_passes_split)
+{
+    for (size_t i = 0; i < sizeof k_fixed_outer / sizeof k_fixed_outer[0]; i++) {
+        tl_desc s, d;
+        tl_plan *plan = NULL;
+        REQUIRE_STATUS(tl_desc_parse(&s, k_fixed_outer[i][0]), TL_OK);
+        REQUIRE_STATUS(tl_desc_parse(&d, k_fixed_outer[i][1]), TL_OK);
+        REQUIRE_STATUS(tl_plan_create(&plan, &s, &d, 0), TL_OK);
+        size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes;
+        unsigned char *src = filled(sl, 77 + i), *ref = malloc(dl), *many = malloc(dl);
+        REQUIRE(src && ref && many);
+        tame_floats(&s, src);
+        CHECK_STATUS(tl_plan_run(plan, src, sl, ref, dl), TL_OK);
+        char what[200];
+        snprintf(what, sizeof what, "%s -> %s", k_fixed_outer[i][0], k_fixed_outer[i][1]);
+        for (unsigned nparts = 1; nparts <= 8; nparts++) check_parts_once(plan, src, sl, ref, dl, nparts, what);
+        check_parts_once(plan, src, sl, ref, dl, 61, what); /* more parts than channels x rows of some */
+        for (unsigned t = 1; t <= 8; t++) {
+            memset(many, 0x5A, dl);
+            CHECK_STATUS(tl_plan_run_parallel(plan, src, sl, many, dl, t), TL_OK);
+            if (memcmp(ref, many, dl) != 0) FAILF("%s with %u threads differs from one thread", what, t);
+        }
+        free(src), free(ref), free(many);
+        tl_plan_destroy(plan);
+    }
+}
+
 /* ---- the generic entry: each tile exactly once ----------------------------------------- */
 #define COVER_N 100000
 typedef struct cover_job {
@@ -702,6 +764,7 @@ int main(int argc, char **argv)
     tl_test_init(argc, argv);
     TL_RUN(identical_to_one_thread);
     TL_RUN(identical_small_random);
+    TL_RUN(fixed_outer_passes_split);
     TL_RUN(every_tile_once);
     TL_RUN(unsplittable_job);
     TL_RUN(slow_thread_takes_fewer_tiles);
