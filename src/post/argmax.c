@@ -349,6 +349,9 @@ tl_status tl_argmax_parallel(const tl_desc *d, const void *buf, size_t len, tl_r
         j->labels = labels;
         j->nslots = slots < TL_PARALLEL_MAX_THREADS ? slots : TL_PARALLEL_MAX_THREADS;
         for (unsigned k = 0; k < TL_PARALLEL_MAX_THREADS; k++) atomic_init(&j->taken[k], 0);
+        /* the view fills its value table on first use: fill it now, before
+         * parts on several threads read it */
+        for (int64_t q = v.lo; slots > 1 && v.lut && q <= v.hi; q++) tl_pview_value(&v, q);
         if (resize == TL_RESIZE_BILINEAR) s = bilinear_setup(&j->shared, &v, buf, out_h, out_w);
     }
     if (s == TL_OK)
