@@ -7,7 +7,9 @@
  * into NHWC u8 and into NCHW f32 with mean/std: compute-bound) and a
  * segmentation argmax (21 x 65 x 65 i8 logits upsampled to 513 x 513).
  *
- *   bench/bench_parallel [--threads N] [--size N[K|M],...] [--samples N] [--case SUBSTRING]
+ *   bench/bench_parallel [--threads N] [--size N[K|M],...] [--samples N] [--case SUBSTRING|fixed]
+ *
+ * --case fixed: the fixed jobs only (image plans and argmax).
  *
  * Reports GB/s (dense bytes read + written) and the speed-up over one thread
  * for each thread count; "ok" when it is >= 0.95 (never slower than one
@@ -237,7 +239,7 @@ int main(int argc, char **argv)
                     return 2;
                 }
         } else {
-            fprintf(stderr, "usage: %s [--threads N] [--size N[K|M],...] [--samples N] [--case SUBSTRING]\n",
+            fprintf(stderr, "usage: %s [--threads N] [--size N[K|M],...] [--samples N] [--case SUBSTRING|fixed]\n",
                     argv[0]);
             return 2;
         }
@@ -264,7 +266,7 @@ int main(int argc, char **argv)
             print_rows(k_cases[c].name, size, k_cases[c].compute, max_threads, best);
         }
     for (size_t c = 0; c < sizeof k_fixed / sizeof k_fixed[0]; c++) {
-        if (filter && !strstr(k_fixed[c].name, filter)) continue;
+        if (filter && !strstr(k_fixed[c].name, filter) && strcmp(filter, "fixed") != 0) continue;
         double best[MAX_T + 1];
         if (bench_fixed(&k_fixed[c], max_threads, samples, best) != 0) {
             fprintf(stderr, "bench_parallel: %s skipped: %s\n", k_fixed[c].name, tl_last_error());

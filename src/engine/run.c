@@ -1,6 +1,7 @@
 /* Running a pass: the outer nodes by an odometer, the innermost one or two by
- * the pass's executor (exec/). A part of a run takes a slice of the
- * outermost node, so parts write disjoint destination elements. */
+ * the pass's executor (exec/). A part of a run takes a slice of one node
+ * (the outermost that splits well), so parts write disjoint destination
+ * elements. */
 #include "engine/exec/exec.h"
 
 static void byte_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_t *dst,
@@ -26,13 +27,49 @@ static void byte_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
     }
 }
 
-/* The kernel's shape fixes its outer count (de-interleave, unpack): slicing
- * the outermost node would hand it a count it was not chosen for. */
-static bool fixed_outer(const tl_pass *ps)
+/* Node i can be cut into slices that write disjoint bytes, the executor
+ * taking any count of it: a node of the odometer; the executor's outer node,
+ * unless its kernel is made for that count (de-interleave, unpack); the
+ * innermost node of a 2d move whose kernel is not made for its count
+ * (transposes, de-interleaves, unpacks: the executor tiles those rows
+ * itself). Never the innermost node of a pass with fused zeros (its head and
+ * tail belong to each whole run). */
+static bool sliceable(const tl_pass *ps, int i)
 {
-    if (ps->ex != &tl_exec_2d) return false;
-    int shape = ps->x.t2d.k->shape;
-    return shape == TL_T2D_DILV || shape == TL_T2D_UNPACK;
+    int n = ps->nnodes, outer = n - ps->ex->nodes;
+    bool fused = ps->head || ps->tail;
+    if (i < outer) return true;
+    if (ps->ex->nodes == 1) return !fused;
+    int shape = ps->ex == &tl_exec_2d ? ps->x.t2d.k->shape : -1;
+    if (i == n - 2) return shape != TL_T2D_DILV && shape != TL_T2D_UNPACK;
+    return shape >= 0 && shape != TL_T2D_ILV && shape != TL_T2D_PACK && !fused;
+}
+
+/* The node the parts of a pass slice, -1 = none (part 0 does the pass): the
+ * outermost sliceable node long enough to balance nparts (4 slices a part),
+ * else the longest one. Every part finds the same node. */
+static int slice_node(const tl_plan *p, const tl_pass *ps, unsigned nparts)
+{
+    if (!p->byte_granular) return -1; /* elements share bytes (4-bit) */
+    int best = -1;
+    for (int i = 0; i < ps->nnodes; i++) {
+        if (!sliceable(ps, i)) continue;
+        if (ps->nodes[i].count >= 4 * (int64_t)nparts) return i;
+        if (best < 0 || ps->nodes[i].count > ps->nodes[best].count) best = i;
+    }
+    return best;
+}
+
+/* The parts' streaming choice is the whole run's: a part whose executor calls
+ * are a share of the whole run's calls (a slice of an executor's node) sees
+ * the machine's stream threshold scaled by that share. */
+static const tl_plan *share_of(const tl_plan *p, const tl_pass *ps, int cut, int64_t slice, tl_plan *view)
+{
+    if (cut < ps->nnodes - ps->ex->nodes || ps->head || ps->tail || slice == ps->nodes[cut].count) return p;
+    *view = *p;
+    double t = (double)p->machine.stream_bytes * (double)slice / (double)ps->nodes[cut].count;
+    view->machine.stream_bytes = t < 1.0 ? 1u : (size_t)t;
+    return view;
 }
 
 void tl_pass_run(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_t *dst,
@@ -43,23 +80,21 @@ void tl_pass_run(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_
         tl_elements_pass(p, ps, src, dst, p->byte_granular ? part : 0, p->byte_granular ? nparts : 1);
         return;
     }
-    /* The outermost node is sliced, unless it carries a fused fill (its
-     * head belongs to the whole run) or elements share bytes (4-bit). */
+    /* A part takes a slice of one node (slice_node); a pass that has none
+     * sliceable is done by part 0. */
     tl_node nodes[TL_MAX_NODES];
     memcpy(nodes, ps->nodes, (size_t)ps->nnodes * sizeof nodes[0]);
-    int64_t b = 0, e = nodes[0].count;
-    bool sliceable = p->byte_granular && !(ps->nnodes == 1 && (ps->head || ps->tail)) &&
-                     !(ps->nnodes == 2 && fixed_outer(ps));
-    if (nparts > 1) {
-        if (sliceable) tl_part_range(nodes[0].count, part, nparts, &b, &e);
-        else if (part != 0) return;
-    }
+    int cut = nparts > 1 ? slice_node(p, ps, nparts) : -1, c = cut < 0 ? 0 : cut;
+    if (nparts > 1 && cut < 0 && part != 0) return;
+    int64_t b = 0, e = nodes[c].count;
+    if (cut >= 0) tl_part_range(nodes[c].count, part, nparts, &b, &e);
     if (b >= e) return;
-    nodes[0].count = e - b;
+    nodes[c].count = e - b;
     if (ps->ex == &tl_exec_walk) {
-        tl_walk_pass(p, ps, src, dst, nodes, ps->src_bit + b * nodes[0].ss, ps->dst_bit + b * nodes[0].ds);
+        tl_walk_pass(p, ps, src, dst, nodes, ps->src_bit + b * nodes[c].ss, ps->dst_bit + b * nodes[c].ds);
         return;
     }
-    byte_pass(p, ps, src + b * nodes[0].ss, dst + b * nodes[0].ds, nodes);
+    tl_plan view;
+    byte_pass(share_of(p, ps, cut, e - b, &view), ps, src + b * nodes[c].ss, dst + b * nodes[c].ds, nodes);
     if (p->cv.stream) tl_store_fence(); /* order the non-temporal stores before returning */
 }

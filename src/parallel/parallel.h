@@ -31,11 +31,24 @@
 /* Run part `part` of `nparts` of a job described by ctx. */
 typedef tl_status (*tl_par_part_fn)(void *ctx, unsigned part, unsigned nparts);
 
-/* Run parts of fn on up to nthreads threads (0 = tl_parallel_default_threads())
- * with tiles from an atomic counter. work_bytes (bytes the whole job reads and
- * writes) sets how many threads and tiles pay off; 0 = run inline. The first
- * failing part's status and message are returned on the caller's thread. */
-tl_status tl_par_run(tl_par_part_fn fn, void *ctx, uint64_t work_bytes, unsigned nthreads);
+/* Run parts of fn on up to nthreads threads (0 = tl_parallel_default_threads(),
+ * never more than tl_par_threads allows) with tiles from an atomic counter.
+ * work_bytes (bytes the whole job reads and writes) sets how many threads
+ * and tiles pay off; 0 = run inline. The first failing part's status and
+ * message are returned on the caller's thread. tiles_per_thread: balance
+ * (more, smaller tiles) against what each tile costs besides its share of
+ * the work (a part that recomputes rows at its edges wants fewer). */
+tl_status tl_par_run_tiles(tl_par_part_fn fn, void *ctx, uint64_t work_bytes, unsigned nthreads,
+                           unsigned tiles_per_thread);
+#define TL_PAR_TILES_PER_THREAD 32u /* tiles per thread: a tile's own cost is small beside 256 KiB */
+static inline tl_status tl_par_run(tl_par_part_fn fn, void *ctx, uint64_t work_bytes, unsigned nthreads)
+{
+    return tl_par_run_tiles(fn, ctx, work_bytes, nthreads, TL_PAR_TILES_PER_THREAD);
+}
+
+/* The threads a job asked to run on nthreads may use: nthreads (0 = the fast
+ * cores), at most the cores this process may run on. */
+unsigned tl_par_threads(unsigned nthreads);
 
 /* Work estimate of a run over buffers of these lengths (saturating). */
 static inline uint64_t tl_par_work(size_t src_len, size_t dst_len)
@@ -44,12 +57,13 @@ static inline uint64_t tl_par_work(size_t src_len, size_t dst_len)
     return s > UINT64_MAX - d ? UINT64_MAX : s + d;
 }
 
-/* How tl_par_run cuts a job: threads used and tiles, from the threads asked
- * for and the work. Exposed for tests. */
+/* How tl_par_run cuts a job: threads used and tiles, from the threads it may
+ * use and the work. Exposed for tests. */
+void tl_par_split_tiles(uint64_t work_bytes, unsigned nthreads, unsigned per_thread, unsigned *threads,
+                        unsigned *tiles);
 void tl_par_split(uint64_t work_bytes, unsigned nthreads, unsigned *threads, unsigned *tiles);
 #define TL_PAR_MIN_THREAD_BYTES ((uint64_t)2 << 20)   /* work per thread below which fewer threads run */
-#define TL_PAR_MIN_TILE_BYTES ((uint64_t)64 << 10)    /* smallest tile worth a counter step */
-#define TL_PAR_TILES_PER_THREAD 8u                    /* tiles per thread: balance vs per-tile cost */
+#define TL_PAR_MIN_TILE_BYTES ((uint64_t)256 << 10)   /* smallest tile worth a counter step */
 
 /* ---- cores -------------------------------------------------------------- */
 #define TL_PAR_MAX_CPUS 1024

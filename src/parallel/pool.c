@@ -21,26 +21,34 @@
 #include <signal.h>
 #endif
 
-void tl_par_split(uint64_t work_bytes, unsigned nthreads, unsigned *threads, unsigned *tiles)
+void tl_par_split_tiles(uint64_t work_bytes, unsigned nthreads, unsigned per_thread, unsigned *threads,
+                        unsigned *tiles)
 {
     uint64_t by_work = work_bytes / TL_PAR_MIN_THREAD_BYTES;
     unsigned t = nthreads == 0 ? 1 : nthreads;
     if (by_work < t) t = by_work ? (unsigned)by_work : 1u;
-    uint64_t n = (uint64_t)t * TL_PAR_TILES_PER_THREAD, most = work_bytes / TL_PAR_MIN_TILE_BYTES;
+    uint64_t n = (uint64_t)t * (per_thread ? per_thread : 1u), most = work_bytes / TL_PAR_MIN_TILE_BYTES;
     if (n > most) n = most;
     if (n < t) n = t;
     *threads = t;
     *tiles = t <= 1 ? 1u : (unsigned)n;
 }
 
+void tl_par_split(uint64_t work_bytes, unsigned nthreads, unsigned *threads, unsigned *tiles)
+{
+    tl_par_split_tiles(work_bytes, nthreads, TL_PAR_TILES_PER_THREAD, threads, tiles);
+}
+
 /* ---- this machine's cores ---------------------------------------------------- */
 static tl_cpuset g_allowed, g_fast;
-static unsigned g_nfast;
+static unsigned g_nfast, g_nallowed;
 
 static void machine_init(void)
 {
     int source;
     tl_par_allowed_cpus(&g_allowed);
+    g_nallowed = tl_cpuset_count(&g_allowed);
+    if (g_nallowed == 0) g_nallowed = 1;
     g_nfast = tl_par_fast_cpus("/sys/devices/system/cpu", &g_allowed, &g_fast, &source);
     if (g_nfast == 0) g_nfast = 1;
 }
@@ -79,11 +87,17 @@ const tl_cpuset *tl_par_machine_fast(unsigned *count)
 }
 
 unsigned tl_parallel_default_threads(void) { return 1; }
+unsigned tl_par_threads(unsigned nthreads)
+{
+    (void)nthreads;
+    return 1;
+}
 void tl_parallel_shutdown(void) {}
 
-tl_status tl_par_run(tl_par_part_fn fn, void *ctx, uint64_t work_bytes, unsigned nthreads)
+tl_status tl_par_run_tiles(tl_par_part_fn fn, void *ctx, uint64_t work_bytes, unsigned nthreads,
+                           unsigned tiles_per_thread)
 {
-    (void)work_bytes;
+    (void)work_bytes, (void)tiles_per_thread;
     TL_TRY(check_threads(nthreads));
     return fn(ctx, 0, 1);
 }
@@ -105,6 +119,16 @@ unsigned tl_parallel_default_threads(void)
     return n < TL_PARALLEL_MAX_THREADS ? n : TL_PARALLEL_MAX_THREADS;
 }
 
+/* More threads than the cores the process may run on only take turns on
+ * them: a thread descheduled in the middle of a tile makes the others wait
+ * for a time slice (3, 4 or 8 threads on 2 cores ran slower than 1). */
+unsigned tl_par_threads(unsigned nthreads)
+{
+    unsigned fast = tl_parallel_default_threads(); /* also counts g_nallowed */
+    unsigned n = nthreads ? nthreads : fast;
+    return n < g_nallowed ? n : g_nallowed;
+}
+
 typedef struct tl_pool {
     pthread_mutex_t busy;   /* held by the one caller whose job the pool runs */
     pthread_mutex_t mu;     /* the fields below, except the two atomics */
@@ -113,8 +137,7 @@ typedef struct tl_pool {
     /* the current job: valid while a tile of it is handed out and not done */
     tl_par_part_fn fn;
     void *ctx;
-    unsigned ntiles;        /* tiles handed out: 0 .. ntiles-1 */
-    unsigned nparts;        /* parts the job is cut into (ntiles + the probe) */
+    unsigned ntiles;        /* parts the job is cut into: 0 .. ntiles-1 */
     uint32_t gen;           /* job number */
     _Atomic uint64_t next;  /* gen << 32 | the next tile to hand out */
     atomic_uint done;       /* tiles of the current job finished */
@@ -158,9 +181,9 @@ static int claim(tl_pool *p, uint32_t gen, unsigned ntiles, unsigned *tile)
 /* Run one claimed tile; the last one wakes the caller. Every tile runs, even
  * after a failure: parts check their arguments identically, so either all
  * fail before writing or none does. */
-static void run_tile(tl_pool *p, tl_par_part_fn fn, void *ctx, unsigned tile, unsigned ntiles, unsigned nparts)
+static void run_tile(tl_pool *p, tl_par_part_fn fn, void *ctx, unsigned tile, unsigned ntiles)
 {
-    tl_status s = fn(ctx, tile, nparts);
+    tl_status s = fn(ctx, tile, ntiles);
     if (s != TL_OK) {
         pthread_mutex_lock(&p->mu);
         if (p->status == TL_OK) {
@@ -189,7 +212,7 @@ static void *worker_main(void *arg)
         p->slots--;
         tl_par_part_fn fn = p->fn;
         void *ctx = p->ctx;
-        unsigned ntiles = p->ntiles, nparts = p->nparts, tile;
+        unsigned ntiles = p->ntiles, tile;
         pthread_mutex_unlock(&p->mu);
         unsigned flags_gen = atomic_load(&g_flags_gen);
         if (flags_gen != pinned_gen) {
@@ -198,7 +221,7 @@ static void *worker_main(void *arg)
             tl_par_pin_self(atomic_load(&g_flags) & TL_PARALLEL_PIN ? fast : &g_allowed);
             pinned_gen = flags_gen;
         }
-        while (claim(p, seen, ntiles, &tile)) run_tile(p, fn, ctx, tile, ntiles, nparts);
+        while (claim(p, seen, ntiles, &tile)) run_tile(p, fn, ctx, tile, ntiles);
         pthread_mutex_lock(&p->mu);
     }
     pthread_mutex_unlock(&p->mu);
@@ -257,6 +280,16 @@ void tl_parallel_shutdown(void)
     free(p);
 }
 
+/* Spin-wait hint: the caller waits a little before it sleeps. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 static double seconds(void)
 {
     struct timespec t;
@@ -264,77 +297,55 @@ static double seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Tiles 0 .. tiles-2 of `tiles` on this thread (the last one was the probe). */
-static tl_status run_inline(tl_par_part_fn fn, void *ctx, unsigned tiles)
+/* Wait until the job's `tiles` tiles are done. The workers finish their last
+ * tile at about the time the caller runs out of tiles, so the caller spins
+ * for up to one of its own tile times (at most 100 us) before it sleeps: a
+ * sleeping caller pays a wake-up (10-50 us on a virtual machine) at the end
+ * of every job. */
+static void wait_done(tl_pool *p, unsigned tiles, double tile_seconds)
 {
-    tl_status first = TL_OK;
-    char msg[512];
-    for (unsigned t = 0; t + 1 < tiles; t++) {
-        tl_status s = fn(ctx, t, tiles);
-        if (s != TL_OK && first == TL_OK) {
-            first = s;
-            snprintf(msg, sizeof msg, "%s", tl_last_error());
-        }
-    }
-    if (first != TL_OK) return tl_fail(first, "%s", msg);
-    tl_clear_error();
-    return TL_OK;
+    double limit = tile_seconds < 100e-6 ? tile_seconds : 100e-6, t0 = seconds();
+    while (atomic_load(&p->done) < tiles && seconds() - t0 < limit)
+        for (int i = 0; i < 64; i++) cpu_relax();
+    pthread_mutex_lock(&p->mu);
+    p->slots = 0;
+    while (atomic_load(&p->done) < tiles) pthread_cond_wait(&p->done_cv, &p->mu);
 }
 
-/* Run the last tile here and tell whether it held no work. A job whose work
- * cannot be split (a plan pass that part 0 does whole: see engine.md) leaves
- * every part but the first empty, and the last part of a job that does split
- * is never empty (it ends at the end of the range). Waking workers for an
- * unsplittable job only costs time. "Empty" = it took under a quarter of a
- * tile's bytes at 64 GB/s, far above a no-op call and far below real work.
- * A failing tile counts as not empty: the parallel path reports it. */
-static int last_tile_is_empty(tl_par_part_fn fn, void *ctx, uint64_t work_bytes, unsigned tiles, tl_status *s,
-                              char *msg, size_t msg_len)
-{
-    double t0 = seconds();
-    *s = fn(ctx, tiles - 1, tiles);
-    double took = seconds() - t0, expect = (double)work_bytes / tiles / 64e9;
-    if (*s != TL_OK) snprintf(msg, msg_len, "%s", tl_last_error());
-    return *s == TL_OK && took * 4 < expect;
-}
-
-tl_status tl_par_run(tl_par_part_fn fn, void *ctx, uint64_t work_bytes, unsigned nthreads)
+tl_status tl_par_run_tiles(tl_par_part_fn fn, void *ctx, uint64_t work_bytes, unsigned nthreads,
+                           unsigned tiles_per_thread)
 {
     unsigned threads, tiles, tile;
     TL_TRY(check_threads(nthreads));
-    tl_par_split(work_bytes, nthreads ? nthreads : tl_parallel_default_threads(), &threads, &tiles);
+    tl_par_split_tiles(work_bytes, tl_par_threads(nthreads), tiles_per_thread, &threads, &tiles);
     tl_pool *p = threads > 1 ? pool_get() : NULL;
     if (!p || pthread_mutex_trylock(&p->busy) != 0) return fn(ctx, 0, 1); /* small, or the pool is busy */
-    tl_status probe;
-    char probe_msg[512];
-    if (last_tile_is_empty(fn, ctx, work_bytes, tiles, &probe, probe_msg, sizeof probe_msg)) { /* no wake-ups */
-        pthread_mutex_unlock(&p->busy);
-        return run_inline(fn, ctx, tiles);
-    }
-    tiles--; /* the last one is done: hand out 0 .. tiles-1 (parts of tiles + 1) */
 
+    /* Publish tiles 1 .. tiles-1 and run tile 0 here while the workers wake
+     * up: nothing runs before the wake-up. A job whose work cannot be split
+     * (a plan pass that part 0 does whole) stays on this thread; the workers
+     * find only empty tiles. */
     pthread_mutex_lock(&p->mu);
     pool_grow(p, threads - 1);
     p->fn = fn;
     p->ctx = ctx;
     p->ntiles = tiles;
-    p->nparts = tiles + 1;
     uint32_t gen = ++p->gen;
     atomic_store(&p->done, 0u);
-    atomic_store(&p->next, (uint64_t)gen << 32);
+    atomic_store(&p->next, (uint64_t)gen << 32 | 1u);
     p->status = TL_OK;
     p->slots = threads - 1 < p->nworkers ? threads - 1 : p->nworkers;
     pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->mu);
 
-    while (claim(p, gen, tiles, &tile)) run_tile(p, fn, ctx, tile, tiles, tiles + 1);
-
-    pthread_mutex_lock(&p->mu);
-    p->slots = 0;
-    while (atomic_load(&p->done) < tiles) pthread_cond_wait(&p->done_cv, &p->mu);
-    tl_status s = probe != TL_OK ? probe : p->status;
+    double t0 = seconds();
+    unsigned mine = 1;
+    run_tile(p, fn, ctx, 0, tiles);
+    while (claim(p, gen, tiles, &tile)) run_tile(p, fn, ctx, tile, tiles), mine++;
+    wait_done(p, tiles, (seconds() - t0) / mine);
+    tl_status s = p->status;
     char msg[sizeof p->msg];
-    memcpy(msg, probe != TL_OK ? probe_msg : p->msg, sizeof msg);
+    memcpy(msg, p->msg, sizeof msg);
     pthread_mutex_unlock(&p->mu);
     pthread_mutex_unlock(&p->busy);
     if (s != TL_OK) return tl_fail(s, "%s", msg);

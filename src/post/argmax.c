@@ -12,6 +12,7 @@
  * blend is separable: each source row is interpolated horizontally once, then
  * output rows blend two such rows. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "kernels/scan/scan.h"
@@ -192,46 +193,69 @@ static tl_status check_out(const tl_pview *v, tl_resize resize, int64_t *oh, int
     return TL_OK;
 }
 
-/* Output rows are numbered g = n * out_h + y over the whole batch; a run
- * writes rows [g0, g1) (a part of tl_argmax_parallel, or all of them). */
-static tl_status run_bilinear(const tl_pview *v, const uint8_t *buf, int64_t oh, int64_t ow, tl_label_type type,
-                              void *labels, int64_t g0, int64_t g1)
+/* What every part of a bilinear call shares, made once per call: the
+ * blend's mode, the taps and the byte path's column offsets. A part takes a
+ * copy and points it at its own row buffers. */
+static tl_status bilinear_setup(blend *b, const tl_pview *v, const uint8_t *buf, int64_t oh, int64_t ow)
 {
-    blend b = {.v = v, .buf = buf, .out_h = oh, .out_w = ow, .row_of = {-1, -1},
-               .row_fn = tl_argmax_row_kernel_default()};
+    *b = (blend){.v = v, .buf = buf, .out_h = oh, .out_w = ow, .row_of = {-1, -1},
+                 .row_fn = tl_argmax_row_kernel_default()};
     int64_t zp = 0, mag = v->hi > -v->lo ? v->hi : -v->lo;
-    b.codes = linear_codes(v, &zp);
+    b->codes = linear_codes(v, &zp);
     double bound = 4.0 * (double)oh * (double)ow * (double)mag;
-    b.i32 = b.codes && bound < 2147483648.0;
-    if (b.codes && bound >= 9007199254740992.0) b.codes = false; /* not exact in double */
-    size_t es = b.i32 ? 4 : 8;
-    b.tx = malloc((size_t)ow * sizeof *b.tx);
-    b.ty = malloc((size_t)oh * sizeof *b.ty);
-    b.rows[0] = malloc((size_t)(v->C * ow) * es);
-    b.rows[1] = malloc((size_t)(v->C * ow) * es);
-    b.best = malloc((size_t)ow * es);
-    b.label = malloc((size_t)ow * sizeof *b.label);
-    b.bytes = b.i32 && v->separable && v->bits == 8;
-    b.xo = malloc((size_t)(2 * ow) * sizeof *b.xo);
-    b.xw = malloc((size_t)(2 * ow) * sizeof *b.xw);
-    tl_status s = TL_OK;
-    if (!b.tx || !b.ty || !b.rows[0] || !b.rows[1] || !b.best || !b.label || !b.xo || !b.xw)
-        s = tl_fail(TL_ERR_NOMEM, "bilinear argmax buffers for %lld x %lld", (long long)v->C, (long long)ow);
-    if (s == TL_OK) {
-        make_taps(b.tx, v->W, ow);
-        make_taps(b.ty, v->H, oh);
-        for (int64_t x = 0; b.bytes && x < ow; x++) {
-            b.xo[x] = v->tw[b.tx[x].i0] >> 3, b.xo[ow + x] = v->tw[b.tx[x].i1] >> 3;
-            b.xw[x] = (int32_t)b.tx[x].w0, b.xw[ow + x] = (int32_t)b.tx[x].w1;
-        }
-        for (int64_t g = g0; g < g1; g++) {
-            if (g == g0 || g % oh == 0) b.row_of[0] = b.row_of[1] = -1; /* held rows are of one item */
-            out_row(&b, g / oh, g % oh);
-            store_labels(labels, type, g * ow, b.label, ow);
-        }
+    b->i32 = b->codes && bound < 2147483648.0;
+    if (b->codes && bound >= 9007199254740992.0) b->codes = false; /* not exact in double */
+    b->bytes = b->i32 && v->separable && v->bits == 8;
+    b->tx = malloc((size_t)ow * sizeof *b->tx);
+    b->ty = malloc((size_t)oh * sizeof *b->ty);
+    b->xo = malloc((size_t)(2 * ow) * sizeof *b->xo);
+    b->xw = malloc((size_t)(2 * ow) * sizeof *b->xw);
+    if (!b->tx || !b->ty || !b->xo || !b->xw)
+        return tl_fail(TL_ERR_NOMEM, "bilinear argmax taps for %lld x %lld", (long long)oh, (long long)ow);
+    make_taps(b->tx, v->W, ow);
+    make_taps(b->ty, v->H, oh);
+    for (int64_t x = 0; b->bytes && x < ow; x++) {
+        b->xo[x] = v->tw[b->tx[x].i0] >> 3, b->xo[ow + x] = v->tw[b->tx[x].i1] >> 3;
+        b->xw[x] = (int32_t)b->tx[x].w0, b->xw[ow + x] = (int32_t)b->tx[x].w1;
     }
-    free(b.tx), free(b.ty), free(b.rows[0]), free(b.rows[1]), free(b.best), free(b.label), free(b.xo), free(b.xw);
-    return s;
+    return TL_OK;
+}
+
+static void bilinear_free(blend *b) { free(b->tx), free(b->ty), free(b->xo), free(b->xw); }
+
+/* Bytes of one part's row buffers: two blended rows, the best values, the labels. */
+static size_t bilinear_scratch_bytes(const blend *b)
+{
+    size_t es = b->i32 ? 4 : 8, ow = (size_t)b->out_w;
+    return (2 * (size_t)b->v->C * ow + ow) * es + ow * sizeof(int32_t);
+}
+
+/* Output rows are numbered g = n * out_h + y over the whole batch; a run
+ * writes rows [g0, g1) (a part of tl_argmax_parallel, or all of them) with
+ * the row buffers at scratch. */
+static void run_bilinear(const blend *shared, void *scratch, tl_label_type type, void *labels, int64_t g0, int64_t g1)
+{
+    blend b = *shared;
+    size_t es = b.i32 ? 4 : 8, row = (size_t)(b.v->C * b.out_w) * es;
+    b.rows[0] = scratch;
+    b.rows[1] = (uint8_t *)scratch + row;
+    b.best = (uint8_t *)scratch + 2 * row;
+    b.label = (int32_t *)(void *)((uint8_t *)b.best + (size_t)b.out_w * es);
+    for (int64_t g = g0; g < g1; g++) {
+        if (g == g0 || g % b.out_h == 0) b.row_of[0] = b.row_of[1] = -1; /* held rows are of one item */
+        out_row(&b, g / b.out_h, g % b.out_h);
+        store_labels(labels, type, g * b.out_w, b.label, b.out_w);
+    }
+}
+
+/* A part's first output row moved to where the upper source row changes
+ * (the start of the next group of output rows that blend the same two
+ * source rows): a group split between two parts would have both blend its
+ * source rows horizontally, the costly half of the work. */
+static int64_t group_start(const blend *b, int64_t g, int64_t rows)
+{
+    while (g < rows && g % b->out_h != 0 && b->ty[g % b->out_h].i0 == b->ty[g % b->out_h - 1].i0) g++;
+    return g;
 }
 
 /* Labels of source rows are made when an output row first needs them (a
@@ -255,7 +279,10 @@ static tl_status run_source(const tl_pview *v, const uint8_t *buf, tl_resize res
     return TL_OK;
 }
 
-/* One checked argmax call, run as parts of its output rows. */
+/* One checked argmax call, run as parts of its output rows. A bilinear
+ * part's row buffers come from one of `nslots` slots (one per thread that
+ * can run a part at once), each allocated by the first part that takes it
+ * and kept to the end of the call: no allocation per part. */
 typedef struct argmax_job {
     const tl_pview *v;
     const uint8_t *buf;
@@ -263,16 +290,34 @@ typedef struct argmax_job {
     int64_t out_h, out_w;
     tl_label_type type;
     void *labels;
+    blend shared;                                /* bilinear: made once */
+    unsigned nslots;
+    atomic_int taken[TL_PARALLEL_MAX_THREADS];
+    void *slot[TL_PARALLEL_MAX_THREADS];
 } argmax_job;
+
+static tl_status bilinear_part(argmax_job *j, int64_t g0, int64_t g1)
+{
+    unsigned k = 0;
+    while (k < j->nslots && atomic_exchange(&j->taken[k], 1)) k++;
+    if (k == j->nslots) return tl_fail(TL_ERR_NOMEM, "argmax: more parts at once than the %u threads", j->nslots);
+    if (!j->slot[k]) j->slot[k] = malloc(bilinear_scratch_bytes(&j->shared));
+    tl_status s = TL_OK;
+    if (!j->slot[k])
+        s = tl_fail(TL_ERR_NOMEM, "bilinear argmax rows for %lld x %lld", (long long)j->v->C, (long long)j->out_w);
+    else run_bilinear(&j->shared, j->slot[k], j->type, j->labels, g0, g1);
+    atomic_store(&j->taken[k], 0);
+    return s;
+}
 
 static tl_status argmax_part(void *ctx, unsigned part, unsigned nparts)
 {
-    const argmax_job *j = (const argmax_job *)ctx;
+    argmax_job *j = (argmax_job *)ctx;
     int64_t rows = j->v->N * j->out_h, g0 = rows * part / nparts, g1 = rows * (part + 1) / nparts;
-    if (g0 == g1) return TL_OK;
-    return j->resize == TL_RESIZE_BILINEAR
-               ? run_bilinear(j->v, j->buf, j->out_h, j->out_w, j->type, j->labels, g0, g1)
-               : run_source(j->v, j->buf, j->resize, j->out_h, j->out_w, j->type, j->labels, g0, g1);
+    if (j->resize != TL_RESIZE_BILINEAR)
+        return g0 == g1 ? TL_OK : run_source(j->v, j->buf, j->resize, j->out_h, j->out_w, j->type, j->labels, g0, g1);
+    g0 = group_start(&j->shared, g0, rows), g1 = group_start(&j->shared, g1, rows);
+    return g0 == g1 ? TL_OK : bilinear_part(j, g0, g1);
 }
 
 /* Work of the pool's estimate: every output label blends or compares C
@@ -284,6 +329,11 @@ static uint64_t argmax_work(const argmax_job *j, size_t len, size_t len_labels)
     return w > UINT64_MAX - c ? UINT64_MAX : w + c;
 }
 
+/* Tiles per thread: each bilinear part blends one extra source row at its
+ * start (about 5 output rows' work at 21 classes): 8 tiles a thread balance
+ * that against the idle end of a run. */
+#define ARGMAX_TILES_PER_THREAD 8u
+
 tl_status tl_argmax_parallel(const tl_desc *d, const void *buf, size_t len, tl_resize resize, int64_t out_h,
                              int64_t out_w, tl_label_type type, void *labels, size_t len_labels, unsigned nthreads)
 {
@@ -291,10 +341,26 @@ tl_status tl_argmax_parallel(const tl_desc *d, const void *buf, size_t len, tl_r
     if (!buf || !labels) return tl_fail(TL_ERR_NULL, "buf or labels is NULL");
     TL_TRY(tl_pview_init(&v, d, len, true));
     tl_status s = check_out(&v, resize, &out_h, &out_w, type, len_labels);
+    argmax_job *j = s == TL_OK ? calloc(1, sizeof *j) : NULL;
+    if (s == TL_OK && !j) s = tl_fail(TL_ERR_NOMEM, "argmax job");
     if (s == TL_OK) {
-        argmax_job j = {&v, buf, resize, out_h, out_w, type, labels};
-        s = tl_par_run(argmax_part, &j, argmax_work(&j, len, len_labels), nthreads);
+        unsigned slots = tl_par_threads(nthreads); /* a bad nthreads fails in the pool, before any part */
+        j->v = &v, j->buf = buf, j->resize = resize, j->out_h = out_h, j->out_w = out_w, j->type = type;
+        j->labels = labels;
+        j->nslots = slots < TL_PARALLEL_MAX_THREADS ? slots : TL_PARALLEL_MAX_THREADS;
+        for (unsigned k = 0; k < TL_PARALLEL_MAX_THREADS; k++) atomic_init(&j->taken[k], 0);
+        /* the view fills its value table on first use: fill it now, before
+         * parts on several threads read it */
+        for (int64_t q = v.lo; slots > 1 && v.lut && q <= v.hi; q++) tl_pview_value(&v, q);
+        if (resize == TL_RESIZE_BILINEAR) s = bilinear_setup(&j->shared, &v, buf, out_h, out_w);
     }
+    if (s == TL_OK)
+        s = tl_par_run_tiles(argmax_part, j, argmax_work(j, len, len_labels), nthreads, ARGMAX_TILES_PER_THREAD);
+    if (j) {
+        bilinear_free(&j->shared);
+        for (unsigned k = 0; k < j->nslots; k++) free(j->slot[k]);
+    }
+    free(j);
     tl_pview_free(&v);
     return s;
 }

@@ -108,6 +108,70 @@ TL_TEST(identical_small_random)
     }
 }
 
+/* Passes with no free outer loop: a de-interleave into planes with N = 1
+ * (NHWC C=3 -> NCHW: the kernel takes exactly 3 channels), a transpose whose
+ * outer node is 4 channels, the same with N = 2 (too short to balance 8
+ * parts). Parts slice the pixel rows instead: every part count gives the
+ * one-thread bytes, each byte written by exactly one part (the 0x00/0xFF
+ * trick of image_parts_write_each_byte_once), and the second of two parts
+ * really has work. Odd sizes, so slices end mid-vector. */
+static const char *const k_fixed_outer[][2] = {
+    {"NHWC:f32:1x301x299x3", "NCHW:f32:1x3x301x299"},
+    {"NHWC:u8:1x37x41x3", "NCHW:u8:1x3x37x41"},
+    {"NHWC:u8:1x97x203x4", "NCHW:f32:1x4x97x203"},
+    {"NHWC:f32:2x61x67x3", "NCHW:f32:2x3x61x67"},
+    {"NCHW16c:f32:1x16x37x41", "NCHW:f32:1x16x37x41"},
+    {"NHWC:f32:1x1001x1003x3", "NCHW:f32:1x3x1001x1003"}, /* 12 MiB: streamed stores, in parts too */
+};
+
+static void check_parts_once(const tl_plan *plan, const void *src, size_t sl, const unsigned char *ref, size_t dl,
+                             unsigned nparts, const char *what)
+{
+    unsigned char *lo = malloc(dl), *hi = malloc(dl), *all = malloc(dl), *times = calloc(dl, 1);
+    REQUIRE(lo && hi && all && times);
+    size_t by_last = 0;
+    for (unsigned part = 0; part < nparts; part++) {
+        memset(lo, 0x00, dl), memset(hi, 0xFF, dl);
+        CHECK_STATUS(tl_plan_run_part(plan, part, nparts, src, sl, lo, dl), TL_OK);
+        CHECK_STATUS(tl_plan_run_part(plan, part, nparts, src, sl, hi, dl), TL_OK);
+        for (size_t b = 0; b < dl; b++)
+            if (lo[b] == hi[b]) times[b]++, all[b] = lo[b], by_last += part == nparts - 1;
+    }
+    size_t bad = 0;
+    for (size_t b = 0; b < dl; b++) bad += times[b] != 1 || all[b] != ref[b];
+    if (bad) FAILF("%s in %u parts: %zu bytes not written exactly once as one run writes them", what, nparts, bad);
+    if (nparts > 1 && by_last == 0) FAILF("%s in %u parts: the last part wrote nothing (not split)", what, nparts);
+    free(lo), free(hi), free(all), free(times);
+}
+
+TL_TEST(fixed_outer_passes_split)
+{
+    for (size_t i = 0; i < sizeof k_fixed_outer / sizeof k_fixed_outer[0]; i++) {
+        tl_desc s, d;
+        tl_plan *plan = NULL;
+        REQUIRE_STATUS(tl_desc_parse(&s, k_fixed_outer[i][0]), TL_OK);
+        REQUIRE_STATUS(tl_desc_parse(&d, k_fixed_outer[i][1]), TL_OK);
+        REQUIRE_STATUS(tl_plan_create(&plan, &s, &d, 0), TL_OK);
+        size_t sl = (size_t)s.size_bytes, dl = (size_t)d.size_bytes;
+        unsigned char *src = filled(sl, 77 + i), *ref = malloc(dl), *many = malloc(dl);
+        REQUIRE(src && ref && many);
+        tame_floats(&s, src);
+        CHECK_STATUS(tl_plan_run(plan, src, sl, ref, dl), TL_OK);
+        char what[200];
+        snprintf(what, sizeof what, "%s -> %s", k_fixed_outer[i][0], k_fixed_outer[i][1]);
+        bool big = dl > ((size_t)8 << 20);
+        for (unsigned nparts = 1; nparts <= (big ? 3u : 8u); nparts++) check_parts_once(plan, src, sl, ref, dl, nparts, what);
+        if (!big) check_parts_once(plan, src, sl, ref, dl, 61, what); /* more parts than channels x rows of some */
+        for (unsigned t = 1; t <= 8; t++) {
+            memset(many, 0x5A, dl);
+            CHECK_STATUS(tl_plan_run_parallel(plan, src, sl, many, dl, t), TL_OK);
+            if (memcmp(ref, many, dl) != 0) FAILF("%s with %u threads differs from one thread", what, t);
+        }
+        free(src), free(ref), free(many);
+        tl_plan_destroy(plan);
+    }
+}
+
 /* ---- the generic entry: each tile exactly once ----------------------------------------- */
 #define COVER_N 100000
 typedef struct cover_job {
@@ -134,7 +198,7 @@ TL_TEST(every_tile_once)
         for (size_t k = 0; k < 5; k++) {
             memset(&j, 0, sizeof j);
             unsigned threads, tiles;
-            tl_par_split(works[w], counts[k], &threads, &tiles);
+            tl_par_split(works[w], tl_par_threads(counts[k]), &threads, &tiles);
             REQUIRE_STATUS(tl_par_run(cover_part, &j, works[w], counts[k]), TL_OK);
             CHECK_EQ_I64(atomic_load(&j.calls), threads > 1 ? tiles : 1);
             for (int i = 0; i < COVER_N; i++)
@@ -164,7 +228,7 @@ TL_TEST(unsplittable_job)
     for (size_t w = 0; w < 3; w++) {
         memset(&j, 0, sizeof j);
         unsigned threads, tiles;
-        tl_par_split(works[w], 4, &threads, &tiles);
+        tl_par_split(works[w], tl_par_threads(4), &threads, &tiles);
         REQUIRE_STATUS(tl_par_run(part0_only, &j, works[w], 4), TL_OK);
         CHECK_EQ_I64(atomic_load(&j.calls), tiles);
         for (int i = 0; i < COVER_N; i++)
@@ -202,7 +266,7 @@ TL_TEST(slow_thread_takes_fewer_tiles)
     atomic_init(&j.by_caller, 0u);
     atomic_init(&j.by_workers, 0u);
     unsigned threads, tiles;
-    tl_par_split((uint64_t)1 << 30, 2, &threads, &tiles);
+    tl_par_split((uint64_t)1 << 30, tl_par_threads(2), &threads, &tiles);
     REQUIRE_STATUS(tl_par_run(uneven_part, &j, (uint64_t)1 << 30, 2), TL_OK);
     unsigned c = atomic_load(&j.by_caller), w = atomic_load(&j.by_workers);
     CHECK_EQ_I64(c + w, tiles);
@@ -220,11 +284,7 @@ typedef struct join_job {
 static tl_status wait_for_other(void *ctx, unsigned part, unsigned nparts)
 {
     join_job *j = ctx;
-    if (part == nparts - 1) { /* the caller's first tile, before any wake-up: real work, 2 ms */
-        struct timespec ts = {0, 2000000};
-        nanosleep(&ts, NULL);
-        return TL_OK;
-    }
+    (void)part, (void)nparts;
     if (!pthread_equal(pthread_self(), j->caller)) {
         atomic_store(&j->other_ran, 1);
         return TL_OK;
@@ -266,29 +326,41 @@ TL_TEST(split_policy)
     CHECK(t == 1 && n == 1);
     tl_par_split(UINT64_MAX, TL_PARALLEL_MAX_THREADS, &t, &n);
     CHECK(t == TL_PARALLEL_MAX_THREADS && n == TL_PARALLEL_MAX_THREADS * TL_PAR_TILES_PER_THREAD);
+    tl_par_split_tiles((uint64_t)256 << 20, 2, 8, &t, &n); /* a job that wants fewer, larger tiles */
+    CHECK(t == 2 && n == 16);
+    /* threads: never more than the cores the process may run on */
+    tl_cpuset allowed;
+    tl_par_allowed_cpus(&allowed);
+    unsigned cores = tl_cpuset_count(&allowed);
+    CHECK_EQ_I64(tl_par_threads(1), 1);
+    CHECK_EQ_I64(tl_par_threads(1000), cores);
+    CHECK_EQ_I64(tl_par_threads(2), cores < 2 ? cores : 2);
+    CHECK(tl_par_threads(0) >= 1 && tl_par_threads(0) <= cores);
 }
 
 /* ---- errors --------------------------------------------------------------------------- */
-static unsigned g_fail_last; /* 1: the last tile fails (the one the caller runs first) */
+static unsigned g_fail_first; /* 1: tile 0 fails (the one the caller runs first) */
 
 static tl_status fail_part(void *ctx, unsigned part, unsigned nparts)
 {
     atomic_uint *ran = ctx;
     atomic_fetch_add(ran, 1u);
-    if (part == (g_fail_last ? nparts - 1 : nparts / 2))
+    if (part == (g_fail_first ? 0 : nparts / 2))
         return tl_fail(TL_ERR_VENDOR, "tile %u of %u broke a rule (test)", part, nparts);
     return TL_OK;
 }
 
 TL_TEST(tile_error_reaches_caller)
 {
-    for (g_fail_last = 0; g_fail_last < 2; g_fail_last++) {
+    unsigned threads, tiles;
+    tl_par_split((uint64_t)64 << 20, tl_par_threads(4), &threads, &tiles);
+    for (g_fail_first = 0; g_fail_first < 2; g_fail_first++) {
         atomic_uint ran;
         atomic_init(&ran, 0u);
         tl_status s = tl_par_run(fail_part, &ran, (uint64_t)64 << 20, 4);
         CHECK_STATUS(s, TL_ERR_VENDOR);
         CHECK_STR_CONTAINS(tl_last_error(), "broke a rule (test)");
-        CHECK_EQ_I64(atomic_load(&ran), 4 * TL_PAR_TILES_PER_THREAD); /* every tile still ran */
+        CHECK_EQ_I64(atomic_load(&ran), threads > 1 ? tiles : 1); /* every tile still ran */
     }
     /* the next successful call clears the message */
     static cover_job j;
@@ -702,6 +774,7 @@ int main(int argc, char **argv)
     tl_test_init(argc, argv);
     TL_RUN(identical_to_one_thread);
     TL_RUN(identical_small_random);
+    TL_RUN(fixed_outer_passes_split);
     TL_RUN(every_tile_once);
     TL_RUN(unsplittable_job);
     TL_RUN(slow_thread_takes_fewer_tiles);
