@@ -1,5 +1,5 @@
-/* The throughput benchmark (a program, not a test): per case, GB/s of dense
- * bytes read + written, the ratio to memcpy of the same bytes measured in the
+/* The throughput benchmark (a program, not a test): per case, GB/s of the
+ * source and destination buffers' bytes, the ratio to memcpy of the same bytes measured in the
  * same run, a streaming-copy baseline for DRAM-sized cases, and oneDNN's
  * reorder on the same case when built with it (TL_BENCH_HAVE_DNNL).
  *
