@@ -388,6 +388,10 @@ static const char *const k_specs[][2] = {
     {"NHWC:u8:1x9x37x3", "trt.dla_hwc4:i8:1x3x9x37"},
     {"NHWC:i8:1x5x23x3", "NHWC:u8:1x5x23x3:pad=0,0,0,0,0,0,0,1"},
     {"NHWC:i8:1x3x21x3", "NHWC:u8:1x3x21x3:pad=0,0,0,0,0,2,0,1"},
+    /* gathers saturating u8 <-> i8 in the register (AVX-512 VBMI) */
+    {"NHWC:u8:1x5x9x3:pad=0,0,0,0,0,0,0,1", "NHWC:i8:1x5x9x3"},
+    {"NHWC:i8:1x7x19x5:pad=0,0,0,0,0,0,0,3", "NHWC:u8:1x7x19x5"},
+    {"trt.dla_hwc4:i8:1x1x6x33", "NHWC:u8:1x6x33x1"},
     /* 4:2:0 chroma by 32 samples a register (AVX-512): odd sizes, rows over 64 bytes */
     {"CHW:u8:3x6x150", "yuv.nv12:u8:3x6x150"},
     {"CHW:u8:3x5x131", "yuv.nv21:u8:3x5x131:pitch=140"},

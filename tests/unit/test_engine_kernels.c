@@ -377,7 +377,9 @@ static void check_spread_vbmi(tl_rng *r, unsigned w, unsigned rd, unsigned h, si
 #endif
 }
 
-static void check_gather_vbmi(tl_rng *r, unsigned ss, unsigned rs, size_t m)
+/* sat: 0 the plain gather (may write 64 bytes of slack past the runs),
+ * 1 / 2 the u8 -> i8 / i8 -> u8 ones (exact stores). */
+static void check_gather_vbmi(tl_rng *r, unsigned ss, unsigned rs, size_t m, int sat)
 {
 #if defined(__x86_64__) || defined(_M_X64)
     uint8_t perm[64];
@@ -390,15 +392,22 @@ static void check_gather_vbmi(tl_rng *r, unsigned ss, unsigned rs, size_t m)
     uint8_t *s = map + maplen - pg - len, *out = malloc(m * rs + 64 + 2 * PAD);
     tl_rng_bytes(r, s, len);
     memset(out, 0xA5, m * rs + 64 + 2 * PAD);
-    tl_x8_gather_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, perm);
-    for (size_t i = 0; i < PAD + m * rs; i++) { /* past the runs: the kernel's slack */
-        uint8_t want = i < PAD ? 0xA5 : s[(i - PAD) / rs * ss + (i - PAD) % rs];
+    if (sat == 1) tl_u8_i8_gather_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, perm);
+    else if (sat == 2) tl_i8_u8_gather_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, perm);
+    else tl_x8_gather_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, perm);
+    size_t slack = sat ? 0 : 64; /* past the runs: the plain kernel's slack */
+    for (size_t i = 0; i < PAD + m * rs + (sat ? PAD : 0); i++) {
+        uint8_t want = 0xA5;
+        if (i >= PAD && i < PAD + m * rs) {
+            uint8_t c = s[(i - PAD) / rs * ss + (i - PAD) % rs];
+            want = sat == 1 ? (c > 127 ? 127 : c) : sat == 2 ? ((int8_t)c < 0 ? 0 : c) : c;
+        }
         if (out[i] != want) {
             FAILF("gather ss=%u rs=%u m=%zu: byte %zu: 0x%02x != 0x%02x", ss, rs, m, i, out[i], want);
             break;
         }
     }
-    for (size_t i = PAD + m * rs + 64; i < m * rs + 64 + 2 * PAD; i++)
+    for (size_t i = PAD + m * rs + slack; i < m * rs + 64 + 2 * PAD; i++)
         if (out[i] != 0xA5) {
             FAILF("gather ss=%u rs=%u m=%zu: byte %zu written, past the slack", ss, rs, m, i);
             break;
@@ -503,7 +512,7 @@ TL_TEST(pixel_moves_vbmi)
             for (size_t m = 0; m <= 3 * 64 / w + 3; m++) {
                 check_spread_vbmi(&r, w, rd, h, m);
                 check_spread_vbmi(&r, w, rd, 0, m);
-                check_gather_vbmi(&r, w, rd, m);
+                for (int sat = 0; sat < 3; sat++) check_gather_vbmi(&r, w, rd, m, sat);
             }
         }
 }
