@@ -1,8 +1,8 @@
-/* The throughput benchmark (a program, not a test): per case, GB/s of dense
- * bytes read + written, the ratio to memcpy of the same bytes between the same
- * buffers timed alternately with the case, a streaming-copy baseline for
- * DRAM-sized cases, and oneDNN's reorder and XNNPACK's operators on the same
- * case when built with them (TL_BENCH_HAVE_DNNL, TL_BENCH_HAVE_XNNPACK).
+/* The throughput benchmark (a program, not a test): per case, GB/s of the
+ * source and destination buffers' bytes, the ratio to memcpy of the same bytes
+ * between the same buffers timed alternately with the case, a streaming-copy
+ * baseline for DRAM-sized cases, and oneDNN's reorder and XNNPACK's operators
+ * on the same case when built with them (TL_BENCH_HAVE_DNNL, TL_BENCH_HAVE_XNNPACK).
  *
  * One module (bench.h) linked by bench/tl_bench and `tlayout bench`
  * (cmd_bench.c). One thread unless --threads N is given (tl_plan_run_parallel;

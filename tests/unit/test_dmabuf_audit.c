@@ -72,6 +72,8 @@ static const char *const k_pairs[][3] = {
     {"NCHW:u8:1x3x20x20", "NCHW:u8:1x3x20x20", NULL},                                /* plain copy */
     {"NHWC:u8:1x40x64x3", "trt.dla_hwc4:i8:1x3x40x64", NULL},                       /* repack + saturation */
     {"NHWC:u8:1x7x37x3", "trt.dla_hwc4:i8:1x3x7x37", NULL},                          /* the same, padded rows */
+    {"NHWC:i8:1x40x64x3", "NHWC:u8:1x40x64x3:pad=0,0,0,0,0,0,0,1", NULL},           /* repack, i8 -> u8 */
+    {"trt.dla_hwc4:i8:1x3x40x64", "NHWC:u8:1x40x64x3", NULL},                       /* gather + saturation */
     {"NCHW:u8:1x4x40x64", "NCHW:u4:1x4x40x64",
      "4-bit destinations: two elements share a byte, each is stored by a read-modify-write (element walk)"},
 };
@@ -79,7 +81,9 @@ static const char *const k_pairs[][3] = {
 /* Pairs that must take a given executor on the AVX2 and AVX-512 paths, so
  * the audit above covers it (the scalar and SSE2 paths pick another). */
 static const char *const k_executor_pairs[][3] = {
-    {"NHWC:u8:1x40x64x3", "trt.dla_hwc4:i8:1x3x40x64", "repack tl_x8_repack3_0_1_ukernel__"},
+    {"NHWC:u8:1x40x64x3", "trt.dla_hwc4:i8:1x3x40x64", "repack tl_"},
+    {"NHWC:i8:1x40x64x3", "NHWC:u8:1x40x64x3:pad=0,0,0,0,0,0,0,1", "repack tl_"},
+    {"trt.dla_hwc4:i8:1x3x40x64", "NHWC:u8:1x40x64x3", "pixels"},
 };
 
 /* ---- the harness -------------------------------------------------------------------- */

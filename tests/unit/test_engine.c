@@ -384,6 +384,14 @@ static const char *const k_specs[][2] = {
     {"NHWC:i8:1x6x11x4:pad=0,0,0,0,0,0,0,4", "NHWC:u8:1x6x11x4"},
     {"trt.dla_hwc4:i8:1x3x5x37", "NHWC:u8:1x5x37x3"},
     {"trt.dla_hwc4:i8:1x3x9x37", "NHWC:i8:1x9x37x3"},
+    /* re-packs saturating u8 <-> i8 in the register (AVX-512) */
+    {"NHWC:u8:1x9x37x3", "trt.dla_hwc4:i8:1x3x9x37"},
+    {"NHWC:i8:1x5x23x3", "NHWC:u8:1x5x23x3:pad=0,0,0,0,0,0,0,1"},
+    {"NHWC:i8:1x3x21x3", "NHWC:u8:1x3x21x3:pad=0,0,0,0,0,2,0,1"},
+    /* gathers saturating u8 <-> i8 in the register (AVX-512 VBMI) */
+    {"NHWC:u8:1x5x9x3:pad=0,0,0,0,0,0,0,1", "NHWC:i8:1x5x9x3"},
+    {"NHWC:i8:1x7x19x5:pad=0,0,0,0,0,0,0,3", "NHWC:u8:1x7x19x5"},
+    {"trt.dla_hwc4:i8:1x1x6x33", "NHWC:u8:1x6x33x1"},
     /* 4:2:0 chroma by 32 samples a register (AVX-512): odd sizes, rows over 64 bytes */
     {"CHW:u8:3x6x150", "yuv.nv12:u8:3x6x150"},
     {"CHW:u8:3x5x131", "yuv.nv21:u8:3x5x131:pitch=140"},
@@ -606,6 +614,9 @@ TL_TEST(machine_policy)
         {"NHWC:u8:1x60x61x3", "trt.dla_hwc4:i8:1x3x60x61"},                      /* repack */
         {"NHWC:u8:1x40x41x3", "rknn.nc1hwc2:i8:1x1x40x41x16:c=3:zp=-128:scale=1"}, /* pixels */
         {"trt.dla_hwc4:f16:1x3x40x41", "NHWC:f32:1x40x41x3"},                    /* pixels, gather */
+        {"yuv.nv12:u8:3x40x150", "CHW:u8:3x40x150"},                             /* chroma x2, whole rows */
+        {"NHWC:u8:1x40x41x3", "trt.dla_hwc4:i8:1x3x40x41"},                      /* saturating repack */
+        {"trt.dla_hwc4:i8:1x3x40x41", "NHWC:u8:1x40x41x3"},                      /* saturating gather */
         {"NHWC:u8:1x64x96x3", "NCHW:u8:1x3x64x96"},                              /* byte transpose */
         {"NCHW:f32:1x16x32x64", "NHWC:f32:1x32x64x16"}, /* whole-line kernel stores: 64-byte rows */
         {"NHWC:u8:1x64x64x64", "NCHW:u8:1x64x64x64"},   /* ... and 4 KiB rows */

@@ -377,7 +377,9 @@ static void check_spread_vbmi(tl_rng *r, unsigned w, unsigned rd, unsigned h, si
 #endif
 }
 
-static void check_gather_vbmi(tl_rng *r, unsigned ss, unsigned rs, size_t m)
+/* sat: 0 the plain gather (may write 64 bytes of slack past the runs),
+ * 1 / 2 the u8 -> i8 / i8 -> u8 ones (exact stores). */
+static void check_gather_vbmi(tl_rng *r, unsigned ss, unsigned rs, size_t m, int sat)
 {
 #if defined(__x86_64__) || defined(_M_X64)
     uint8_t perm[64];
@@ -390,15 +392,22 @@ static void check_gather_vbmi(tl_rng *r, unsigned ss, unsigned rs, size_t m)
     uint8_t *s = map + maplen - pg - len, *out = malloc(m * rs + 64 + 2 * PAD);
     tl_rng_bytes(r, s, len);
     memset(out, 0xA5, m * rs + 64 + 2 * PAD);
-    tl_x8_gather_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, perm);
-    for (size_t i = 0; i < PAD + m * rs; i++) { /* past the runs: the kernel's slack */
-        uint8_t want = i < PAD ? 0xA5 : s[(i - PAD) / rs * ss + (i - PAD) % rs];
+    if (sat == 1) tl_u8_i8_gather_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, perm);
+    else if (sat == 2) tl_i8_u8_gather_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, perm);
+    else tl_x8_gather_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, perm);
+    size_t slack = sat ? 0 : 64; /* past the runs: the plain kernel's slack */
+    for (size_t i = 0; i < PAD + m * rs + (sat ? PAD : 0); i++) {
+        uint8_t want = 0xA5;
+        if (i >= PAD && i < PAD + m * rs) {
+            uint8_t c = s[(i - PAD) / rs * ss + (i - PAD) % rs];
+            want = sat == 1 ? (c > 127 ? 127 : c) : sat == 2 ? ((int8_t)c < 0 ? 0 : c) : c;
+        }
         if (out[i] != want) {
             FAILF("gather ss=%u rs=%u m=%zu: byte %zu: 0x%02x != 0x%02x", ss, rs, m, i, out[i], want);
             break;
         }
     }
-    for (size_t i = PAD + m * rs + 64; i < m * rs + 64 + 2 * PAD; i++)
+    for (size_t i = PAD + m * rs + slack; i < m * rs + 64 + 2 * PAD; i++)
         if (out[i] != 0xA5) {
             FAILF("gather ss=%u rs=%u m=%zu: byte %zu written, past the slack", ss, rs, m, i);
             break;
@@ -451,6 +460,45 @@ TL_TEST(chroma_moves_avx512)
 #endif
 }
 
+/* The re-packs that saturate in the register (interleave/avx512.c, taken by
+ * the repack executor, not in the registry) against the definition. */
+#if defined(__x86_64__) || defined(_M_X64)
+void tl_u8_i8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
+void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
+#endif
+TL_TEST(saturating_repack_avx512)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (!tl_cpu_has(TL_ISA_AVX512)) {
+        printf("saturating_repack_avx512: skipped (no AVX-512 here)\n");
+        return;
+    }
+    tl_rng r = tl_test_rng();
+    for (int to_u8 = 0; to_u8 < 2; to_u8++)
+        for (size_t n = 0; n < 120 && TL_TEST_FAILURES() == 0; n++) {
+            uint8_t *src = malloc(3 * n + 1), *out = malloc(4 * n + 2 * PAD);
+            tl_rng_bytes(&r, src, 3 * n + 1);
+            memset(out, 0xA5, 4 * n + 2 * PAD);
+            if (to_u8) tl_i8_u8_repack3_0_1_ukernel__avx512(src, out + PAD, n);
+            else tl_u8_i8_repack3_0_1_ukernel__avx512(src, out + PAD, n);
+            for (size_t i = 0; i < 4 * n + 2 * PAD; i++) {
+                uint8_t want = 0xA5;
+                if (i >= PAD && i < PAD + 4 * n) {
+                    size_t j = i - PAD, px = j / 4, lane = j % 4;
+                    uint8_t c = lane == 3 ? 0 : src[3 * px + lane];
+                    want = to_u8 ? ((int8_t)c < 0 ? 0 : c) : (c > 127 ? 127 : c);
+                }
+                if (out[i] != want) {
+                    FAILF("%s n=%zu: byte %zu: 0x%02x != 0x%02x", to_u8 ? "i8 -> u8" : "u8 -> i8", n, i, out[i], want);
+                    break;
+                }
+            }
+            free(src);
+            free(out);
+        }
+#endif
+}
+
 TL_TEST(pixel_moves_vbmi)
 {
     if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
@@ -464,7 +512,7 @@ TL_TEST(pixel_moves_vbmi)
             for (size_t m = 0; m <= 3 * 64 / w + 3; m++) {
                 check_spread_vbmi(&r, w, rd, h, m);
                 check_spread_vbmi(&r, w, rd, 0, m);
-                check_gather_vbmi(&r, w, rd, m);
+                for (int sat = 0; sat < 3; sat++) check_gather_vbmi(&r, w, rd, m, sat);
             }
         }
 }
@@ -480,5 +528,6 @@ int main(int argc, char **argv)
     TL_RUN(repack_and_fill);
     TL_RUN(pixel_moves_vbmi);
     TL_RUN(chroma_moves_avx512);
+    TL_RUN(saturating_repack_avx512);
     return tl_test_finish();
 }

@@ -30,6 +30,13 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
     if (ps->x.px.gather) {
         tl_px_perm_gather(ps->x.px.perm, (unsigned)w, (unsigned)rd);
         ps->kernel_name = "tl_x8_gather_ukernel__avx512vbmi";
+        const tl_cvt *cv = &p->cv;
+        if (cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1) { /* u8 <-> i8 in the register */
+            ps->x.px.vbmi = 2;
+            ps->kernel_name = cv->sdt == TL_U8 ? "tl_u8_i8_gather_ukernel__avx512vbmi"
+                                               : "tl_i8_u8_gather_ukernel__avx512vbmi";
+            ps->row = NULL; /* no row conversion runs */
+        }
     } else {
         ps->x.px.keep = tl_px_perm_spread(ps->x.px.perm, (unsigned)w, (unsigned)rd, (unsigned)h);
         ps->kernel_name = "tl_x8_spread_ukernel__avx512vbmi";
@@ -119,6 +126,30 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
     }
 }
 
+#if defined(__x86_64__) || defined(_M_X64)
+/* The gather that saturates u8 <-> i8 in the register, straight into the
+ * destination (through an L1 tile in a streaming plan). */
+static void run_gather_saturating(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,
+                                  const tl_node *in, const tl_node *out)
+{
+    const tl_cvt *cv = &p->cv;
+    void (*fn)(const uint8_t *, size_t, uint8_t *, size_t, size_t, const uint8_t *) =
+        cv->sdt == TL_U8 ? tl_u8_i8_gather_ukernel__avx512vbmi : tl_i8_u8_gather_ukernel__avx512vbmi;
+    size_t rs = (size_t)in->count, ss = (size_t)out->ss, n = (size_t)out->count;
+    if (!cv->stream) {
+        fn(s, ss, d, rs, n, ps->x.px.perm);
+        return;
+    }
+    _Alignas(64) uint8_t t[TL_TILE_BYTES];
+    size_t chunk = TL_TILE_BYTES / rs;
+    for (size_t b = 0; b < n; b += chunk) {
+        size_t m = n - b < chunk ? n - b : chunk;
+        fn(s + b * ss, ss, t, rs, m, ps->x.px.perm);
+        tl_flush(p, d + b * rs, t, m * rs);
+    }
+}
+#endif
+
 /* Source pixels at stride out->ss -> a dense destination: runs gathered
  * into the tile px_bytes at a time (within the pixel's stride), the last
  * pixel exactly (its stride may end past the buffer), then one row step. */
@@ -147,6 +178,12 @@ static void run_gather(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
 static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                 const tl_node *out)
 {
+#if defined(__x86_64__) || defined(_M_X64)
+    if (ps->x.px.vbmi == 2) {
+        run_gather_saturating(p, ps, s, d, in, out);
+        return;
+    }
+#endif
     if (ps->x.px.gather) run_gather(p, ps, s, d, in, out);
     else run_spread(p, ps, s, d, in, out);
 }

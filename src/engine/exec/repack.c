@@ -3,6 +3,38 @@
  * through L1 (never on the destination: it is only stored to). */
 #include "engine/exec/exec.h"
 
+#if defined(__x86_64__) || defined(_M_X64)
+void tl_x8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
+void tl_u8_i8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
+void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
+/* The re-packs that saturate u8 <-> i8 in the register (interleave/avx512.c):
+ * one step, no L1 round trip. */
+static const tl_repack_kernel k_saturating[] = {
+    {"tl_u8_i8_repack3_0_1_ukernel__avx512", TL_ISA_AVX512, 1, 3, 0, 1, tl_u8_i8_repack3_0_1_ukernel__avx512},
+    {"tl_i8_u8_repack3_0_1_ukernel__avx512", TL_ISA_AVX512, 1, 3, 0, 1, tl_i8_u8_repack3_0_1_ukernel__avx512},
+};
+#endif
+
+/* The re-pack with its u8 <-> i8 saturation in one kernel, if there is one. */
+static const tl_repack_kernel *saturating(const tl_cvt *cv, const tl_repack_kernel *k)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1 && k->fn == tl_x8_repack3_0_1_ukernel__avx512)
+        return &k_saturating[cv->sdt == TL_U8 ? 0 : 1];
+#endif
+    (void)cv;
+    return k;
+}
+
+/* The kernel does the whole conversion: a raw copy, or a saturating re-pack. */
+static bool one_step(const tl_cvt *cv, const tl_repack_kernel *k)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (k == &k_saturating[0] || k == &k_saturating[1]) return true;
+#endif
+    return cv->path == TL_EP_COPY;
+}
+
 static bool applicable(const tl_plan *p, tl_pass *ps)
 {
     const tl_cvt *cv = &p->cv;
@@ -13,6 +45,8 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
     const tl_repack_kernel *k =
         tl_find_repack(p->isa, cv->ed, (unsigned)in->count, (unsigned)ps->head, (unsigned)ps->tail);
     if (!k || k->isa == TL_ISA_SCALAR || out->ss != in->count * cv->es || out->ds != lanes * cv->ed) return false;
+    k = saturating(cv, k);
+    if (one_step(cv, k)) ps->row = NULL; /* no row conversion runs (tl_plan_describe) */
     ps->x.repack = k;
     ps->kernel_name = k->name;
     return true;
@@ -26,11 +60,21 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     const tl_cvt *cv = &p->cv;
     const tl_repack_kernel *k = ps->x.repack;
     size_t n = (size_t)out->count;
-    if (cv->path == TL_EP_COPY) {
-        k->fn(s, d, n);
+    _Alignas(64) uint8_t tmp[TL_TILE_BYTES], out_tile[TL_TILE_BYTES]; /* out_tile: streaming plans */
+    if (one_step(cv, k)) {
+        if (!cv->stream) {
+            k->fn(s, d, n);
+            return;
+        }
+        size_t chunk = TL_TILE_BYTES / (size_t)out->ds;
+        for (size_t b = 0; b < n; b += chunk) {
+            size_t m = n - b < chunk ? n - b : chunk;
+            uint8_t *db = d + (ptrdiff_t)b * out->ds;
+            k->fn(s + b * (size_t)in->count * cv->es, out_tile, m);
+            tl_flush(p, db, out_tile, m * (size_t)out->ds);
+        }
         return;
     }
-    _Alignas(64) uint8_t tmp[TL_TILE_BYTES], out_tile[TL_TILE_BYTES]; /* out_tile: streaming plans */
     /* u8 <-> i8 saturation works byte by byte and keeps a zero lane zero, so
      * the re-pack goes first, into L1, and the conversion writes the
      * destination from there: the destination is only ever stored to (an

@@ -12,6 +12,24 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
            !ps->head && !ps->tail;
 }
 
+#if defined(__x86_64__) || defined(_M_X64)
+/* Chroma to full resolution writes whole destination rows: in a streaming
+ * plan through an L1 tile and out with whole-line streaming stores. */
+static void dup_even_avx512(const tl_plan *p, const uint8_t *s, uint8_t *d, size_t n)
+{
+    if (!p->cv.stream) {
+        tl_x8_dup_even_ukernel__avx512(s, d, n);
+        return;
+    }
+    _Alignas(64) uint8_t tile[TL_TILE_BYTES];
+    for (size_t j = 0; j < n; j += TL_TILE_BYTES / 2) {
+        size_t m = n - j < TL_TILE_BYTES / 2 ? n - j : TL_TILE_BYTES / 2;
+        tl_x8_dup_even_ukernel__avx512(s + 2 * j, tile, m);
+        tl_flush(p, d + 2 * j, tile, 2 * m);
+    }
+}
+#endif
+
 static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                 const tl_node *out)
 {
@@ -27,7 +45,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         if (es == 1 && out->ss == 2 && out->ds == 2) {
 #if defined(__x86_64__) || defined(_M_X64)
             if (avx512) {
-                tl_x8_dup_even_ukernel__avx512(s, d, n);
+                dup_even_avx512(p, s, d, n);
                 return;
             }
 #endif

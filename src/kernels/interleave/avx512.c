@@ -301,28 +301,53 @@ TL_FN size_t dilv_x32_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, i
 
 /* ---- RGB -> RGB0: 16 pixels (48 -> 64 bytes) per step --------------------------------- */
 /* A dword permute gives lane L the 12 bytes of its 4 pixels, a byte shuffle
- * spreads them and zeroes the 4th byte of each pixel. */
-void tl_x8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
-TL_KERNEL void tl_x8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n)
+ * spreads them and zeroes the 4th byte of each pixel. `sat`: the u8 <-> i8
+ * saturation of identity quantizations in the register (0 none, 1 u8 -> i8,
+ * 2 i8 -> u8; a zero lane stays zero), so a conversion does not go through
+ * memory and the destination is only stored to. */
+enum { SAT_NONE = 0, SAT_TO_I8 = 1, SAT_TO_U8 = 2 };
+TL_FN __m512i repack_step(__m512i v, __m512i pd, __m512i sb, int sat)
+{
+    v = _mm512_shuffle_epi8(_mm512_permutexvar_epi32(pd, v), sb);
+    if (sat == SAT_TO_I8) v = _mm512_min_epu8(v, _mm512_set1_epi8(127));
+    if (sat == SAT_TO_U8) v = _mm512_max_epi8(v, _mm512_setzero_si512());
+    return v;
+}
+
+TL_FN void repack3_0_1(const uint8_t *src, uint8_t *dst, size_t n, int sat)
 {
     const __m512i pd = _mm512_setr_epi32(0, 1, 2, 0, 3, 4, 5, 0, 6, 7, 8, 0, 9, 10, 11, 0);
     const __m512i sb = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, -128, 3, 4, 5, -128, 6, 7, 8, -128, 9, 10, 11, -128));
     size_t i = 0;
     /* whole 64-byte loads (16 bytes past the 48 used) while they stay inside
      * the row: a masked load is several times slower when it splits a line */
-    for (; i + 22 <= n; i += 16) {
-        __m512i v = _mm512_loadu_si512((const void *)(src + 3 * i));
-        _mm512_storeu_si512((void *)(dst + 4 * i), _mm512_shuffle_epi8(_mm512_permutexvar_epi32(pd, v), sb));
-    }
-    for (; i + 16 <= n; i += 16) {
-        __m512i v = _mm512_maskz_loadu_epi8(mask_n(48), src + 3 * i);
-        _mm512_storeu_si512((void *)(dst + 4 * i), _mm512_shuffle_epi8(_mm512_permutexvar_epi32(pd, v), sb));
-    }
+    for (; i + 22 <= n; i += 16)
+        _mm512_storeu_si512((void *)(dst + 4 * i), repack_step(_mm512_loadu_si512((const void *)(src + 3 * i)), pd, sb, sat));
+    for (; i + 16 <= n; i += 16)
+        _mm512_storeu_si512((void *)(dst + 4 * i), repack_step(_mm512_maskz_loadu_epi8(mask_n(48), src + 3 * i), pd, sb, sat));
     if (i < n) {
         size_t m = n - i;
         __m512i v = _mm512_maskz_loadu_epi8(mask_n(3 * m), src + 3 * i);
-        _mm512_mask_storeu_epi8(dst + 4 * i, mask_n(4 * m), _mm512_shuffle_epi8(_mm512_permutexvar_epi32(pd, v), sb));
+        _mm512_mask_storeu_epi8(dst + 4 * i, mask_n(4 * m), repack_step(v, pd, sb, sat));
     }
+}
+
+void tl_x8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
+TL_KERNEL void tl_x8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    repack3_0_1(src, dst, n, SAT_NONE);
+}
+
+void tl_u8_i8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
+TL_KERNEL void tl_u8_i8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    repack3_0_1(src, dst, n, SAT_TO_I8);
+}
+
+void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
+TL_KERNEL void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    repack3_0_1(src, dst, n, SAT_TO_U8);
 }
 
 TL_ILV_PLANES(tl_x8_interleave3_ukernel__avx512, 1, 3, ilv_x8_3)

@@ -32,19 +32,54 @@ TL_VBMI void tl_x8_spread_ukernel__avx512vbmi(const uint8_t *t, size_t rd, uint8
 }
 
 /* m pixels of ss bytes, dense in s, to their first rs bytes, dense in t.
- * Reads nothing past the last pixel's rs bytes; writes up to 64 bytes past
- * the m runs (the caller's tile has them). */
-TL_VBMI void tl_x8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
-                                              const uint8_t *perm)
+ * Reads nothing past the last pixel's rs bytes. `sat` saturates u8 <-> i8
+ * in the register (0 none, 1 to i8, 2 to u8); `exact` stores only the runs'
+ * bytes (a destination), else up to 64 bytes past them (an L1 tile with
+ * room for them: one plain store per step). */
+enum { SAT_NONE = 0, SAT_TO_I8 = 1, SAT_TO_U8 = 2 };
+TL_VBMI static inline __m512i gather_step(__m512i idx, __m512i v, int sat)
+{
+    v = _mm512_permutexvar_epi8(idx, v);
+    if (sat == SAT_TO_I8) v = _mm512_min_epu8(v, _mm512_set1_epi8(127));
+    if (sat == SAT_TO_U8) v = _mm512_max_epi8(v, _mm512_setzero_si512());
+    return v;
+}
+
+TL_VBMI static inline void gather(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, const uint8_t *perm,
+                                  int sat, int exact)
 {
     const __m512i idx = _mm512_loadu_si512((const void *)perm);
     const size_t per = 64 / ss;
+    const __mmask64 step = ~0ull >> (64 - per * rs);
     size_t i = 0;
-    for (; i + per < m; i += per, s += 64, t += per * rs) /* the last pixel's stride may end past s */
-        _mm512_storeu_si512((void *)t, _mm512_permutexvar_epi8(idx, _mm512_loadu_si512((const void *)s)));
+    for (; i + per < m; i += per, s += 64, t += per * rs) { /* the last pixel's stride may end past s */
+        __m512i v = gather_step(idx, _mm512_loadu_si512((const void *)s), sat);
+        if (exact) _mm512_mask_storeu_epi8(t, step, v);
+        else _mm512_storeu_si512((void *)t, v);
+    }
     if (i < m) {
         __mmask64 ld = ~0ull >> (64 - ((m - i - 1) * ss + rs)), st = ~0ull >> (64 - (m - i) * rs);
-        _mm512_mask_storeu_epi8(t, st, _mm512_permutexvar_epi8(idx, _mm512_maskz_loadu_epi8(ld, s)));
+        _mm512_mask_storeu_epi8(t, st, gather_step(idx, _mm512_maskz_loadu_epi8(ld, s), sat));
     }
+}
+
+TL_VBMI void tl_x8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
+                                              const uint8_t *perm)
+{
+    gather(s, ss, t, rs, m, perm, SAT_NONE, 0);
+}
+
+/* The same saturating u8 -> i8 and i8 -> u8 (identity quantizations), with
+ * exact stores: straight into a destination, which is only stored to. */
+TL_VBMI void tl_u8_i8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
+                                                 const uint8_t *perm)
+{
+    gather(s, ss, t, rs, m, perm, SAT_TO_I8, 1);
+}
+
+TL_VBMI void tl_i8_u8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
+                                                 const uint8_t *perm)
+{
+    gather(s, ss, t, rs, m, perm, SAT_TO_U8, 1);
 }
 #endif

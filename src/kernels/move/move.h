@@ -96,6 +96,12 @@ void tl_x8_spread_ukernel__avx512vbmi(const uint8_t *t, size_t rd, uint8_t *d, s
                                       const uint8_t *perm, uint64_t keep);
 void tl_x8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
                                       const uint8_t *perm);
+/* The gather saturating u8 -> i8 or i8 -> u8 in the register, storing only
+ * the runs' bytes (into a destination). */
+void tl_u8_i8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
+                                         const uint8_t *perm);
+void tl_i8_u8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
+                                         const uint8_t *perm);
 #endif
 /* Byte j of a 64-byte step of w-byte pixels whose run of rd bytes starts h
  * bytes in: from byte (j / w) * rd + (j % w - h) of the dense runs, and kept
