@@ -38,6 +38,23 @@ const tl_img_real_kernel *tl_img_real_kernel_for(int isa)
     return &k_real[sizeof k_real / sizeof k_real[0] - 1];
 }
 
+/* Expanding packed pixels (pad lanes): the vector kernels where they take the shape. */
+static void expand_kernel(tl_img_enc *e, int isa)
+{
+    e->expand = tl_x8_expand_ukernel__scalar, e->expand_name = "tl_x8_expand_ukernel__scalar";
+    if (!tl_img_expand_vector(&e->ex)) return;
+#if defined(__x86_64__)
+    if (isa == TL_ISA_AVX512 && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI))
+        e->expand = tl_x8_expand_ukernel__avx512vbmi, e->expand_name = "tl_x8_expand_ukernel__avx512vbmi";
+    else if (tl_isa_includes(isa, TL_ISA_AVX2) && tl_cpu_has(TL_ISA_AVX2))
+        e->expand = tl_x8_expand_ukernel__avx2, e->expand_name = "tl_x8_expand_ukernel__avx2";
+#endif
+#if defined(__aarch64__) || defined(__arm__)
+    if (isa == TL_ISA_NEON && tl_cpu_has(TL_ISA_NEON))
+        e->expand = tl_x8_expand_ukernel__neon, e->expand_name = "tl_x8_expand_ukernel__neon";
+#endif
+}
+
 /* The definition (plan.c lut_init): numpy's (x.astype(float32) - mean) / std. */
 static float real_value(float mean, float std, int v) { return ((float)v - mean) / std; }
 
@@ -94,6 +111,10 @@ void tl_img_enc_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const
         const tl_t2d_kernel *t = tl_find_t2d(isa, 1, TL_IMG_ENC_CHUNK, (size_t)dc);
         if (!t) return;
         e->dilv = t->fn;
+    }
+    if (w->shape == TL_DST_PIXELS && w->ps != dc * w->eb) {
+        tl_img_expand_init(&e->ex, (int)(dc * w->eb), (int)w->ps, (int)(w->plo_c * w->eb));
+        expand_kernel(e, isa);
     }
     if (!e->identity) {
         const tl_img_real_kernel *k = tl_img_real_kernel_for(isa);

@@ -127,7 +127,9 @@ typedef struct tl_img_enc {
     tl_cvt cv;                    /* step 2: f32 (or u8) -> the destination's element */
     tl_row_fn elem;               /* step 2's kernel (NULL: the elements are step 1's) */
     tl_t2d_fn dilv;               /* planes with dc > 1: u8 pixels -> channel rows */
-    const char *real_name, *elem_name;
+    tl_img_expand ex;             /* pixels with pad lanes: packed elements -> padded pixels */
+    tl_img_expand_fn expand;
+    const char *real_name, *elem_name, *expand_name;
 } tl_img_enc;
 
 /* The encoder for destination w on path isa (-1: the default path); off

@@ -280,7 +280,7 @@ void tl_img_dst_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *p
 /* ---- the vector encode (encode.c): a row in chunks of TL_IMG_ENC_CHUNK pixels ---- */
 typedef struct enc_bufs {
     float real[TL_IMG_ENC_CHUNK * 4];          /* step 1's values */
-    uint8_t elems[TL_IMG_ENC_CHUNK * 4 * 4 + 8]; /* step 2's elements (+ 8: expand's 8-byte loads) */
+    uint8_t elems[TL_IMG_ENC_CHUNK * 4 * 4 + 64]; /* step 2's elements (+ 64: the expand kernels' loads) */
     uint8_t chan[4 * TL_IMG_ENC_CHUNK];        /* planes: one u8 row per channel */
 } enc_bufs;
 
@@ -302,47 +302,10 @@ static void encode_values(const tl_img_enc *e, const tl_img_real *r, const uint8
     else memcpy(out, b->real, n * 4);
 }
 
-/* n packed pixels of `bytes` bytes to pixels of ps bytes, the packed bytes
- * at lane offset `at`, every other byte zero. The usual shapes (RGB into
- * NC1HWC2 or HWC4, at 0) move 8 bytes a pixel, masked, and store zeros. */
-static void expand_pixels(const uint8_t *in, size_t n, int64_t bytes, int64_t ps, int64_t at, uint8_t *out)
-{
-    if (at == 0 && bytes < 8 && (ps == 8 || ps == 16 || ps == 32)) {
-        const uint64_t mask = ((uint64_t)1 << (8 * bytes)) - 1;
-        /* one loop per pixel size, so that every store has a constant size */
-#define TL_EXPAND_LOOP(PS)                                                   \
-        for (size_t x = 0; x < n; x++, in += bytes, out += (PS)) {           \
-            uint64_t v[(PS) / 8] = {0};                                      \
-            memcpy(&v[0], in, 8); /* the buffer has 8 bytes of slack */      \
-            v[0] &= mask;                                                    \
-            memcpy(out, v, (PS));                                            \
-        }
-        switch (ps) {
-        case 8: TL_EXPAND_LOOP(8) break;
-        case 16: TL_EXPAND_LOOP(16) break;
-        default: TL_EXPAND_LOOP(32) break;
-        }
-#undef TL_EXPAND_LOOP
-        return;
-    }
-    if (at == 0 && bytes < 4 && ps == 4) {
-        const uint32_t mask = ((uint32_t)1 << (8 * bytes)) - 1;
-        for (size_t x = 0; x < n; x++, in += bytes, out += 4) {
-            uint32_t v;
-            memcpy(&v, in, 4);
-            v &= mask;
-            memcpy(out, &v, 4);
-        }
-        return;
-    }
-    memset(out, 0, n * (size_t)ps);
-    for (size_t x = 0; x < n; x++) memcpy(out + (int64_t)x * ps + at, in + (int64_t)x * bytes, (size_t)bytes);
-}
-
 static void enc_pixels_row(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *px, uint8_t *row, int64_t width,
                            enc_bufs *b)
 {
-    const int64_t ps = w->ps, dc = w->dc, bytes = dc * w->eb, at = w->plo_c * w->eb;
+    const int64_t ps = w->ps, dc = w->dc, bytes = dc * w->eb;
     memset(row, 0, (size_t)(w->plo_w * ps));
     uint8_t *p = row + w->plo_w * ps;
     for (int64_t x0 = 0; x0 < width; x0 += TL_IMG_ENC_CHUNK) {
@@ -353,7 +316,7 @@ static void enc_pixels_row(const tl_img_dst *w, const tl_img_enc *e, const uint8
             continue;
         }
         encode_values(e, &e->all, s, n * (size_t)dc, b->elems, b);
-        expand_pixels(b->elems, n, bytes, ps, at, p + x0 * ps);
+        e->expand(b->elems, n, &e->ex, p + x0 * ps);
     }
     memset(p + width * ps, 0, (size_t)((w->wp - w->plo_w - width) * ps));
 }

@@ -57,6 +57,46 @@ TL_TEST(real_kernels_match_scalar)
     }
 }
 
+/* The expand kernels against the definition: every shape the vector
+ * kernels take (and some they hand to the scalar one), every count. */
+TL_TEST(expand_kernels_match_definition)
+{
+    typedef struct { const char *name; int isa; unsigned feat; tl_img_expand_fn fn; } kernel;
+    static const kernel ks[] = {
+        {"scalar", TL_ISA_SCALAR, 0, tl_x8_expand_ukernel__scalar},
+#if defined(__x86_64__)
+        {"avx2", TL_ISA_AVX2, 0, tl_x8_expand_ukernel__avx2},
+        {"avx512vbmi", TL_ISA_AVX512, TL_FEAT_VBMI, tl_x8_expand_ukernel__avx512vbmi},
+#endif
+#if defined(__aarch64__) || defined(__arm__)
+        {"neon", TL_ISA_NEON, 0, tl_x8_expand_ukernel__neon},
+#endif
+    };
+    static const int shapes[][3] = {{3, 16, 0}, {3, 32, 0}, {6, 8, 0}, {3, 4, 0}, {12, 16, 0}, {1, 4, 0},
+                                    {4, 64, 0}, {2, 4, 0}, {7, 8, 0}, {16, 32, 0}, {3, 16, 2}, {6, 12, 0}};
+    tl_rng r = tl_test_rng();
+    uint8_t in[300 * 16 + 64], want[300 * 64], got[300 * 64 + 1];
+    for (size_t i = 0; i < sizeof in; i++) in[i] = (uint8_t)tl_rng_range(&r, 1, 255);
+    for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++) {
+        if (!tl_cpu_runs(ks[k].isa, ks[k].feat)) continue;
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            tl_img_expand x;
+            tl_img_expand_init(&x, shapes[s][0], shapes[s][1], shapes[s][2]);
+            if (k > 0 && !tl_img_expand_vector(&x)) continue; /* the plan gives those the scalar kernel */
+            for (size_t n = 0; n < 300; n += (size_t)tl_rng_range(&r, 1, 19)) {
+                size_t ps = (size_t)x.ps, bytes = (size_t)x.bytes, at = (size_t)x.at;
+                for (size_t i = 0; i < n * ps; i++) want[i] = i % ps >= at && i % ps < at + bytes ? in[i / ps * bytes + i % ps - at] : 0;
+                memset(got, 0xEE, n * ps + 1);
+                ks[k].fn(in, n, &x, got);
+                if (memcmp(want, got, n * ps) != 0 || got[n * ps] != 0xEE) {
+                    FAILF("expand %s bytes %d ps %d at %d n %zu differs from the definition", ks[k].name, x.bytes, x.ps, x.at, n);
+                    break;
+                }
+            }
+        }
+    }
+}
+
 static uint8_t *frame_of(tl_rng *r, size_t n)
 {
     uint8_t *f = malloc(n);
@@ -160,6 +200,7 @@ int main(int argc, char **argv)
 {
     tl_test_init(argc, argv);
     TL_RUN(real_kernels_match_scalar);
+    TL_RUN(expand_kernels_match_definition);
     TL_RUN(plans_match_table);
     TL_RUN(encoder_is_used);
     return tl_test_finish();

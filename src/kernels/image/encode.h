@@ -65,6 +65,47 @@ static inline void tl_real_loop(const uint8_t *src, float *dst, size_t n, const 
     for (size_t j = 0; j < n - i; j++) dst[i + j] = d[j];
 }
 
+/* ---- expanding packed elements into padded pixels --------------------- */
+/* n pixels of `bytes` packed bytes (in, with 64 bytes of slack after the
+ * last pixel: kernels load whole vectors) to pixels of ps bytes whose bytes
+ * [at, at + bytes) are the packed ones and the rest zero: RGB elements into
+ * NC1HWC2's 16-byte pixel, HWC4's pad channel. The vector kernels take
+ * at = 0, bytes <= 16 and ps in {4, 8, 16, 32, 64} (tl_img_expand_vector);
+ * ctl and idx are their byte shuffles, made by tl_img_expand_init. */
+typedef struct tl_img_expand {
+    int bytes, ps, at;
+    uint8_t ctl[16];                /* 16-byte steps: output byte t <- window byte ctl[t] (0x80: zero) */
+    uint8_t idx[64];                /* 64-byte steps: output byte j <- window byte idx[j] ... */
+    uint64_t keep;                  /* ... where bit j is set, else zero */
+} tl_img_expand;
+
+typedef void (*tl_img_expand_fn)(const uint8_t *in, size_t n, const tl_img_expand *x, uint8_t *out);
+
+static inline int tl_img_expand_vector(const tl_img_expand *x)
+{
+    return x->at == 0 && x->bytes <= 16 && x->bytes < x->ps &&
+           (x->ps == 4 || x->ps == 8 || x->ps == 16 || x->ps == 32 || x->ps == 64);
+}
+
+static inline void tl_img_expand_init(tl_img_expand *x, int bytes, int ps, int at)
+{
+    x->bytes = bytes, x->ps = ps, x->at = at, x->keep = 0;
+    for (int t = 0; t < 16; t++) { /* ps <= 16: 16 / ps pixels a step; ps > 16: the pixel's first 16 bytes */
+        int p = ps < 16 ? t / ps : 0, o = ps < 16 ? t % ps : t;
+        x->ctl[t] = o < bytes ? (uint8_t)(p * bytes + o) : 0x80;
+    }
+    for (int j = 0; j < 64; j++) {
+        int p = j / ps, o = j % ps;
+        x->idx[j] = o < bytes ? (uint8_t)(p * bytes + o) : 0;
+        if (o < bytes) x->keep |= (uint64_t)1 << j;
+    }
+}
+
+void tl_x8_expand_ukernel__scalar(const uint8_t *in, size_t n, const tl_img_expand *x, uint8_t *out);
+void tl_x8_expand_ukernel__avx2(const uint8_t *in, size_t n, const tl_img_expand *x, uint8_t *out);
+void tl_x8_expand_ukernel__avx512vbmi(const uint8_t *in, size_t n, const tl_img_expand *x, uint8_t *out);
+void tl_x8_expand_ukernel__neon(const uint8_t *in, size_t n, const tl_img_expand *x, uint8_t *out);
+
 /* The forms the NEON kernel has in this build: FMA and DIV need AArch64. */
 #if defined(__aarch64__)
 #define TL_REAL_NEON_MODES (TL_REAL_MUL | TL_REAL_FMA | TL_REAL_DIV)

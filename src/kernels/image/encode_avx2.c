@@ -24,3 +24,25 @@ void tl_u8_real_ukernel__avx2(const uint8_t *src, float *dst, size_t n, const tl
     tl_real_loop(src, dst, n, r, real16);
 }
 #endif
+
+/* AVX2 (its SSSE3 byte shuffle): 16 output bytes a step, from a 16-byte
+ * window at the step's first pixel. */
+#if defined(__x86_64__) && defined(__AVX2__)
+void tl_x8_expand_ukernel__avx2(const uint8_t *in, size_t n, const tl_img_expand *x, uint8_t *out)
+{
+    const __m128i ctl = _mm_loadu_si128((const __m128i *)x->ctl), zero = _mm_setzero_si128();
+    const size_t bytes = (size_t)x->bytes, ps = (size_t)x->ps;
+    size_t i = 0;
+    if (ps >= 16) {
+        for (; i < n; i++, in += bytes, out += ps) {
+            _mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)in), ctl));
+            for (size_t z = 16; z < ps; z += 16) _mm_storeu_si128((__m128i *)(out + z), zero);
+        }
+        return;
+    }
+    const size_t per = 16 / ps; /* pixels a step */
+    for (; i + per <= n; i += per, in += per * bytes, out += 16)
+        _mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)in), ctl));
+    tl_x8_expand_ukernel__scalar(in, n - i, x, out);
+}
+#endif

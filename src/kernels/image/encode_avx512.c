@@ -33,3 +33,21 @@ TL_TARGET void tl_u8_real_ukernel__avx512(const uint8_t *src, float *dst, size_t
     _mm512_mask_storeu_ps(dst + i, m, real16(b, r, k));
 }
 #endif
+
+/* AVX-512 VBMI: 64 output bytes a step by one byte permute of the 64-byte
+ * window at the step's first pixel, the pad bytes zeroed by its mask. */
+#if defined(__x86_64__) && defined(__AVX512F__)
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void
+tl_x8_expand_ukernel__avx512vbmi(const uint8_t *in, size_t n, const tl_img_expand *x, uint8_t *out)
+{
+    const __m512i idx = _mm512_loadu_si512(x->idx);
+    const __mmask64 keep = (__mmask64)x->keep;
+    const size_t bytes = (size_t)x->bytes, ps = (size_t)x->ps;
+    if (ps > 64) { tl_x8_expand_ukernel__scalar(in, n, x, out); return; }
+    const size_t per = 64 / ps;
+    size_t i = 0;
+    for (; i + per <= n; i += per, in += per * bytes, out += 64)
+        _mm512_storeu_si512(out, _mm512_maskz_permutexvar_epi8(keep, idx, _mm512_loadu_si512(in)));
+    tl_x8_expand_ukernel__scalar(in, n - i, x, out);
+}
+#endif

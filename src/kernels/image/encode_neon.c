@@ -37,3 +37,35 @@ void tl_u8_real_ukernel__neon(const uint8_t *src, float *dst, size_t n, const tl
     tl_real_loop(src, dst, n, r, real16);
 }
 #endif
+
+/* NEON: 16 output bytes a step by a table lookup in the 16-byte window at
+ * the step's first pixel (index 0x80 gives 0). */
+#if defined(__aarch64__) || defined(__arm__)
+static inline uint8x16_t expand16(const uint8_t *in, uint8x16_t ctl)
+{
+#if defined(__aarch64__)
+    return vqtbl1q_u8(vld1q_u8(in), ctl);
+#else
+    uint8x16_t w = vld1q_u8(in);
+    uint8x8x2_t t = {{vget_low_u8(w), vget_high_u8(w)}};
+    return vcombine_u8(vtbl2_u8(t, vget_low_u8(ctl)), vtbl2_u8(t, vget_high_u8(ctl)));
+#endif
+}
+
+void tl_x8_expand_ukernel__neon(const uint8_t *in, size_t n, const tl_img_expand *x, uint8_t *out)
+{
+    const uint8x16_t ctl = vld1q_u8(x->ctl), zero = vdupq_n_u8(0);
+    const size_t bytes = (size_t)x->bytes, ps = (size_t)x->ps;
+    size_t i = 0;
+    if (ps >= 16) {
+        for (; i < n; i++, in += bytes, out += ps) {
+            vst1q_u8(out, expand16(in, ctl));
+            for (size_t z = 16; z < ps; z += 16) vst1q_u8(out + z, zero);
+        }
+        return;
+    }
+    const size_t per = 16 / ps;
+    for (; i + per <= n; i += per, in += per * bytes, out += 16) vst1q_u8(out, expand16(in, ctl));
+    tl_x8_expand_ukernel__scalar(in, n - i, x, out);
+}
+#endif
