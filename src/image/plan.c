@@ -2,10 +2,11 @@
  *
  * A run walks destination rows. For each row it makes one row of u8 pixels in
  * the destination's channel order (letterbox border, resized content), then
- * writes every element through a per-channel table of 256 destination codes:
- * the pixel is u8 after colour conversion and resizing, so
- * ((float)v - mean[c]) / std[c] followed by the element rule has 256 possible
- * results per channel, computed with the rule itself when the plan is made.
+ * writes every element: the pixel is u8 after colour conversion and resizing,
+ * so ((float)v - mean[c]) / std[c] followed by the element rule has 256
+ * possible results per channel, a table computed with the rule itself when
+ * the plan is made. That table is the definition; rows are written by the
+ * vector encode (encode.c) wherever it gives the same codes, else from it.
  *
  * Addressing: a descriptor's offset is a sum of one term per dim (each
  * physical axis indexes one dim; planes split one dim), so element (c, y, x)
