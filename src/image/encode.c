@@ -71,7 +71,7 @@ static void real_params(tl_img_real *r, int mode, const float *mean, const float
  * of every channel? One row whose pixel v has every channel = v. */
 static bool real_exact(const tl_img_real_kernel *k, const tl_img_real *r, const float *mean, const float *std, int dc)
 {
-    uint8_t src[256 * 4];
+    uint8_t src[256 * 4] = {0};
     float got[256 * 4];
     for (int v = 0; v < 256; v++)
         for (int c = 0; c < dc; c++) src[v * dc + c] = (uint8_t)v;
