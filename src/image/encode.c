@@ -94,8 +94,11 @@ void tl_img_enc_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const
 {
     memset(e, 0, sizeof *e);
     if (isa < 0) isa = tl_cpu_default_isa();
-    /* the scalar path keeps the table: one load per value is its best */
-    if (isa == TL_ISA_SCALAR || !tl_cpu_has(isa) || w->shape == TL_DST_ELEMENTS || !tl_fast_dtype(d->dtype))
+    /* The tables stay where they measured faster (docs/performance.md): the
+     * scalar path (one load per value), and SSE2 (no byte shuffle for the
+     * pad lanes, no F16C: its f16 conversion is software, 5 x slower). */
+    if (isa == TL_ISA_SCALAR || isa == TL_ISA_SSE2 || !tl_cpu_has(isa) || w->shape == TL_DST_ELEMENTS ||
+        !tl_fast_dtype(d->dtype))
         return;
     const int dc = w->dc;
     e->identity = identity(mean, std, dc);
@@ -107,6 +110,12 @@ void tl_img_enc_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const
         if (!k) return;
         e->elem = k->fn, e->elem_name = k->name;
     }
+    /* 8-bit codes in pixels of 16 bytes or more (NC1HWC2, kCHW16/32 i8): the
+     * table writer's one OR of dc words and two stores per pixel beat the
+     * f32 pipeline plus a shuffle, unless step 2 is a byte copy or the byte
+     * table shuffle (AVX-512 VBMI) */
+    bool byte_step = e->identity && (e->cv.path == TL_EP_COPY || (e->cv.lut8 && tl_find_lut(isa)));
+    if (w->shape == TL_DST_PIXELS && w->eb == 1 && w->ps >= 16 && !byte_step) return;
     if (w->shape == TL_DST_PLANES && dc > 1) {
         const tl_t2d_kernel *t = tl_find_t2d(isa, 1, TL_IMG_ENC_CHUNK, (size_t)dc);
         if (!t) return;
