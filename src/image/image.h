@@ -6,7 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/image/encode.h"
 #include "kernels/image/image.h"
+#include "kernels/kernels.h"
 #include "tlayout.h"
 
 /* ---- resizing one channel-interleaved u8 image (OpenCV 4.6's rules) ---- */
@@ -112,5 +114,35 @@ void tl_img_dst_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *p
  * out of memory: then rows are written with tl_img_dst_row), and copied to row y. */
 uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px);
 void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, int64_t y, uint8_t *dst);
+
+/* ---- the vector encode of rows (encode.c, write.c) ------------------------ */
+#define TL_IMG_ENC_CHUNK 256 /* pixels per step: the step's buffers stay in L1 */
+
+typedef struct tl_img_enc {
+    bool on;                      /* rows go through the kernels (else the table) */
+    bool identity;                /* mean 0, std 1: the element step reads the u8 values */
+    tl_img_real all;              /* step 1 constants, lane k = channel k % dc */
+    tl_img_real chan[4];          /* the same for one channel (planes) */
+    tl_img_real_fn real;          /* step 1 (NULL when identity) */
+    tl_cvt cv;                    /* step 2: f32 (or u8) -> the destination's element */
+    tl_row_fn elem;               /* step 2's kernel (NULL: the elements are step 1's) */
+    tl_t2d_fn dilv;               /* planes with dc > 1: u8 pixels -> channel rows */
+    tl_img_expand ex;             /* pixels with pad lanes: packed elements -> padded pixels */
+    tl_img_expand_fn expand;
+    const char *real_name, *elem_name, *expand_name;
+} tl_img_enc;
+
+/* The encoder for destination w on path isa (-1: the default path); off
+ * (e->on false) where the table stays: the scalar path, element-shaped
+ * destinations, dtypes the convert kernels lack, no exact division form. */
+void tl_img_enc_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const float *mean, const float *std, int isa);
+/* Padded row y from an image row px of width pixels (as tl_img_dst_row with
+ * px != NULL and t->width = width). */
+void tl_img_enc_row(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *px, int64_t y, uint8_t *dst,
+                    int64_t width);
+/* The real-value kernel of a path (tests: scalar when the path has none). */
+const tl_img_real_kernel *tl_img_real_kernel_for(int isa);
+/* The encoder's kernels (tests): "real + elem", or NULL when the plan uses its table. */
+const char *tl_image_plan_encoder(const tl_image_plan *pl);
 
 #endif

@@ -2,10 +2,11 @@
  *
  * A run walks destination rows. For each row it makes one row of u8 pixels in
  * the destination's channel order (letterbox border, resized content), then
- * writes every element through a per-channel table of 256 destination codes:
- * the pixel is u8 after colour conversion and resizing, so
- * ((float)v - mean[c]) / std[c] followed by the element rule has 256 possible
- * results per channel, computed with the rule itself when the plan is made.
+ * writes every element: the pixel is u8 after colour conversion and resizing,
+ * so ((float)v - mean[c]) / std[c] followed by the element rule has 256
+ * possible results per channel, a table computed with the rule itself when
+ * the plan is made. That table is the definition; rows are written by the
+ * vector encode (encode.c) wherever it gives the same codes, else from it.
  *
  * Addressing: a descriptor's offset is a sum of one term per dim (each
  * physical axis indexes one dim; planes split one dim), so element (c, y, x)
@@ -74,6 +75,8 @@ struct tl_image_plan {
     bool fast;
     tl_desc dst_d;
     tl_img_codes codes;        /* destination raw code per channel and u8 value */
+    tl_img_enc enc;            /* the same by vector kernels (encode.c), when on */
+    int isa;                   /* the path asked for (-1: the default) */
     uint8_t *border;           /* a destination row of pad pixels (dw x dc) */
     uint8_t *border_row;       /* the same, encoded in the destination (NULL: written each time) */
     char text[256];
@@ -528,6 +531,7 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
     pl->rz.hlinear = pl->rz_uv.hlinear = pl->k->hlinear;
     lut_init(pl);
     tl_img_codes_pack(&pl->dst, &pl->codes);
+    tl_img_enc_init(&pl->enc, &pl->dst, dst_d, pl->p.mean, pl->p.std, pl->isa);
     if (pl->top > 0 || pl->top + pl->nh < pl->dh) pl->border_row = tl_img_dst_encode(&pl->dst, &pl->codes, pl->border);
     describe(pl);
     return TL_OK;
@@ -550,6 +554,7 @@ tl_status tl_image_plan_create_isa(tl_image_plan **plan, const tl_desc *src_d, c
     if (params) pl->p = *params;
     else tl_image_params_init(&pl->p);
     pl->k = isa < 0 ? tl_image_kernels_best() : tl_image_kernels_for(isa);
+    pl->isa = isa;
     tl_status s = build(pl, src_d, dst_d);
     if (s != TL_OK) {
         tl_image_plan_destroy(pl);
@@ -573,6 +578,12 @@ void tl_image_plan_destroy(tl_image_plan *pl)
 }
 
 const char *tl_image_plan_describe(const tl_image_plan *pl) { return pl ? pl->text : ""; }
+
+const char *tl_image_plan_encoder(const tl_image_plan *pl)
+{
+    if (!pl || !pl->enc.on) return NULL;
+    return pl->enc.real_name ? pl->enc.real_name : pl->enc.elem_name ? pl->enc.elem_name : "copy";
+}
 
 tl_status tl_image_plan_map(const tl_image_plan *pl, tl_image_map *m)
 {
@@ -692,7 +703,8 @@ tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigne
             continue;
         }
         if (image) pixel_row(pl, &w, &ctx, y);
-        tl_img_dst_row(&pl->dst, &pl->codes, image ? w.pixels : NULL, yp, dst);
+        if (image && pl->enc.on) tl_img_enc_row(&pl->dst, &pl->enc, w.pixels, yp, dst, pl->dw);
+        else tl_img_dst_row(&pl->dst, &pl->codes, image ? w.pixels : NULL, yp, dst);
     }
     free(w.mem);
     tl_clear_error();

@@ -276,3 +276,78 @@ void tl_img_dst_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *p
                 put(dst + w->row[c * w->hp + y] + w->col[c * w->wp + x], w->eb, code(w, t, px, c, x));
     }
 }
+
+/* ---- the vector encode (encode.c): a row in chunks of TL_IMG_ENC_CHUNK pixels ---- */
+typedef struct enc_bufs {
+    float real[TL_IMG_ENC_CHUNK * 4];          /* step 1's values */
+    uint8_t elems[TL_IMG_ENC_CHUNK * 4 * 4 + 64]; /* step 2's elements (+ 64: the expand kernels' loads) */
+    uint8_t chan[4 * TL_IMG_ENC_CHUNK];        /* planes: one u8 row per channel */
+} enc_bufs;
+
+/* n u8 values in, n destination elements at out (r: step 1's constants). */
+static void encode_values(const tl_img_enc *e, const tl_img_real *r, const uint8_t *src, size_t n, uint8_t *out,
+                          enc_bufs *b)
+{
+    if (e->identity) {
+        if (e->elem) e->elem(src, out, n, &e->cv);
+        else memcpy(out, src, n); /* u8 into u8 */
+        return;
+    }
+    if (!e->elem && ((uintptr_t)out & 3) == 0) {
+        e->real(src, (float *)(void *)out, n, r); /* f32: step 1 is the element */
+        return;
+    }
+    e->real(src, b->real, n, r);
+    if (e->elem) e->elem(b->real, out, n, &e->cv);
+    else memcpy(out, b->real, n * 4);
+}
+
+static void enc_pixels_row(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *px, uint8_t *row, int64_t width,
+                           enc_bufs *b)
+{
+    const int64_t ps = w->ps, dc = w->dc, bytes = dc * w->eb;
+    memset(row, 0, (size_t)(w->plo_w * ps));
+    uint8_t *p = row + w->plo_w * ps;
+    for (int64_t x0 = 0; x0 < width; x0 += TL_IMG_ENC_CHUNK) {
+        size_t n = (size_t)(width - x0 < TL_IMG_ENC_CHUNK ? width - x0 : TL_IMG_ENC_CHUNK);
+        const uint8_t *s = px + x0 * dc;
+        if (ps == bytes) { /* packed pixels: the elements are the row */
+            encode_values(e, &e->all, s, n * (size_t)dc, p + x0 * ps, b);
+            continue;
+        }
+        encode_values(e, &e->all, s, n * (size_t)dc, b->elems, b);
+        e->expand(b->elems, n, &e->ex, p + x0 * ps);
+    }
+    memset(p + width * ps, 0, (size_t)((w->wp - w->plo_w - width) * ps));
+}
+
+static void enc_planes_row(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *px, int64_t y, uint8_t *dst,
+                           int64_t width, enc_bufs *b)
+{
+    const int eb = w->eb;
+    const int64_t dc = w->dc, end = w->plo_w + width;
+    for (int64_t c = 0; c < w->cp; c++) {
+        uint8_t *row = dst + w->row[c * w->hp + y];
+        int64_t lc = c - w->plo_c;
+        if (lc < 0 || lc >= dc) { memset(row, 0, (size_t)(w->wp * eb)); continue; }
+        memset(row, 0, (size_t)(w->plo_w * eb));
+        memset(row + end * eb, 0, (size_t)((w->wp - end) * eb));
+    }
+    for (int64_t x0 = 0; x0 < width; x0 += TL_IMG_ENC_CHUNK) {
+        size_t n = (size_t)(width - x0 < TL_IMG_ENC_CHUNK ? width - x0 : TL_IMG_ENC_CHUNK);
+        if (dc > 1) e->dilv(px + x0 * dc, (ptrdiff_t)dc, b->chan, TL_IMG_ENC_CHUNK, n, (size_t)dc, 0);
+        for (int64_t lc = 0; lc < dc; lc++) {
+            const uint8_t *s = dc > 1 ? b->chan + lc * TL_IMG_ENC_CHUNK : px + x0;
+            uint8_t *row = dst + w->row[(lc + w->plo_c) * w->hp + y] + (w->plo_w + x0) * eb;
+            encode_values(e, &e->chan[lc], s, n, row, b);
+        }
+    }
+}
+
+void tl_img_enc_row(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *px, int64_t y, uint8_t *dst,
+                    int64_t width)
+{
+    enc_bufs b;
+    if (w->shape == TL_DST_PIXELS) enc_pixels_row(w, e, px, dst + w->row[y], width, &b);
+    else enc_planes_row(w, e, px, y, dst, width, &b);
+}
