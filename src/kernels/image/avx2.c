@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "kernels/image/image.h"
+#include "kernels/image/x86_rgb.h"
 
 static inline __m256i half_rows(const int32_t *h, __m256i b)
 {
@@ -93,28 +94,6 @@ static inline void times(__m256i x, split c, __m256i *lo, __m256i *hi)
     *hi = _mm256_madd_epi16(_mm256_unpackhi_epi16(xs, x), c.ab);
 }
 
-static const int8_t rgb_shuffle[3][3][16] = { /* [channel][output block][byte]: source pixel or -128 */
-    {{0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128, -128, 5},
-     {-128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128, 10, -128},
-     {-128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15, -128, -128}},
-    {{-128, 0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128, -128},
-     {5, -128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128, 10},
-     {-128, -128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15, -128}},
-    {{-128, -128, 0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128},
-     {-128, 5, -128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128},
-     {10, -128, -128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15}},
-};
-
-static inline void store_rgb(uint8_t *out, __m128i r, __m128i g, __m128i b)
-{
-    for (int k = 0; k < 3; k++) {
-        __m128i o = _mm_or_si128(_mm_shuffle_epi8(r, _mm_loadu_si128((const __m128i *)rgb_shuffle[0][k])),
-                                 _mm_shuffle_epi8(g, _mm_loadu_si128((const __m128i *)rgb_shuffle[1][k])));
-        o = _mm_or_si128(o, _mm_shuffle_epi8(b, _mm_loadu_si128((const __m128i *)rgb_shuffle[2][k])));
-        _mm_storeu_si128((__m128i *)(out + 16 * k), o);
-    }
-}
-
 /* The chroma of 16 pixels from chroma index ci on, as 16-bit values minus
  * 128 in pixel order: 8 samples each doubled (cshift 1) or 16. */
 static inline void load_chroma(const tl_yuv_rows *r, int64_t ci, __m256i *u, __m256i *v)
@@ -174,5 +153,91 @@ void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
         store_rgb(rgb, R, G, B);
     }
     tl_yuv_rgb_ukernel__scalar(r, x, x1, rgb);
+}
+/* ---- fast mode ---- */
+
+/* 8 taps a step, each a 32-bit gather whose byte 0 is kept. */
+void tl_u8_pick_ukernel__avx2(const uint8_t *line, const int32_t *ofs, uint8_t *out, size_t n)
+{
+    const __m256i low = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                         0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m256i join = _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1);
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        __m256i g = _mm256_i32gather_epi32((const int *)(const void *)line, _mm256_loadu_si256((const __m256i *)(ofs + k)), 1);
+        g = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(g, low), join);
+        _mm_storel_epi64((__m128i *)(out + k), _mm256_castsi256_si128(g));
+    }
+    tl_u8_pick_ukernel__scalar(line, ofs + k, out + k, n - k);
+}
+
+/* 16 values a step: a 32-bit gather at each tap, its bytes 0 and cn moved to
+ * the low half of the dword (the high half zero), one pmaddubsw with the
+ * weights widened the same way, the dwords packed to words. */
+void tl_u8_hlinear_fast_ukernel__avx2(const uint8_t *line, const int32_t *ofs, const int8_t *w, int cn, uint16_t *h, size_t n)
+{
+    const char z = -1, c = (char)cn;
+    const __m256i pair = _mm256_setr_epi8(0, c, z, z, 4, (char)(4 + c), z, z, 8, (char)(8 + c), z, z, 12, (char)(12 + c), z, z,
+                                          0, c, z, z, 4, (char)(4 + c), z, z, 8, (char)(8 + c), z, z, 12, (char)(12 + c), z, z);
+    const int *base = (const int *)(const void *)line;
+    size_t k = 0;
+    for (; k + 16 <= n; k += 16) {
+        __m256i a = _mm256_shuffle_epi8(_mm256_i32gather_epi32(base, _mm256_loadu_si256((const __m256i *)(ofs + k)), 1), pair);
+        __m256i b = _mm256_shuffle_epi8(_mm256_i32gather_epi32(base, _mm256_loadu_si256((const __m256i *)(ofs + k + 8)), 1), pair);
+        __m256i wa = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(w + 2 * k)));
+        __m256i wb = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(w + 2 * k + 16)));
+        __m256i r = _mm256_packus_epi32(_mm256_maddubs_epi16(a, wa), _mm256_maddubs_epi16(b, wb));
+        _mm256_storeu_si256((__m256i *)(h + k), _mm256_permute4x64_epi64(r, 0xD8));
+    }
+    tl_u8_hlinear_fast_ukernel__scalar(line, ofs + k, w + 2 * k, cn, h + k, n - k);
+}
+
+/* (h b) >> 4 as one multiply-high: (h << 2) (b << 10) >> 16, both factors < 2^16. */
+static inline __m256i fast_term(const uint16_t *h, __m256i b)
+{
+    return _mm256_mulhi_epu16(_mm256_slli_epi16(_mm256_loadu_si256((const __m256i *)h), 2), b);
+}
+
+void tl_u8_vlinear_fast_ukernel__avx2(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n)
+{
+    const __m256i vb0 = _mm256_set1_epi16((short)(b0 << 10)), vb1 = _mm256_set1_epi16((short)(b1 << 10));
+    const __m256i half = _mm256_set1_epi16(128);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i a = _mm256_add_epi16(_mm256_add_epi16(fast_term(h0 + i, vb0), fast_term(h1 + i, vb1)), half);
+        __m256i c = _mm256_add_epi16(_mm256_add_epi16(fast_term(h0 + i + 16, vb0), fast_term(h1 + i + 16, vb1)), half);
+        __m256i r = _mm256_packus_epi16(_mm256_srli_epi16(a, 8), _mm256_srli_epi16(c, 8));
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_permute4x64_epi64(r, 0xD8));
+    }
+    tl_u8_vlinear_fast_ukernel__scalar(h0 + i, h1 + i, b0, b1, out + i, n - i);
+}
+
+/* 16 pixels a step in 16-bit lanes: the luma term by one multiply-high of
+ * Y * 257 (the byte twice), the chroma ones by pmullw, the sums saturating
+ * (a sum past 32767 is past 255 << 6 either way), RGB by byte shuffles. */
+void tl_yuv_rgb_fast_ukernel__avx2(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
+{
+    const __m128i yoff = _mm_set1_epi8((char)r->yoff);
+    const __m256i yg = _mm256_set1_epi16((short)r->yg), c32 = _mm256_set1_epi16(32), c128 = _mm256_set1_epi16(128);
+    const __m256i lo8 = _mm256_set1_epi16(0xFF);
+    const __m256i cvr = _mm256_set1_epi16((short)r->cvr), cvg = _mm256_set1_epi16((short)r->cvg);
+    const __m256i cug = _mm256_set1_epi16((short)r->cug), cub = _mm256_set1_epi16((short)r->cub);
+    size_t x = 0;
+    for (; x + 16 <= n; x += 16, rgb += 48) {
+        __m256i y = _mm256_cvtepu8_epi16(_mm_subs_epu8(_mm_loadu_si128((const __m128i *)(r->y + x)), yoff));
+        __m256i t = _mm256_add_epi16(_mm256_mulhi_epu16(_mm256_or_si256(y, _mm256_slli_epi16(y, 8)), yg), c32);
+        __m256i uv = _mm256_loadu_si256((const __m256i *)(r->uv + 2 * x));
+        __m256i even = _mm256_sub_epi16(_mm256_and_si256(uv, lo8), c128), odd = _mm256_sub_epi16(_mm256_srli_epi16(uv, 8), c128);
+        __m256i u = r->vfirst ? odd : even, v = r->vfirst ? even : odd;
+        __m256i R = _mm256_srai_epi16(_mm256_adds_epi16(t, _mm256_mullo_epi16(v, cvr)), 6);
+        __m256i G = _mm256_srai_epi16(_mm256_adds_epi16(t, _mm256_add_epi16(_mm256_mullo_epi16(u, cug), _mm256_mullo_epi16(v, cvg))), 6);
+        __m256i B = _mm256_srai_epi16(_mm256_adds_epi16(t, _mm256_mullo_epi16(u, cub)), 6);
+        __m256i rg = _mm256_permute4x64_epi64(_mm256_packus_epi16(R, G), 0xD8); /* R 0-15 | G 0-15 */
+        __m256i bb = _mm256_permute4x64_epi64(_mm256_packus_epi16(B, B), 0xD8);
+        store_rgb(rgb, _mm256_castsi256_si128(rg), _mm256_extracti128_si256(rg, 1), _mm256_castsi256_si128(bb));
+    }
+    tl_yuv_fast rest = *r;
+    rest.y += x, rest.uv += 2 * x;
+    tl_yuv_rgb_fast_ukernel__scalar(&rest, n - x, rgb);
 }
 #endif

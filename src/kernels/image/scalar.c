@@ -24,3 +24,30 @@ void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, ui
         rgb[2] = sat_u8((t + r->cub * u) >> 20);
     }
 }
+
+/* ---- fast mode ---- */
+void tl_u8_pick_ukernel__scalar(const uint8_t *line, const int32_t *ofs, uint8_t *out, size_t n)
+{
+    for (size_t k = 0; k < n; k++) out[k] = line[ofs[k]];
+}
+
+void tl_u8_hlinear_fast_ukernel__scalar(const uint8_t *line, const int32_t *ofs, const int8_t *w, int cn, uint16_t *h, size_t n)
+{
+    for (size_t k = 0; k < n; k++) h[k] = (uint16_t)(line[ofs[k]] * w[2 * k] + line[ofs[k] + cn] * w[2 * k + 1]);
+}
+
+void tl_u8_vlinear_fast_ukernel__scalar(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) out[i] = (uint8_t)((((h0[i] * b0) >> 4) + ((h1[i] * b1) >> 4) + 128) >> 8);
+}
+
+void tl_yuv_rgb_fast_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
+{
+    for (size_t x = 0; x < n; x++, rgb += 3) {
+        int32_t y = r->y[x], u = r->uv[2 * x + r->vfirst] - 128, v = r->uv[2 * x + !r->vfirst] - 128;
+        int32_t t = (((y > r->yoff ? y - r->yoff : 0) * 257 * r->yg) >> 16) + 32;
+        rgb[0] = sat_u8((t + r->cvr * v) >> 6);
+        rgb[1] = sat_u8((t + r->cug * u + r->cvg * v) >> 6);
+        rgb[2] = sat_u8((t + r->cub * u) >> 6);
+    }
+}
