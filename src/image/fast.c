@@ -18,7 +18,7 @@
 
 void tl_fz_free(tl_fz *fz)
 {
-    free(fz->ofs), free(fz->wx), free(fz->y0), free(fz->y1), free(fz->by);
+    free(fz->ofs), free(fz->wx), free(fz->y0), free(fz->y1), free(fz->by), free(fz->base), free(fz->pair), free(fz->pick);
     memset(fz, 0, sizeof *fz);
 }
 
@@ -66,12 +66,16 @@ tl_status tl_fz_init(tl_fz *fz, int resize, int cn, int32_t sw, int32_t sh, int3
     size_t n = (size_t)dw * cn;
     fz->ofs = malloc(sizeof(int32_t) * n), fz->wx = malloc(2 * n);
     fz->y0 = malloc(sizeof(int32_t) * (size_t)dh), fz->y1 = malloc(sizeof(int32_t) * (size_t)dh), fz->by = malloc((size_t)dh);
-    if (!fz->ofs || !fz->wx || !fz->y0 || !fz->y1 || !fz->by) {
+    size_t nb = (n + 31) / 32;
+    fz->base = malloc(sizeof(int32_t) * nb), fz->pair = malloc(64 * nb), fz->pick = malloc(32 * nb);
+    if (!fz->ofs || !fz->wx || !fz->y0 || !fz->y1 || !fz->by || !fz->base || !fz->pair || !fz->pick) {
         tl_rz_free(&rz), tl_fz_free(fz);
         return tl_fail(TL_ERR_NOMEM, "image resize tables: out of memory");
     }
     columns(fz, &rz);
     rows(fz, &rz);
+    tl_taps_blocks(fz->ofs, cn, n, fz->base, fz->pair, fz->pick);
+    fz->taps = (tl_taps){fz->ofs, fz->wx, cn, fz->base, fz->pair, fz->pick};
     tl_rz_free(&rz);
     return TL_OK;
 }
@@ -100,7 +104,7 @@ static const uint16_t *hrow(const tl_fz *fz, tl_fz_work *w, int32_t sy, tl_fz_sr
     for (int k = 0; k < 2; k++)
         if (w->tag[k] == sy) return w->h[k];
     int k = w->tag[0] < w->tag[1] ? 0 : 1;
-    fz->k->hlinear_fast(src(ctx, sy, w->line), fz->ofs, fz->wx, fz->cn, w->h[k], (size_t)fz->dw * fz->cn);
+    fz->k->hlinear_fast(src(ctx, sy, w->line), &fz->taps, w->h[k], (size_t)fz->dw * fz->cn);
     w->tag[k] = sy;
     return w->h[k];
 }
@@ -110,7 +114,7 @@ void tl_fz_row(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, con
     const size_t n = (size_t)fz->dw * fz->cn;
     const int32_t b1 = fz->by[dy];
     if (b1 == 0 && fz->pick_x) {
-        fz->k->pick(src(ctx, fz->y0[dy], w->line), fz->ofs, out, n);
+        fz->k->pick(src(ctx, fz->y0[dy], w->line), &fz->taps, out, n);
         return;
     }
     const uint16_t *h0 = hrow(fz, w, fz->y0[dy], src, ctx);

@@ -472,6 +472,8 @@ TL_TEST(fast_kernels_match_scalar)
     static uint8_t line[LINE], want[3 * N], got[3 * N + 16], y[N], uv[2 * N];
     static int32_t ofs[N];
     static int8_t wt[2 * N];
+    static int32_t base[(N + 31) / 32];
+    static uint8_t pair[64 * ((N + 31) / 32)], pick[32 * ((N + 31) / 32)];
     static uint16_t h0[N], h1[N], hw[N], hg[N + 1];
     static const int32_t yg[] = {18997, 16320, 18997, 16320}, cv[][4] = {{102, -52, -25, 129}, {101, -22, -46, 113},
                                                                          {115, -34, -14, 135}, {101, -30, -12, 119}};
@@ -490,13 +492,15 @@ TL_TEST(fast_kernels_match_scalar)
                 wt[2 * q] = (int8_t)(64 - w1), wt[2 * q + 1] = (int8_t)w1;
                 h0[q] = (uint16_t)tl_rng_range(&r, 0, 16320), h1[q] = (uint16_t)(it % 4 ? tl_rng_range(&r, 0, 16320) : 16320);
             }
+            tl_taps_blocks(ofs, cn, n, base, pair, pick);
+            tl_taps taps = {ofs, wt, cn, base, pair, pick};
             memset(got, 0xEE, sizeof got);
-            ref->pick(line, ofs, want, n);
-            k->pick(line, ofs, got, n);
+            ref->pick(line, &taps, want, n);
+            k->pick(line, &taps, got, n);
             if (memcmp(want, got, n) != 0 || got[n] != 0xEE) FAILF("%s pick n=%zu step %d", k->isa, n, step);
             hg[n] = 12345;
-            ref->hlinear_fast(line, ofs, wt, cn, hw, n);
-            k->hlinear_fast(line, ofs, wt, cn, hg, n);
+            ref->hlinear_fast(line, &taps, hw, n);
+            k->hlinear_fast(line, &taps, hg, n);
             if (memcmp(hw, hg, n * sizeof *hw) != 0 || hg[n] != 12345) FAILF("%s hlinear_fast cn=%d n=%zu step %d", k->isa, cn, n, step);
             int32_t b1 = it % 9 == 0 ? 32 : (int32_t)tl_rng_range(&r, 1, 63), b0 = it % 9 == 0 ? 32 : 64 - b1;
             memset(got, 0xEE, sizeof got);

@@ -157,8 +157,9 @@ void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
 /* ---- fast mode ---- */
 
 /* 8 taps a step, each a 32-bit gather whose byte 0 is kept. */
-void tl_u8_pick_ukernel__avx2(const uint8_t *line, const int32_t *ofs, uint8_t *out, size_t n)
+void tl_u8_pick_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n)
 {
+    const int32_t *ofs = t->ofs;
     const __m256i low = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                                          0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
     const __m256i join = _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1);
@@ -168,15 +169,19 @@ void tl_u8_pick_ukernel__avx2(const uint8_t *line, const int32_t *ofs, uint8_t *
         g = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(g, low), join);
         _mm_storel_epi64((__m128i *)(out + k), _mm256_castsi256_si128(g));
     }
-    tl_u8_pick_ukernel__scalar(line, ofs + k, out + k, n - k);
+    tl_taps rest = *t;
+    rest.ofs += k;
+    tl_u8_pick_ukernel__scalar(line, &rest, out + k, n - k);
 }
 
 /* 16 values a step: a 32-bit gather at each tap, its bytes 0 and cn moved to
  * the low half of the dword (the high half zero), one pmaddubsw with the
  * weights widened the same way, the dwords packed to words. */
-void tl_u8_hlinear_fast_ukernel__avx2(const uint8_t *line, const int32_t *ofs, const int8_t *w, int cn, uint16_t *h, size_t n)
+void tl_u8_hlinear_fast_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n)
 {
-    const char z = -1, c = (char)cn;
+    const int32_t *ofs = t->ofs;
+    const int8_t *w = t->w;
+    const char z = -1, c = (char)t->cn;
     const __m256i pair = _mm256_setr_epi8(0, c, z, z, 4, (char)(4 + c), z, z, 8, (char)(8 + c), z, z, 12, (char)(12 + c), z, z,
                                           0, c, z, z, 4, (char)(4 + c), z, z, 8, (char)(8 + c), z, z, 12, (char)(12 + c), z, z);
     const int *base = (const int *)(const void *)line;
@@ -189,7 +194,9 @@ void tl_u8_hlinear_fast_ukernel__avx2(const uint8_t *line, const int32_t *ofs, c
         __m256i r = _mm256_packus_epi32(_mm256_maddubs_epi16(a, wa), _mm256_maddubs_epi16(b, wb));
         _mm256_storeu_si256((__m256i *)(h + k), _mm256_permute4x64_epi64(r, 0xD8));
     }
-    tl_u8_hlinear_fast_ukernel__scalar(line, ofs + k, w + 2 * k, cn, h + k, n - k);
+    tl_taps rest = *t;
+    rest.ofs += k, rest.w += 2 * k;
+    tl_u8_hlinear_fast_ukernel__scalar(line, &rest, h + k, n - k);
 }
 
 /* (h b) >> 4 as one multiply-high: (h << 2) (b << 10) >> 16, both factors < 2^16. */
@@ -222,13 +229,15 @@ void tl_yuv_rgb_fast_ukernel__avx2(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
     const __m256i lo8 = _mm256_set1_epi16(0xFF);
     const __m256i cvr = _mm256_set1_epi16((short)r->cvr), cvg = _mm256_set1_epi16((short)r->cvg);
     const __m256i cug = _mm256_set1_epi16((short)r->cug), cub = _mm256_set1_epi16((short)r->cub);
+    const uint8_t *py = r->y, *puv = r->uv; /* locals: the byte stores could alias *r */
+    const int vfirst = r->vfirst;
     size_t x = 0;
     for (; x + 16 <= n; x += 16, rgb += 48) {
-        __m256i y = _mm256_cvtepu8_epi16(_mm_subs_epu8(_mm_loadu_si128((const __m128i *)(r->y + x)), yoff));
+        __m256i y = _mm256_cvtepu8_epi16(_mm_subs_epu8(_mm_loadu_si128((const __m128i *)(py + x)), yoff));
         __m256i t = _mm256_add_epi16(_mm256_mulhi_epu16(_mm256_or_si256(y, _mm256_slli_epi16(y, 8)), yg), c32);
-        __m256i uv = _mm256_loadu_si256((const __m256i *)(r->uv + 2 * x));
+        __m256i uv = _mm256_loadu_si256((const __m256i *)(puv + 2 * x));
         __m256i even = _mm256_sub_epi16(_mm256_and_si256(uv, lo8), c128), odd = _mm256_sub_epi16(_mm256_srli_epi16(uv, 8), c128);
-        __m256i u = r->vfirst ? odd : even, v = r->vfirst ? even : odd;
+        __m256i u = vfirst ? odd : even, v = vfirst ? even : odd;
         __m256i R = _mm256_srai_epi16(_mm256_adds_epi16(t, _mm256_mullo_epi16(v, cvr)), 6);
         __m256i G = _mm256_srai_epi16(_mm256_adds_epi16(t, _mm256_add_epi16(_mm256_mullo_epi16(u, cug), _mm256_mullo_epi16(v, cvg))), 6);
         __m256i B = _mm256_srai_epi16(_mm256_adds_epi16(t, _mm256_mullo_epi16(u, cub)), 6);

@@ -33,14 +33,32 @@ typedef void (*tl_yuv_rgb_fn)(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
 
 /* ---- fast mode (docs/image.md "Exact and fast mode"): 16-bit arithmetic ---- */
 
-/* out[k] = line[ofs[k]]: the taps of rows and columns whose weights are all one.
- * May read 128 bytes from each line + ofs[k]. */
-typedef void (*tl_pick_fn)(const uint8_t *line, const int32_t *ofs, uint8_t *out, size_t n);
+/* The taps of a row's n output values: value k reads line[ofs[k]] and
+ * line[ofs[k] + cn] with weights w[2k], w[2k + 1] (0..64, summing to 64).
+ * The same taps by blocks of 32 values, for kernels with a 128-byte byte
+ * permute: block b reads line + base[b] .. + 127, value 32 b + j's samples
+ * are bytes pair[64 b + 2 j] and pair[64 b + 2 j + 1] of it, and pick[32 b + j]
+ * = pair[64 b + 2 j]; base[b] = -1 when the block's taps spread wider (and
+ * for the last, partial block). Made once per plan by tl_taps_blocks. */
+typedef struct tl_taps {
+    const int32_t *ofs;
+    const int8_t *w;
+    int cn;
+    const int32_t *base;
+    const uint8_t *pair, *pick;
+} tl_taps;
 
-/* h[k] = line[ofs[k]] * w[2k] + line[ofs[k] + cn] * w[2k + 1], weights 0..64
- * summing to 64 (6 bits), so h <= 16320. May read 128 bytes from each
- * line + ofs[k]; where w[2k + 1] is 0 the second byte's value does not count. */
-typedef void (*tl_hlinear_fast_fn)(const uint8_t *line, const int32_t *ofs, const int8_t *w, int cn, uint16_t *h, size_t n);
+/* Fill base[(n + 31) / 32], pair[64 ...], pick[32 ...] from ofs and cn. */
+void tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick);
+
+/* out[k] = line[t->ofs[k]]: the taps of rows and columns whose weights are
+ * all one. May read 128 bytes from each line + ofs[k]. */
+typedef void (*tl_pick_fn)(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
+
+/* h[k] = line[ofs[k]] * w[2k] + line[ofs[k] + cn] * w[2k + 1] (tl_taps), so
+ * h <= 16320. May read 128 bytes from each line + ofs[k]; where w[2k + 1] is
+ * 0 the second byte's value does not count. */
+typedef void (*tl_hlinear_fast_fn)(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
 
 /* out[i] = (((h0[i] * b0) >> 4) + ((h1[i] * b1) >> 4) + 128) >> 8, with
  * b0 + b1 = 64 and 1 <= b1 <= 63 (a row of weight one is a pick), h <= 16320. */
@@ -84,12 +102,12 @@ void tl_yuv_rgb_ukernel__sse2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
 void tl_u8_vlinear_ukernel__avx512(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
 void tl_u8_hlinear_ukernel__neon(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
 
-void tl_u8_pick_ukernel__scalar(const uint8_t *line, const int32_t *ofs, uint8_t *out, size_t n);
-void tl_u8_pick_ukernel__avx2(const uint8_t *line, const int32_t *ofs, uint8_t *out, size_t n);
-void tl_u8_pick_ukernel__avx512vbmi(const uint8_t *line, const int32_t *ofs, uint8_t *out, size_t n);
-void tl_u8_hlinear_fast_ukernel__scalar(const uint8_t *line, const int32_t *ofs, const int8_t *w, int cn, uint16_t *h, size_t n);
-void tl_u8_hlinear_fast_ukernel__avx2(const uint8_t *line, const int32_t *ofs, const int8_t *w, int cn, uint16_t *h, size_t n);
-void tl_u8_hlinear_fast_ukernel__avx512vbmi(const uint8_t *line, const int32_t *ofs, const int8_t *w, int cn, uint16_t *h, size_t n);
+void tl_u8_pick_ukernel__scalar(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
+void tl_u8_pick_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
+void tl_u8_pick_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
+void tl_u8_hlinear_fast_ukernel__scalar(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
+void tl_u8_hlinear_fast_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
+void tl_u8_hlinear_fast_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
 void tl_u8_vlinear_fast_ukernel__scalar(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
 void tl_u8_vlinear_fast_ukernel__sse2(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
 void tl_u8_vlinear_fast_ukernel__avx2(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);

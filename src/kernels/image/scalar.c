@@ -1,4 +1,7 @@
 /* Scalar twins of the image row kernels: the definitions, one value at a time. */
+#include <stdbool.h>
+#include <string.h>
+
 #include "kernels/image/image.h"
 
 static inline uint8_t sat_u8(int32_t v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
@@ -26,14 +29,30 @@ void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, ui
 }
 
 /* ---- fast mode ---- */
-void tl_u8_pick_ukernel__scalar(const uint8_t *line, const int32_t *ofs, uint8_t *out, size_t n)
+void tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick)
 {
-    for (size_t k = 0; k < n; k++) out[k] = line[ofs[k]];
+    memset(pair, 0, 64 * ((n + 31) / 32)), memset(pick, 0, 32 * ((n + 31) / 32));
+    for (size_t b = 0; b < (n + 31) / 32; b++) {
+        bool fits = 32 * b + 32 <= n;
+        for (size_t j = 0; j < 32 && fits; j++) {
+            int64_t rel = (int64_t)ofs[32 * b + j] - ofs[32 * b];
+            fits = rel >= 0 && rel + cn <= 127;
+            pair[64 * b + 2 * j] = pick[32 * b + j] = (uint8_t)rel, pair[64 * b + 2 * j + 1] = (uint8_t)(rel + cn);
+        }
+        base[b] = fits ? ofs[32 * b] : -1;
+    }
 }
 
-void tl_u8_hlinear_fast_ukernel__scalar(const uint8_t *line, const int32_t *ofs, const int8_t *w, int cn, uint16_t *h, size_t n)
+void tl_u8_pick_ukernel__scalar(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n)
 {
-    for (size_t k = 0; k < n; k++) h[k] = (uint16_t)(line[ofs[k]] * w[2 * k] + line[ofs[k] + cn] * w[2 * k + 1]);
+    for (size_t k = 0; k < n; k++) out[k] = line[t->ofs[k]];
+}
+
+void tl_u8_hlinear_fast_ukernel__scalar(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n)
+{
+    const int32_t *ofs = t->ofs;
+    const int8_t *w = t->w;
+    for (size_t k = 0; k < n; k++) h[k] = (uint16_t)(line[ofs[k]] * w[2 * k] + line[ofs[k] + t->cn] * w[2 * k + 1]);
 }
 
 void tl_u8_vlinear_fast_ukernel__scalar(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n)
