@@ -492,8 +492,8 @@ TL_TEST(fast_kernels_match_scalar)
                 wt[2 * q] = (int8_t)(64 - w1), wt[2 * q + 1] = (int8_t)w1;
                 h0[q] = (uint16_t)tl_rng_range(&r, 0, 16320), h1[q] = (uint16_t)(it % 4 ? tl_rng_range(&r, 0, 16320) : 16320);
             }
-            tl_taps_blocks(ofs, cn, n, base, pair, pick);
-            tl_taps taps = {ofs, wt, cn, base, pair, pick};
+            int narrow = tl_taps_blocks(ofs, cn, n, base, pair, pick);
+            tl_taps taps = {ofs, wt, cn, base, pair, pick, narrow};
             memset(got, 0xEE, sizeof got);
             ref->pick(line, &taps, want, n);
             k->pick(line, &taps, got, n);

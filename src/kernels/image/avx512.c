@@ -6,6 +6,7 @@
  * blocks whose taps spread wider go to the scalar or AVX2 twins. */
 #if defined(__x86_64__) && defined(__AVX512BW__)
 #include <immintrin.h>
+#include <stdbool.h>
 
 #include "kernels/image/image.h"
 #include "kernels/image/x86_rgb.h"
@@ -57,24 +58,43 @@ void tl_u8_vlinear_fast_ukernel__avx512(const uint16_t *h0, const uint16_t *h1, 
     tl_u8_vlinear_fast_ukernel__scalar(h0 + i, h1 + i, b0, b1, out + i, n - i);
 }
 
+/* The chroma terms by pmaddubsw: the (U, V) bytes xor 0x80 are U', V' as
+ * signed bytes, the coefficients' magnitudes unsigned bytes in the same pair
+ * order, so one instruction gives cvr V', cub U' or |cug| U' + |cvg| V' per
+ * pixel, exactly (128 (|cug| + |cvg|) < 2^15). Needs the signs of a YUV
+ * matrix (madd_ok); other constants go to the scalar twin. */
+typedef struct chroma_madd { __m512i r, g, b; } chroma_madd;
+
+static inline __m512i pair_of(int32_t u, int32_t v, int vfirst)
+{
+    int32_t first = vfirst ? v : u, second = vfirst ? u : v;
+    return _mm512_set1_epi16((short)((first & 0xFF) | (second & 0xFF) << 8));
+}
+
+static inline chroma_madd chroma_madd_of(const tl_yuv_fast *f)
+{
+    return (chroma_madd){pair_of(0, f->cvr, f->vfirst), pair_of(-f->cug, -f->cvg, f->vfirst), pair_of(f->cub, 0, f->vfirst)};
+}
+
+static inline bool madd_ok(const tl_yuv_fast *f)
+{
+    return f->cvr >= 0 && f->cvr <= 255 && f->cub >= 0 && f->cub <= 255 && f->cug <= 0 && f->cvg <= 0 && -f->cug - f->cvg <= 255;
+}
+
 /* 32 pixels of fast mode's YUV -> RGB (tl_yuv_fast) as 16-bit R, G, B before
  * the saturation to bytes, in pixel order: the luma term one multiply-high of
- * Y * 257, sums saturating (past 32767 is past 255 << 6 either way). */
-static inline void rgb32(const tl_yuv_fast *r, size_t x, __m512i *R, __m512i *G, __m512i *B)
+ * Y * 257, sums saturating (past 32767 is past 255 << 6 either way; below
+ * -32768 they never go). */
+static inline void rgb32(const tl_yuv_fast *r, const chroma_madd *c, size_t x, __m512i *R, __m512i *G, __m512i *B)
 {
-    const __m512i c32 = _mm512_set1_epi16(32), c128 = _mm512_set1_epi16(128), lo8 = _mm512_set1_epi16(0xFF);
+    const __m512i c32 = _mm512_set1_epi16(32), flip = _mm512_set1_epi8((char)0x80);
     __m512i y = _mm512_cvtepu8_epi16(_mm256_subs_epu8(_mm256_loadu_si256((const __m256i *)(r->y + x)),
                                                       _mm256_set1_epi8((char)r->yoff)));
     __m512i t = _mm512_add_epi16(_mm512_mulhi_epu16(_mm512_or_si512(y, _mm512_slli_epi16(y, 8)), _mm512_set1_epi16((short)r->yg)), c32);
-    __m512i uv = _mm512_loadu_si512((const void *)(r->uv + 2 * x));
-    __m512i even = _mm512_sub_epi16(_mm512_and_si512(uv, lo8), c128), odd = _mm512_sub_epi16(_mm512_srli_epi16(uv, 8), c128);
-    __m512i u = r->vfirst ? odd : even, v = r->vfirst ? even : odd;
-    __m512i cr = _mm512_mullo_epi16(v, _mm512_set1_epi16((short)r->cvr)), cb = _mm512_mullo_epi16(u, _mm512_set1_epi16((short)r->cub));
-    __m512i cg = _mm512_add_epi16(_mm512_mullo_epi16(u, _mm512_set1_epi16((short)r->cug)),
-                                  _mm512_mullo_epi16(v, _mm512_set1_epi16((short)r->cvg)));
-    *R = _mm512_srai_epi16(_mm512_adds_epi16(t, cr), 6);
-    *G = _mm512_srai_epi16(_mm512_adds_epi16(t, cg), 6);
-    *B = _mm512_srai_epi16(_mm512_adds_epi16(t, cb), 6);
+    __m512i uv = _mm512_xor_si512(_mm512_loadu_si512((const void *)(r->uv + 2 * x)), flip);
+    *R = _mm512_srai_epi16(_mm512_adds_epi16(t, _mm512_maddubs_epi16(c->r, uv)), 6);
+    *G = _mm512_srai_epi16(_mm512_subs_epi16(t, _mm512_maddubs_epi16(c->g, uv)), 6);
+    *B = _mm512_srai_epi16(_mm512_adds_epi16(t, _mm512_maddubs_epi16(c->b, uv)), 6);
 }
 
 /* sat_u8 of 32 words, in order: below 0 -> 0, then the unsigned saturating narrow. */
@@ -90,10 +110,15 @@ static void yuv_fast_tail(const tl_yuv_fast *r, size_t x, size_t n, uint8_t *rgb
 void tl_yuv_rgb_fast_ukernel__avx512(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
 {
     const tl_yuv_fast f = *r; /* a local: the byte stores could alias *r */
+    if (!madd_ok(&f)) {
+        tl_yuv_rgb_fast_ukernel__scalar(r, n, rgb);
+        return;
+    }
+    const chroma_madd c = chroma_madd_of(&f);
     size_t x = 0;
     for (; x + 32 <= n; x += 32, rgb += 96) {
         __m512i R16, G16, B16;
-        rgb32(&f, x, &R16, &G16, &B16);
+        rgb32(&f, &c, x, &R16, &G16, &B16);
         __m256i R = bytes_of(R16), G = bytes_of(G16), B = bytes_of(B16);
         store_rgb(rgb, _mm256_castsi256_si128(R), _mm256_castsi256_si128(G), _mm256_castsi256_si128(B));
         store_rgb(rgb + 48, _mm256_extracti128_si256(R, 1), _mm256_extracti128_si256(G, 1), _mm256_extracti128_si256(B, 1));
@@ -113,10 +138,15 @@ TL_VBMI void tl_yuv_rgb_fast_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n,
     const __m512i i0 = _mm512_loadu_si512((const void *)rgb_interleave);
     const __m512i i1 = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(rgb_interleave + 64)));
     const tl_yuv_fast f = *r; /* a local: the byte stores could alias *r */
+    if (!madd_ok(&f)) {
+        tl_yuv_rgb_fast_ukernel__scalar(r, n, rgb);
+        return;
+    }
+    const chroma_madd c = chroma_madd_of(&f);
     size_t x = 0;
     for (; x + 32 <= n; x += 32, rgb += 96) {
         __m512i R, G, B;
-        rgb32(&f, x, &R, &G, &B);
+        rgb32(&f, &c, x, &R, &G, &B);
         __m512i rg = _mm512_packus_epi16(R, G), b = _mm512_packus_epi16(B, B); /* in-lane: rgb_interleave undoes it */
         _mm512_storeu_si512((void *)rgb, _mm512_permutex2var_epi8(rg, i0, b));
         _mm256_storeu_si256((__m256i *)(rgb + 64), _mm512_castsi512_si256(_mm512_permutex2var_epi8(rg, i1, b)));
@@ -137,6 +167,7 @@ TL_VBMI void tl_u8_pick_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *
 {
     const int32_t *bases = t->base; /* locals: the stores could alias *t */
     const uint8_t *pick = t->pick;
+    const int narrow = t->narrow;
     size_t k = 0;
     for (; k + 32 <= n; k += 32) {
         const int32_t base = bases[k / 32];
@@ -146,8 +177,10 @@ TL_VBMI void tl_u8_pick_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *
             continue;
         }
         __m512i idx = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(pick + k)));
-        __m512i w0 = _mm512_loadu_si512((const void *)(line + base)), w1 = _mm512_loadu_si512((const void *)(line + base + 64));
-        _mm256_storeu_si256((__m256i *)(out + k), _mm512_castsi512_si256(_mm512_permutex2var_epi8(w0, idx, w1)));
+        __m512i w0 = _mm512_loadu_si512((const void *)(line + base));
+        __m512i got = narrow ? _mm512_permutexvar_epi8(idx, w0)
+                             : _mm512_permutex2var_epi8(w0, idx, _mm512_loadu_si512((const void *)(line + base + 64)));
+        _mm256_storeu_si256((__m256i *)(out + k), _mm512_castsi512_si256(got));
     }
     tl_taps rest = taps_from(t, k);
     tl_u8_pick_ukernel__scalar(line, &rest, out + k, n - k);
@@ -160,6 +193,7 @@ TL_VBMI void tl_u8_hlinear_fast_ukernel__avx512vbmi(const uint8_t *line, const t
     const int32_t *bases = t->base; /* locals: the stores could alias *t */
     const uint8_t *pair = t->pair;
     const int8_t *w = t->w;
+    const int narrow = t->narrow;
     size_t k = 0;
     for (; k + 32 <= n; k += 32) {
         const int32_t base = bases[k / 32];
@@ -168,9 +202,9 @@ TL_VBMI void tl_u8_hlinear_fast_ukernel__avx512vbmi(const uint8_t *line, const t
             tl_u8_hlinear_fast_ukernel__avx2(line, &block, h + k, 32);
             continue;
         }
-        __m512i ctl = _mm512_loadu_si512((const void *)(pair + 2 * k));
-        __m512i w0 = _mm512_loadu_si512((const void *)(line + base)), w1 = _mm512_loadu_si512((const void *)(line + base + 64));
-        __m512i pairs = _mm512_permutex2var_epi8(w0, ctl, w1);
+        __m512i ctl = _mm512_loadu_si512((const void *)(pair + 2 * k)), w0 = _mm512_loadu_si512((const void *)(line + base));
+        __m512i pairs = narrow ? _mm512_permutexvar_epi8(ctl, w0) /* a third faster where the block spans 64 bytes */
+                               : _mm512_permutex2var_epi8(w0, ctl, _mm512_loadu_si512((const void *)(line + base + 64)));
         _mm512_storeu_si512((void *)(h + k), _mm512_maddubs_epi16(pairs, _mm512_loadu_si512((const void *)(w + 2 * k))));
     }
     tl_taps rest = taps_from(t, k);

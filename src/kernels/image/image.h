@@ -46,10 +46,12 @@ typedef struct tl_taps {
     int cn;
     const int32_t *base;
     const uint8_t *pair, *pick;
+    int narrow;          /* every block's pairs lie in its first 64 bytes (a one-register permute) */
 } tl_taps;
 
-/* Fill base[(n + 31) / 32], pair[64 ...], pick[32 ...] from ofs and cn. */
-void tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick);
+/* Fill base[(n + 31) / 32], pair[64 ...], pick[32 ...] from ofs and cn;
+ * returns `narrow`. */
+int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick);
 
 /* out[k] = line[t->ofs[k]]: the taps of rows and columns whose weights are
  * all one. May read 128 bytes from each line + ofs[k]. */
