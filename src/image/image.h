@@ -144,6 +144,9 @@ void tl_img_dst_free(tl_img_dst *w);
 /* Padded row y: px holds the logical row's W x dc u8 values in destination
  * channel order, or is NULL for a padding row. */
 void tl_img_dst_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, int64_t y, uint8_t *dst);
+/* Where padded row y's bytes are the row of pixels itself (u8 pixels, no
+ * normalisation, no padding): that row in dst, for making it in place; else NULL. */
+uint8_t *tl_img_dst_pixels_at(const tl_img_dst *w, const tl_img_codes *t, int64_t y, uint8_t *dst);
 /* A row of pixels px encoded once (pixel and plane shapes; NULL otherwise or
  * out of memory: then rows are written with tl_img_dst_row), and copied to row y. */
 uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px);

@@ -694,11 +694,10 @@ static void fill_border(const tl_image_plan *pl, uint8_t *px, int64_t x0, int64_
     memcpy(px + x0 * pl->dc, pl->border + x0 * pl->dc, (size_t)((x1 - x0) * pl->dc));
 }
 
-/* Destination row y as dw pixels of dc u8 channels in destination order. */
-static void pixel_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, int64_t y)
+/* Destination row y as dw pixels of dc u8 channels in destination order, into px. */
+static void pixel_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, int64_t y, uint8_t *px)
 {
     const int dc = pl->dc, pc = pl->pc;
-    uint8_t *px = w->pixels;
     if (y < pl->top || y >= pl->top + pl->nh) { fill_border(pl, px, 0, pl->dw); return; }
     fill_border(pl, px, 0, pl->left);
     fill_border(pl, px, pl->left + pl->nw, pl->dw);
@@ -760,8 +759,9 @@ tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigne
             tl_img_dst_copy_row(&pl->dst, pl->border_row, yp, dst);
             continue;
         }
-        if (image) pixel_row(pl, &w, &ctx, y);
-        tl_img_dst_row(&pl->dst, &pl->codes, image ? w.pixels : NULL, yp, dst);
+        uint8_t *at = image ? tl_img_dst_pixels_at(&pl->dst, &pl->codes, yp, dst) : NULL;
+        if (image) pixel_row(pl, &w, &ctx, y, at ? at : w.pixels);
+        if (!at) tl_img_dst_row(&pl->dst, &pl->codes, image ? w.pixels : NULL, yp, dst); /* else made in place */
     }
     free(w.mem);
     tl_clear_error();
