@@ -33,7 +33,7 @@ static const tl_image_kernels avx512vbmi = {"avx512vbmi", tl_u8_vlinear_ukernel_
                                            tl_yuv_rgb_fast_ukernel__avx512vbmi};
 #endif
 #if defined(__aarch64__) || defined(__arm__)
-static const tl_image_kernels neon = {"neon", tl_u8_vlinear_ukernel__neon, tl_u8_hlinear_ukernel__scalar,
+static const tl_image_kernels neon = {"neon", tl_u8_vlinear_ukernel__neon, tl_u8_hlinear_ukernel__neon,
                                      tl_yuv_rgb_ukernel__neon, TL_FAST_SCALAR};
 #endif
 
