@@ -5,11 +5,11 @@
  * arithmetic differs. Weights are rounded from the 11-bit ones to 6 bits,
  * w1 = (w1_11 + 16) >> 5, w0 = 64 - w1 (a weight of 64 moves the tap one
  * sample on, with weights 64, 0), so a horizontal sum fits 16 bits
- * (tl_hlinear_fast_fn: pmaddubsw) and the vertical step is two 16-bit
- * multiply-highs (tl_vlinear_fast_fn). A row or column whose weights are
- * (64, 0) is its tap's sample: (((64 h) >> 4) + 128) >> 8 = (h + 32) >> 6 and
- * h = 64 v give v. Rows are read where they lie in the frame (no copy) and
- * handed whole to the kernels, which take their taps with wide loads. */
+ * (tl_hlinear_fast_fn: pmaddubsw) and the vertical step is one rounded
+ * multiply-high of the two rows' difference (tl_vlinear_fast_fn). A row or
+ * column whose weights are (64, 0) is its tap's sample: h = 64 v and
+ * (h + 0 + 32) >> 6 = v. Rows are read where they lie in the frame (no copy)
+ * and handed whole to the kernels, which take their taps with wide loads. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,10 +118,6 @@ void tl_fz_row(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, con
         return;
     }
     const uint16_t *h0 = hrow(fz, w, fz->y0[dy], src, ctx);
-    if (b1 == 0) { /* weights 32, 32 of the same row: ((2h + 2h) + 128) >> 8 = (h + 32) >> 6, the row alone */
-        fz->k->vlinear_fast(h0, h0, 32, 32, out, n);
-        return;
-    }
-    const uint16_t *h1 = hrow(fz, w, fz->y1[dy], src, ctx);
-    fz->k->vlinear_fast(h0, h1, 64 - b1, b1, out, n);
+    const uint16_t *h1 = b1 ? hrow(fz, w, fz->y1[dy], src, ctx) : h0; /* b1 = 0: (h0 + 32) >> 6, row y0 alone */
+    fz->k->vlinear_fast(h0, h1, b1, out, n);
 }

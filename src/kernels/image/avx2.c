@@ -199,24 +199,22 @@ void tl_u8_hlinear_fast_ukernel__avx2(const uint8_t *line, const tl_taps *t, uin
     tl_u8_hlinear_fast_ukernel__scalar(line, &rest, h + k, n - k);
 }
 
-/* (h b) >> 4 as one multiply-high: (h << 2) (b << 10) >> 16, both factors < 2^16. */
-static inline __m256i fast_term(const uint16_t *h, __m256i b)
+/* (h0 + t + 32) >> 6 for 16 values: t = pmulhrsw(h1 - h0, b1 << 9) = ((h1 - h0) b1 + 32) >> 6. */
+static inline __m256i fast_rows(const uint16_t *h0, const uint16_t *h1, __m256i b, __m256i c32)
 {
-    return _mm256_mulhi_epu16(_mm256_slli_epi16(_mm256_loadu_si256((const __m256i *)h), 2), b);
+    __m256i a = _mm256_loadu_si256((const __m256i *)h0), d = _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)h1), a);
+    return _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(a, c32), _mm256_mulhrs_epi16(d, b)), 6);
 }
 
-void tl_u8_vlinear_fast_ukernel__avx2(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n)
+void tl_u8_vlinear_fast_ukernel__avx2(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n)
 {
-    const __m256i vb0 = _mm256_set1_epi16((short)(b0 << 10)), vb1 = _mm256_set1_epi16((short)(b1 << 10));
-    const __m256i half = _mm256_set1_epi16(128);
+    const __m256i b = _mm256_set1_epi16((short)(b1 << 9)), c32 = _mm256_set1_epi16(32);
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
-        __m256i a = _mm256_add_epi16(_mm256_add_epi16(fast_term(h0 + i, vb0), fast_term(h1 + i, vb1)), half);
-        __m256i c = _mm256_add_epi16(_mm256_add_epi16(fast_term(h0 + i + 16, vb0), fast_term(h1 + i + 16, vb1)), half);
-        __m256i r = _mm256_packus_epi16(_mm256_srli_epi16(a, 8), _mm256_srli_epi16(c, 8));
+        __m256i r = _mm256_packus_epi16(fast_rows(h0 + i, h1 + i, b, c32), fast_rows(h0 + i + 16, h1 + i + 16, b, c32));
         _mm256_storeu_si256((__m256i *)(out + i), _mm256_permute4x64_epi64(r, 0xD8));
     }
-    tl_u8_vlinear_fast_ukernel__scalar(h0 + i, h1 + i, b0, b1, out + i, n - i);
+    tl_u8_vlinear_fast_ukernel__scalar(h0 + i, h1 + i, b1, out + i, n - i);
 }
 
 /* 16 pixels a step in 16-bit lanes: the luma term by one multiply-high of

@@ -38,24 +38,23 @@ void tl_u8_vlinear_ukernel__avx512(const int32_t *h0, const int32_t *h1, int32_t
 
 /* ---- fast mode ---- */
 
-/* (h b) >> 4 as one multiply-high: (h << 2) (b << 10) >> 16, both factors < 2^16. */
-static inline __m512i fast_term(const uint16_t *h, __m512i b)
+/* (h0 + t + 32) >> 6 for 32 values: t = pmulhrsw(h1 - h0, b1 << 9) = ((h1 - h0) b1 + 32) >> 6. */
+static inline __m512i fast_rows(const uint16_t *h0, const uint16_t *h1, __m512i b, __m512i c32)
 {
-    return _mm512_mulhi_epu16(_mm512_slli_epi16(_mm512_loadu_si512((const void *)h), 2), b);
+    __m512i a = _mm512_loadu_si512((const void *)h0), d = _mm512_sub_epi16(_mm512_loadu_si512((const void *)h1), a);
+    return _mm512_srli_epi16(_mm512_add_epi16(_mm512_add_epi16(a, c32), _mm512_mulhrs_epi16(d, b)), 6);
 }
 
-void tl_u8_vlinear_fast_ukernel__avx512(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n)
+void tl_u8_vlinear_fast_ukernel__avx512(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n)
 {
-    const __m512i vb0 = _mm512_set1_epi16((short)(b0 << 10)), vb1 = _mm512_set1_epi16((short)(b1 << 10));
-    const __m512i half = _mm512_set1_epi16(128), order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m512i b = _mm512_set1_epi16((short)(b1 << 9)), c32 = _mm512_set1_epi16(32);
+    const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
     size_t i = 0;
     for (; i + 64 <= n; i += 64) {
-        __m512i a = _mm512_add_epi16(_mm512_add_epi16(fast_term(h0 + i, vb0), fast_term(h1 + i, vb1)), half);
-        __m512i c = _mm512_add_epi16(_mm512_add_epi16(fast_term(h0 + i + 32, vb0), fast_term(h1 + i + 32, vb1)), half);
-        __m512i r = _mm512_packus_epi16(_mm512_srli_epi16(a, 8), _mm512_srli_epi16(c, 8));
+        __m512i r = _mm512_packus_epi16(fast_rows(h0 + i, h1 + i, b, c32), fast_rows(h0 + i + 32, h1 + i + 32, b, c32));
         _mm512_storeu_si512((void *)(out + i), _mm512_permutexvar_epi64(order, r));
     }
-    tl_u8_vlinear_fast_ukernel__scalar(h0 + i, h1 + i, b0, b1, out + i, n - i);
+    tl_u8_vlinear_fast_ukernel__scalar(h0 + i, h1 + i, b1, out + i, n - i);
 }
 
 /* The chroma terms by pmaddubsw: the (U, V) bytes xor 0x80 are U', V' as

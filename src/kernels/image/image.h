@@ -62,9 +62,10 @@ typedef void (*tl_pick_fn)(const uint8_t *line, const tl_taps *t, uint8_t *out, 
  * 0 the second byte's value does not count. */
 typedef void (*tl_hlinear_fast_fn)(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
 
-/* out[i] = (((h0[i] * b0) >> 4) + ((h1[i] * b1) >> 4) + 128) >> 8, with
- * b0 + b1 = 64 and 1 <= b1 <= 63 (a row of weight one is a pick), h <= 16320. */
-typedef void (*tl_vlinear_fast_fn)(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
+/* out[i] = (h0[i] + t + 32) >> 6 with t = ((h1[i] - h0[i]) * b1 + 32) >> 6
+ * (arithmetic shift): the weights 64 - b1, b1 as one rounded step from h0
+ * (pmulhrsw of the difference by b1 << 9). 0 <= b1 <= 63, h <= 16320. */
+typedef void (*tl_vlinear_fast_fn)(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
 
 /* A resized Y row and its resized chroma row, one (U, V) pair per pixel
  * (U at uv[2x + vfirst], V at uv[2x + !vfirst]), to RGB with 6-bit coefficients:
@@ -110,10 +111,10 @@ void tl_u8_pick_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *t, uint8
 void tl_u8_hlinear_fast_ukernel__scalar(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
 void tl_u8_hlinear_fast_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
 void tl_u8_hlinear_fast_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
-void tl_u8_vlinear_fast_ukernel__scalar(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
-void tl_u8_vlinear_fast_ukernel__sse2(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
-void tl_u8_vlinear_fast_ukernel__avx2(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
-void tl_u8_vlinear_fast_ukernel__avx512(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_fast_ukernel__scalar(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_fast_ukernel__sse2(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_fast_ukernel__avx2(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_fast_ukernel__avx512(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
 void tl_yuv_rgb_fast_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 void tl_yuv_rgb_fast_ukernel__sse2(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 void tl_yuv_rgb_fast_ukernel__avx2(const tl_yuv_fast *r, size_t n, uint8_t *rgb);

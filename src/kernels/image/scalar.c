@@ -58,9 +58,12 @@ void tl_u8_hlinear_fast_ukernel__scalar(const uint8_t *line, const tl_taps *t, u
     for (size_t k = 0; k < n; k++) h[k] = (uint16_t)(line[ofs[k]] * w[2 * k] + line[ofs[k] + t->cn] * w[2 * k + 1]);
 }
 
-void tl_u8_vlinear_fast_ukernel__scalar(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n)
+void tl_u8_vlinear_fast_ukernel__scalar(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n)
 {
-    for (size_t i = 0; i < n; i++) out[i] = (uint8_t)((((h0[i] * b0) >> 4) + ((h1[i] * b1) >> 4) + 128) >> 8);
+    for (size_t i = 0; i < n; i++) {
+        int32_t t = ((h1[i] - h0[i]) * b1 + 32) >> 6; /* >= -h0[i]: the sum below is >= 0 */
+        out[i] = (uint8_t)((h0[i] + t + 32) >> 6);
+    }
 }
 
 void tl_yuv_rgb_fast_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *rgb)

@@ -137,21 +137,24 @@ void tl_yuv_rgb_ukernel__sse2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
 
 /* ---- fast mode ---- */
 
-static inline __m128i fast_term(const uint16_t *h, __m128i b)
+/* (h0 + t + 32) >> 6 for 8 values, t = ((h1 - h0) b1 + 32) >> 6 as one
+ * pmaddwd of (h1 - h0, 1) with (b1, 32) (SSE2 has no pmulhrsw). */
+static inline __m128i fast_rows(const uint16_t *h0, const uint16_t *h1, __m128i b, __m128i c32)
 {
-    return _mm_mulhi_epu16(_mm_slli_epi16(_mm_loadu_si128((const __m128i *)h), 2), b); /* (h b) >> 4 */
+    const __m128i one = _mm_set1_epi16(1);
+    __m128i a = _mm_loadu_si128((const __m128i *)h0), d = _mm_sub_epi16(_mm_loadu_si128((const __m128i *)h1), a);
+    __m128i lo = _mm_srai_epi32(_mm_madd_epi16(_mm_unpacklo_epi16(d, one), b), 6);
+    __m128i hi = _mm_srai_epi32(_mm_madd_epi16(_mm_unpackhi_epi16(d, one), b), 6);
+    return _mm_srli_epi16(_mm_add_epi16(_mm_add_epi16(a, c32), _mm_packs_epi32(lo, hi)), 6);
 }
 
-void tl_u8_vlinear_fast_ukernel__sse2(const uint16_t *h0, const uint16_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n)
+void tl_u8_vlinear_fast_ukernel__sse2(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n)
 {
-    const __m128i vb0 = _mm_set1_epi16((short)(b0 << 10)), vb1 = _mm_set1_epi16((short)(b1 << 10)), half = _mm_set1_epi16(128);
+    const __m128i b = _mm_set1_epi32((32 << 16) | b1), c32 = _mm_set1_epi16(32); /* pairs (b1, 32) */
     size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m128i a = _mm_add_epi16(_mm_add_epi16(fast_term(h0 + i, vb0), fast_term(h1 + i, vb1)), half);
-        __m128i c = _mm_add_epi16(_mm_add_epi16(fast_term(h0 + i + 8, vb0), fast_term(h1 + i + 8, vb1)), half);
-        _mm_storeu_si128((__m128i *)(out + i), _mm_packus_epi16(_mm_srli_epi16(a, 8), _mm_srli_epi16(c, 8)));
-    }
-    tl_u8_vlinear_fast_ukernel__scalar(h0 + i, h1 + i, b0, b1, out + i, n - i);
+    for (; i + 16 <= n; i += 16)
+        _mm_storeu_si128((__m128i *)(out + i), _mm_packus_epi16(fast_rows(h0 + i, h1 + i, b, c32), fast_rows(h0 + i + 8, h1 + i + 8, b, c32)));
+    tl_u8_vlinear_fast_ukernel__scalar(h0 + i, h1 + i, b1, out + i, n - i);
 }
 
 void tl_yuv_rgb_fast_ukernel__sse2(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
