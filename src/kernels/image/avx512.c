@@ -84,16 +84,20 @@ static inline bool madd_ok(const tl_yuv_fast *f)
  * the saturation to bytes, in pixel order: the luma term one multiply-high of
  * Y * 257, sums saturating (past 32767 is past 255 << 6 either way; below
  * -32768 they never go). */
-static inline void rgb32(const tl_yuv_fast *r, const chroma_madd *c, size_t x, __m512i *R, __m512i *G, __m512i *B)
+static inline void rgb32(const tl_yuv_fast *r, const chroma_madd *c, size_t x, __m512i y257, __m512i *R, __m512i *G, __m512i *B)
 {
     const __m512i c32 = _mm512_set1_epi16(32), flip = _mm512_set1_epi8((char)0x80);
-    __m512i y = _mm512_cvtepu8_epi16(_mm256_subs_epu8(_mm256_loadu_si256((const __m256i *)(r->y + x)),
-                                                      _mm256_set1_epi8((char)r->yoff)));
-    __m512i t = _mm512_add_epi16(_mm512_mulhi_epu16(_mm512_or_si512(y, _mm512_slli_epi16(y, 8)), _mm512_set1_epi16((short)r->yg)), c32);
+    __m512i t = _mm512_add_epi16(_mm512_mulhi_epu16(y257, _mm512_set1_epi16((short)r->yg)), c32);
     __m512i uv = _mm512_xor_si512(_mm512_loadu_si512((const void *)(r->uv + 2 * x)), flip);
     *R = _mm512_srai_epi16(_mm512_adds_epi16(t, _mm512_maddubs_epi16(c->r, uv)), 6);
     *G = _mm512_srai_epi16(_mm512_subs_epi16(t, _mm512_maddubs_epi16(c->g, uv)), 6);
     *B = _mm512_srai_epi16(_mm512_adds_epi16(t, _mm512_maddubs_epi16(c->b, uv)), 6);
+}
+
+/* max(0, Y - yoff) of pixels x .. x+31, in the low half. */
+static inline __m256i luma32(const tl_yuv_fast *r, size_t x)
+{
+    return _mm256_subs_epu8(_mm256_loadu_si256((const __m256i *)(r->y + x)), _mm256_set1_epi8((char)r->yoff));
 }
 
 /* sat_u8 of 32 words, in order: below 0 -> 0, then the unsigned saturating narrow. */
@@ -117,7 +121,8 @@ void tl_yuv_rgb_fast_ukernel__avx512(const tl_yuv_fast *r, size_t n, uint8_t *rg
     size_t x = 0;
     for (; x + 32 <= n; x += 32, rgb += 96) {
         __m512i R16, G16, B16;
-        rgb32(&f, &c, x, &R16, &G16, &B16);
+        __m512i y = _mm512_cvtepu8_epi16(luma32(&f, x));
+        rgb32(&f, &c, x, _mm512_or_si512(y, _mm512_slli_epi16(y, 8)), &R16, &G16, &B16);
         __m256i R = bytes_of(R16), G = bytes_of(G16), B = bytes_of(B16);
         store_rgb(rgb, _mm256_castsi256_si128(R), _mm256_castsi256_si128(G), _mm256_castsi256_si128(B));
         store_rgb(rgb + 48, _mm256_extracti128_si256(R, 1), _mm256_extracti128_si256(G, 1), _mm256_extracti128_si256(B, 1));
@@ -132,6 +137,11 @@ static const uint8_t rgb_interleave[96] = {
     82, 19, 27, 83, 20, 28, 84, 21, 29, 85, 22, 30, 86, 23, 31, 87, 32, 40, 96, 33, 41, 97, 34, 42, 98, 35, 43, 99, 36, 44, 100, 37,
     45, 101, 38, 46, 102, 39, 47, 103, 48, 56, 112, 49, 57, 113, 50, 58, 114, 51, 59, 115, 52, 60, 116, 53, 61, 117, 54, 62, 118, 55, 63, 119};
 
+/* Byte k of 32 to bytes 2k and 2k + 1: a word of k * 257. */
+static const uint8_t each_twice[64] = {0,  0,  1,  1,  2,  2,  3,  3,  4,  4,  5,  5,  6,  6,  7,  7,  8,  8,  9,  9,  10, 10,
+                                       11, 11, 12, 12, 13, 13, 14, 14, 15, 15, 16, 16, 17, 17, 18, 18, 19, 19, 20, 20, 21, 21,
+                                       22, 22, 23, 23, 24, 24, 25, 25, 26, 26, 27, 27, 28, 28, 29, 29, 30, 30, 31, 31};
+
 TL_VBMI void tl_yuv_rgb_fast_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
 {
     const __m512i i0 = _mm512_loadu_si512((const void *)rgb_interleave);
@@ -142,10 +152,11 @@ TL_VBMI void tl_yuv_rgb_fast_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n,
         return;
     }
     const chroma_madd c = chroma_madd_of(&f);
+    const __m512i twice = _mm512_loadu_si512((const void *)each_twice);
     size_t x = 0;
     for (; x + 32 <= n; x += 32, rgb += 96) {
         __m512i R, G, B;
-        rgb32(&f, &c, x, &R, &G, &B);
+        rgb32(&f, &c, x, _mm512_permutexvar_epi8(twice, _mm512_castsi256_si512(luma32(&f, x))), &R, &G, &B); /* Y * 257 */
         __m512i rg = _mm512_packus_epi16(R, G), b = _mm512_packus_epi16(B, B); /* in-lane: rgb_interleave undoes it */
         _mm512_storeu_si512((void *)rgb, _mm512_permutex2var_epi8(rg, i0, b));
         _mm256_storeu_si256((__m256i *)(rgb + 64), _mm512_castsi512_si256(_mm512_permutex2var_epi8(rg, i1, b)));
