@@ -34,7 +34,9 @@ static const tl_image_kernels avx512vbmi = {"avx512vbmi", tl_u8_vlinear_ukernel_
 #endif
 #if defined(__aarch64__) || defined(__arm__)
 static const tl_image_kernels neon = {"neon", tl_u8_vlinear_ukernel__neon, tl_u8_hlinear_ukernel__neon,
-                                     tl_yuv_rgb_ukernel__neon, TL_FAST_SCALAR};
+                                     tl_yuv_rgb_ukernel__neon, tl_u8_pick_ukernel__scalar,
+                                     tl_u8_hlinear_fast_ukernel__scalar, tl_u8_vlinear_fast_ukernel__neon,
+                                     tl_yuv_rgb_fast_ukernel__neon};
 #endif
 
 const tl_image_kernels *tl_image_kernels_for(int isa)

@@ -115,11 +115,13 @@ void tl_u8_vlinear_fast_ukernel__scalar(const uint16_t *h0, const uint16_t *h1, 
 void tl_u8_vlinear_fast_ukernel__sse2(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
 void tl_u8_vlinear_fast_ukernel__avx2(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
 void tl_u8_vlinear_fast_ukernel__avx512(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_fast_ukernel__neon(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
 void tl_yuv_rgb_fast_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 void tl_yuv_rgb_fast_ukernel__sse2(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 void tl_yuv_rgb_fast_ukernel__avx2(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 void tl_yuv_rgb_fast_ukernel__avx512(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 void tl_yuv_rgb_fast_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
+void tl_yuv_rgb_fast_ukernel__neon(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 
 /* The kernels of one instruction set (TL_ISA_*; scalar where a kernel has no
  * such form), or NULL when this build or machine lacks it. */
