@@ -74,8 +74,8 @@ tl_status tl_fz_init(tl_fz *fz, int resize, int cn, int32_t sw, int32_t sh, int3
     }
     columns(fz, &rz);
     rows(fz, &rz);
-    int narrow = tl_taps_blocks(fz->ofs, cn, n, fz->base, fz->pair, fz->pick);
-    fz->taps = (tl_taps){fz->ofs, fz->wx, cn, fz->base, fz->pair, fz->pick, narrow};
+    int span = tl_taps_blocks(fz->ofs, cn, n, fz->base, fz->pair, fz->pick);
+    fz->taps = (tl_taps){fz->ofs, fz->wx, cn, fz->base, fz->pair, fz->pick, span};
     tl_rz_free(&rz);
     return TL_OK;
 }

@@ -156,10 +156,10 @@ void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
 }
 /* ---- fast mode ---- */
 
-/* 8 taps a step, each a 32-bit gather whose byte 0 is kept. */
-void tl_u8_pick_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n)
+/* 8 taps a step, each a 32-bit gather whose byte 0 is kept (blocks whose taps
+ * spread past a 128-byte window, tails). */
+static void pick_gather(const uint8_t *line, const int32_t *ofs, uint8_t *out, size_t n)
 {
-    const int32_t *ofs = t->ofs;
     const __m256i low = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                                          0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
     const __m256i join = _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1);
@@ -169,31 +169,80 @@ void tl_u8_pick_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint8_t *ou
         g = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(g, low), join);
         _mm_storel_epi64((__m128i *)(out + k), _mm256_castsi256_si128(g));
     }
-    tl_taps rest = *t;
-    rest.ofs += k;
+    tl_taps rest = {.ofs = ofs + k};
     tl_u8_pick_ukernel__scalar(line, &rest, out + k, n - k);
 }
 
-/* 16 values a step: a 32-bit gather at each tap, its bytes 0 and cn moved to
- * the low half of the dword (the high half zero), one pmaddubsw with the
- * weights widened the same way, the dwords packed to words. */
+/* Bytes idx (0 .. span-1) of the window at w: pshufb reaches 16 bytes, so
+ * each 16-byte chunk c answers the indices in [16 c, 16 c + 16): idx - 16 c
+ * plus 0x70 keeps those below 0x80 (low nibble intact) and saturates the
+ * others to 0x80 and up, which pshufb zeroes. */
+static inline __m256i window_bytes(const uint8_t *w, __m256i idx, int span)
+{
+    const __m256i sixteen = _mm256_set1_epi8(16), bias = _mm256_set1_epi8(0x70);
+    __m256i acc = _mm256_setzero_si256();
+    for (int c = 0; c * 16 < span; c++, idx = _mm256_sub_epi8(idx, sixteen)) {
+        __m256i chunk = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(w + 16 * c)));
+        acc = _mm256_or_si256(acc, _mm256_shuffle_epi8(chunk, _mm256_adds_epu8(idx, bias)));
+    }
+    return acc;
+}
+
+/* 32 taps a step from the plan's window indices (tl_taps). */
+void tl_u8_pick_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n)
+{
+    const int32_t *bases = t->base, *ofs = t->ofs; /* locals: the stores could alias *t */
+    const uint8_t *pick = t->pick;
+    const int span = t->span;
+    size_t k = 0;
+    for (; k + 32 <= n; k += 32) {
+        if (bases[k / 32] < 0) {
+            pick_gather(line, ofs + k, out + k, 32);
+            continue;
+        }
+        __m256i idx = _mm256_loadu_si256((const __m256i *)(pick + k));
+        _mm256_storeu_si256((__m256i *)(out + k), window_bytes(line + bases[k / 32], idx, span));
+    }
+    pick_gather(line, ofs + k, out + k, n - k);
+}
+
+/* 16 values from gathers: a 32-bit gather at each tap, its bytes 0 and cn
+ * moved to the low half of the dword (the high half zero), one pmaddubsw with
+ * the weights widened the same way, the dwords packed to words. */
+static inline __m256i hlinear_gather16(const uint8_t *line, const int32_t *ofs, const int8_t *w, __m256i pair)
+{
+    const int *base = (const int *)(const void *)line;
+    __m256i a = _mm256_shuffle_epi8(_mm256_i32gather_epi32(base, _mm256_loadu_si256((const __m256i *)ofs), 1), pair);
+    __m256i b = _mm256_shuffle_epi8(_mm256_i32gather_epi32(base, _mm256_loadu_si256((const __m256i *)(ofs + 8)), 1), pair);
+    __m256i wa = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)w));
+    __m256i wb = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(w + 16)));
+    __m256i r = _mm256_packus_epi32(_mm256_maddubs_epi16(a, wa), _mm256_maddubs_epi16(b, wb));
+    return _mm256_permute4x64_epi64(r, 0xD8);
+}
+
+/* 32 values a step: the sample pairs by window_bytes from the plan's pair
+ * indices, one pmaddubsw per 16; blocks spread wider by gathers. */
 void tl_u8_hlinear_fast_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n)
 {
-    const int32_t *ofs = t->ofs;
+    const int32_t *bases = t->base, *ofs = t->ofs; /* locals: the stores could alias *t */
     const int8_t *w = t->w;
+    const uint8_t *pairs = t->pair;
+    const int span = t->span;
     const char z = -1, c = (char)t->cn;
     const __m256i pair = _mm256_setr_epi8(0, c, z, z, 4, (char)(4 + c), z, z, 8, (char)(8 + c), z, z, 12, (char)(12 + c), z, z,
                                           0, c, z, z, 4, (char)(4 + c), z, z, 8, (char)(8 + c), z, z, 12, (char)(12 + c), z, z);
-    const int *base = (const int *)(const void *)line;
     size_t k = 0;
-    for (; k + 16 <= n; k += 16) {
-        __m256i a = _mm256_shuffle_epi8(_mm256_i32gather_epi32(base, _mm256_loadu_si256((const __m256i *)(ofs + k)), 1), pair);
-        __m256i b = _mm256_shuffle_epi8(_mm256_i32gather_epi32(base, _mm256_loadu_si256((const __m256i *)(ofs + k + 8)), 1), pair);
-        __m256i wa = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(w + 2 * k)));
-        __m256i wb = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(w + 2 * k + 16)));
-        __m256i r = _mm256_packus_epi32(_mm256_maddubs_epi16(a, wa), _mm256_maddubs_epi16(b, wb));
-        _mm256_storeu_si256((__m256i *)(h + k), _mm256_permute4x64_epi64(r, 0xD8));
+    for (; k + 32 <= n; k += 32) {
+        const int32_t base = bases[k / 32];
+        for (int half = 0; half < 2; half++) {
+            size_t j = k + 16 * (size_t)half;
+            __m256i r = base < 0 ? hlinear_gather16(line, ofs + j, w + 2 * j, pair)
+                                 : _mm256_maddubs_epi16(window_bytes(line + base, _mm256_loadu_si256((const __m256i *)(pairs + 2 * j)), span),
+                                                        _mm256_loadu_si256((const __m256i *)(w + 2 * j)));
+            _mm256_storeu_si256((__m256i *)(h + j), r);
+        }
     }
+    for (; k + 16 <= n; k += 16) _mm256_storeu_si256((__m256i *)(h + k), hlinear_gather16(line, ofs + k, w + 2 * k, pair));
     tl_taps rest = *t;
     rest.ofs += k, rest.w += 2 * k;
     tl_u8_hlinear_fast_ukernel__scalar(line, &rest, h + k, n - k);

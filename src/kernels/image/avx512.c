@@ -164,11 +164,11 @@ TL_VBMI void tl_yuv_rgb_fast_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n,
     yuv_fast_tail(r, x, n, rgb);
 }
 
-/* Value k of block b as t's with ofs and w moved on by k. */
+/* The taps from value k on (k a multiple of 32: whole blocks). */
 static inline tl_taps taps_from(const tl_taps *t, size_t k)
 {
     tl_taps r = *t;
-    r.ofs += k, r.w += 2 * k;
+    r.ofs += k, r.w += 2 * k, r.base += k / 32, r.pair += 2 * k, r.pick += k;
     return r;
 }
 
@@ -177,7 +177,7 @@ TL_VBMI void tl_u8_pick_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *
 {
     const int32_t *bases = t->base; /* locals: the stores could alias *t */
     const uint8_t *pick = t->pick;
-    const int narrow = t->narrow;
+    const int narrow = t->span <= 64;
     size_t k = 0;
     for (; k + 32 <= n; k += 32) {
         const int32_t base = bases[k / 32];
@@ -203,7 +203,7 @@ TL_VBMI void tl_u8_hlinear_fast_ukernel__avx512vbmi(const uint8_t *line, const t
     const int32_t *bases = t->base; /* locals: the stores could alias *t */
     const uint8_t *pair = t->pair;
     const int8_t *w = t->w;
-    const int narrow = t->narrow;
+    const int narrow = t->span <= 64;
     size_t k = 0;
     for (; k + 32 <= n; k += 32) {
         const int32_t base = bases[k / 32];

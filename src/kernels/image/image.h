@@ -46,11 +46,11 @@ typedef struct tl_taps {
     int cn;
     const int32_t *base;
     const uint8_t *pair, *pick;
-    int narrow;          /* every block's pairs lie in its first 64 bytes (a one-register permute) */
+    int span;            /* every block's pairs lie in its first `span` bytes (<= 128) */
 } tl_taps;
 
 /* Fill base[(n + 31) / 32], pair[64 ...], pick[32 ...] from ofs and cn;
- * returns `narrow`. */
+ * returns `span`. */
 int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick);
 
 /* out[k] = line[t->ofs[k]]: the taps of rows and columns whose weights are

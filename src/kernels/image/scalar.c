@@ -31,19 +31,19 @@ void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, ui
 /* ---- fast mode ---- */
 int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick)
 {
-    int narrow = 1;
+    int span = 1;
     memset(pair, 0, 64 * ((n + 31) / 32)), memset(pick, 0, 32 * ((n + 31) / 32));
     for (size_t b = 0; b < (n + 31) / 32; b++) {
         bool fits = 32 * b + 32 <= n;
         for (size_t j = 0; j < 32 && fits; j++) {
             int64_t rel = (int64_t)ofs[32 * b + j] - ofs[32 * b];
             fits = rel >= 0 && rel + cn <= 127;
-            narrow &= rel + cn <= 63;
+            if (fits && rel + cn + 1 > span) span = (int)(rel + cn + 1);
             pair[64 * b + 2 * j] = pick[32 * b + j] = (uint8_t)rel, pair[64 * b + 2 * j + 1] = (uint8_t)(rel + cn);
         }
         base[b] = fits ? ofs[32 * b] : -1;
     }
-    return narrow;
+    return span;
 }
 
 void tl_u8_pick_ukernel__scalar(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n)
