@@ -493,8 +493,8 @@ TL_TEST(fast_kernels_match_scalar)
                 h0[q] = (uint16_t)(it % 8 == 3 ? 16320 : tl_rng_range(&r, 0, 16320));
                 h1[q] = (uint16_t)(it % 4 == 0 ? 16320 : it % 8 == 3 ? 0 : tl_rng_range(&r, 0, 16320));
             }
-            int narrow = tl_taps_blocks(ofs, cn, n, base, pair, pick);
-            tl_taps taps = {ofs, wt, cn, base, pair, pick, narrow};
+            int span = tl_taps_blocks(ofs, cn, n, base, pair, pick);
+            tl_taps taps = {ofs, wt, cn, base, pair, pick, span};
             memset(got, 0xEE, sizeof got);
             ref->pick(line, &taps, want, n);
             k->pick(line, &taps, got, n);
