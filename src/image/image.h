@@ -66,6 +66,42 @@ void tl_rz_work_init(tl_rz_work *w, const tl_rz *rz, void *mem);
 void tl_rz_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn src, const void *ctx,
                uint8_t *out);
 
+/* ---- fast mode: resizing one u8 plane of cn interleaved channels (fast.c) ----
+ * OpenCV's source coordinates and taps (bilinear or nearest), weights in 6
+ * bits and 16-bit sums (the tl_*_fast kernels), rows read in place. */
+typedef struct tl_fz {
+    int cn;
+    int32_t sw, sh, dw, dh;
+    const tl_image_kernels *k;
+    bool pick_x;             /* every column's weights are (64, 0): out = line[ofs] */
+    int32_t *ofs;            /* per output value (dx, c): byte of its first tap in a source row */
+    int8_t *wx;              /* per output value: (w0, w1), sum 64 */
+    int32_t *base;           /* ofs by blocks of 32 values (tl_taps) */
+    uint8_t *pair, *pick;
+    tl_taps taps;            /* the four above */
+    int32_t *y0, *y1;        /* per destination row: the two source rows */
+    uint8_t *by;             /* per destination row: weight of y1, 0..63 (0: y0 alone) */
+} tl_fz;
+
+/* Source row sy of the plane: its crop columns from byte 0, sw * cn bytes and
+ * 128 readable bytes after them; either in the frame or copied into scratch
+ * (tl_fz_work's line). */
+typedef const uint8_t *(*tl_fz_src_fn)(const void *ctx, int32_t sy, uint8_t *scratch);
+
+typedef struct tl_fz_work {
+    uint8_t *line;
+    uint16_t *h[2];
+    int32_t tag[2];
+} tl_fz_work;
+
+/* resize: TL_IMAGE_BILINEAR or TL_IMAGE_NEAREST. */
+tl_status tl_fz_init(tl_fz *fz, int resize, int cn, int32_t sw, int32_t sh, int32_t dw, int32_t dh, const tl_image_kernels *k);
+void tl_fz_free(tl_fz *fz);
+size_t tl_fz_work_bytes(const tl_fz *fz);
+void tl_fz_work_init(tl_fz_work *w, const tl_fz *fz, void *mem);
+/* Destination row dy (dw * cn u8) into out. */
+void tl_fz_row(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx, uint8_t *out);
+
 /* tl_image_plan_create with the row kernels of one path (TL_ISA_*), for the
  * tests of every path; NULL kernels (path missing) give TL_ERR_UNSUPPORTED. */
 tl_status tl_image_plan_create_isa(tl_image_plan **plan, const tl_desc *src_d, const tl_desc *dst_d,
@@ -110,6 +146,9 @@ void tl_img_dst_free(tl_img_dst *w);
 /* Padded row y: px holds the logical row's W x dc u8 values in destination
  * channel order, or is NULL for a padding row. */
 void tl_img_dst_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, int64_t y, uint8_t *dst);
+/* Where padded row y's bytes are the row of pixels itself (u8 pixels, no
+ * normalisation, no padding): that row in dst, for making it in place; else NULL. */
+uint8_t *tl_img_dst_pixels_at(const tl_img_dst *w, const tl_img_codes *t, int64_t y, uint8_t *dst);
 /* A row of pixels px encoded once (pixel and plane shapes; NULL otherwise or
  * out of memory: then rows are written with tl_img_dst_row), and copied to row y. */
 uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px);

@@ -70,9 +70,12 @@ struct tl_image_plan {
     tl_csc csc;
     tl_cols cols;
     const tl_image_kernels *k; /* row kernels of the plan's path */
-    tl_rz rz;                  /* exact: pc channels; fast: Y */
-    tl_rz rz_uv;               /* fast: U and V at chroma resolution */
+    tl_rz rz;                  /* exact: pc channels; fast with area: Y */
+    tl_rz rz_uv;               /* fast with area: U and V at chroma resolution */
     bool fast;
+    bool fz_on;                /* fast, bilinear or nearest: fz, fz_uv below instead of rz, rz_uv */
+    tl_fz fz, fz_uv;           /* fast: Y, and (U, V) pairs at chroma resolution */
+    tl_yuv_fast yf;            /* fast: 6-bit colour coefficients (and the chroma order of fz_uv's rows) */
     tl_desc dst_d;
     tl_img_codes codes;        /* destination raw code per channel and u8 value */
     tl_img_enc enc;            /* the same by vector kernels (encode.c), when on */
@@ -301,6 +304,16 @@ static void csc_init(tl_csc *m, int color)
     csc_tables(m);
 }
 
+/* Fast mode's colour constants from the 20-bit ones: coefficients in 6 bits,
+ * the luma gain for (Y * 257 * yg) >> 16 (tl_yuv_fast). */
+static void yuv_fast_init(tl_yuv_fast *f, const tl_csc *m)
+{
+    f->yoff = m->yoff;
+    f->yg = (int32_t)(((int64_t)m->cy * 4 + 128) / 257);
+    f->cvr = (m->cvr + 8192) >> 14, f->cvg = (m->cvg + 8192) >> 14;
+    f->cug = (m->cug + 8192) >> 14, f->cub = (m->cub + 8192) >> 14;
+}
+
 static inline uint8_t sat8(int32_t v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
 
 
@@ -465,6 +478,43 @@ static void fast_uv_row(const void *ctx, int32_t sy, const int32_t *cols, int32_
     }
 }
 
+/* Fast mode, bilinear and nearest: a whole crop row of the plane, in place
+ * when the kernel layout has it side by side with 128 bytes of the buffer
+ * after it (the kernels' wide loads), else copied or gathered into scratch. */
+static const uint8_t *in_place(const tl_image_plan *pl, const src_ctx *s, const uint8_t *p, size_t len, uint8_t *scratch)
+{
+    if ((uint64_t)(p - s->src) + len + 128 <= (uint64_t)pl->src_size) return p;
+    memcpy(scratch, p, len);
+    return scratch;
+}
+
+static const uint8_t *fz_y_line(const void *ctx, int32_t sy, uint8_t *scratch)
+{
+    const src_ctx *s = ctx;
+    const tl_image_plan *pl = s->pl;
+    const uint8_t *r0 = s->src + pl->src.row[0][pl->cy + sy];
+    if (pl->cols.kernel) return in_place(pl, s, r0 + pl->cx, (size_t)pl->cw, scratch);
+    const int64_t *c0 = pl->src.col[0] + pl->cx;
+    for (int64_t x = 0; x < pl->cw; x++) scratch[x] = r0[c0[x]];
+    return scratch;
+}
+
+static const uint8_t *fz_uv_line(const void *ctx, int32_t sy, uint8_t *scratch)
+{
+    const src_ctx *s = ctx;
+    const tl_image_plan *pl = s->pl;
+    const int64_t y = pl->cy + (int64_t)sy * pl->chroma_sy, n = pl->cw / pl->chroma_sx;
+    const uint8_t *r1 = s->src + pl->src.row[1][y], *r2 = s->src + pl->src.row[2][y];
+    if (pl->cols.kernel && pl->cols.step[1] == 2) /* NV12, NV21: the pairs as they are (yf.vfirst says which) */
+        return in_place(pl, s, (r1 < r2 ? r1 : r2) + pl->cx, (size_t)(2 * n), scratch);
+    const int64_t *c1 = pl->src.col[1] + pl->cx, *c2 = pl->src.col[2] + pl->cx;
+    for (int64_t x = 0; x < n; x++) {
+        int64_t fx = x * pl->chroma_sx;
+        scratch[2 * x] = r1[c1[fx]], scratch[2 * x + 1] = r2[c2[fx]];
+    }
+    return scratch;
+}
+
 /* ---- plan ---------------------------------------------------------------------- */
 static tl_status fast_init(tl_image_plan *pl)
 {
@@ -472,6 +522,15 @@ static tl_status fast_init(tl_image_plan *pl)
     if (pl->cx % sx || pl->cy % sy || pl->cw % sx || pl->ch % sy)
         return tl_fail(TL_ERR_UNSUPPORTED, "mode fast with crop %lld,%lld,%lld,%lld of a %dx%d-subsampled frame: fast mode resizes the chroma plane, so x, y, w, h must be multiples of %d, %d; use mode exact for this crop",
                        (long long)pl->cx, (long long)pl->cy, (long long)pl->cw, (long long)pl->ch, sx, sy, sx, sy);
+    yuv_fast_init(&pl->yf, &pl->csc);
+    pl->fz_on = pl->p.resize != TL_IMAGE_AREA;
+    if (pl->fz_on) {
+        /* interleaved chroma read in place: V first when the frame has it first (NV21) */
+        pl->yf.vfirst = pl->cols.kernel && pl->cols.step[1] == 2 && pl->src.row[2][0] < pl->src.row[1][0];
+        TL_TRY(tl_fz_init(&pl->fz, pl->p.resize, 1, (int32_t)pl->cw, (int32_t)pl->ch, (int32_t)pl->nw, (int32_t)pl->nh, pl->k));
+        return tl_fz_init(&pl->fz_uv, pl->p.resize, 2, (int32_t)(pl->cw / sx), (int32_t)(pl->ch / sy), (int32_t)pl->nw,
+                          (int32_t)pl->nh, pl->k);
+    }
     TL_TRY(tl_rz_init(&pl->rz, pl->p.resize, 1, (int32_t)pl->cw, (int32_t)pl->ch, (int32_t)pl->nw, (int32_t)pl->nh));
     return tl_rz_init(&pl->rz_uv, pl->p.resize, 2, (int32_t)(pl->cw / sx), (int32_t)(pl->ch / sy), (int32_t)pl->nw,
                       (int32_t)pl->nh);
@@ -572,6 +631,8 @@ void tl_image_plan_destroy(tl_image_plan *pl)
     tl_img_dst_free(&pl->dst);
     tl_rz_free(&pl->rz);
     tl_rz_free(&pl->rz_uv);
+    tl_fz_free(&pl->fz);
+    tl_fz_free(&pl->fz_uv);
     free(pl->border);
     free(pl->border_row);
     free(pl);
@@ -600,6 +661,7 @@ tl_status tl_image_plan_map(const tl_image_plan *pl, tl_image_map *m)
 /* ---- running ------------------------------------------------------------------------ */
 typedef struct run_work {
     tl_rz_work rz, rz_uv;
+    tl_fz_work fz, fz_uv;
     uint8_t *content;   /* nw * pc resized pixels (fast: Y) */
     uint8_t *uv;        /* fast: nw * 2 */
     uint8_t *rgb;       /* fast: nw * 3 converted pixels */
@@ -612,14 +674,16 @@ static size_t up64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 static tl_status work_init(const tl_image_plan *pl, run_work *w)
 {
-    size_t a = tl_rz_work_bytes(&pl->rz), b = pl->fast ? tl_rz_work_bytes(&pl->rz_uv) : 0;
+    size_t a = pl->fz_on ? tl_fz_work_bytes(&pl->fz) : tl_rz_work_bytes(&pl->rz);
+    size_t b = pl->fz_on ? tl_fz_work_bytes(&pl->fz_uv) : pl->fast ? tl_rz_work_bytes(&pl->rz_uv) : 0;
     size_t c = up64((size_t)pl->nw * 3), u = up64((size_t)pl->nw * 2), px = up64((size_t)pl->dw * 4);
     size_t g = up64((size_t)pl->cw * 3 + 16), all = a + b + 2 * c + u + px + g;
     w->mem = malloc(all + 64);
     if (!w->mem) return tl_fail(TL_ERR_NOMEM, "image run scratch of %zu bytes: out of memory", all);
     uint8_t *p = (uint8_t *)(((uintptr_t)w->mem + 63) & ~(uintptr_t)63);
-    tl_rz_work_init(&w->rz, &pl->rz, p), p += a;
-    if (pl->fast) tl_rz_work_init(&w->rz_uv, &pl->rz_uv, p), p += b;
+    if (pl->fz_on) tl_fz_work_init(&w->fz, &pl->fz, p), p += a, tl_fz_work_init(&w->fz_uv, &pl->fz_uv, p), p += b;
+    else tl_rz_work_init(&w->rz, &pl->rz, p), p += a;
+    if (pl->fast && !pl->fz_on) tl_rz_work_init(&w->rz_uv, &pl->rz_uv, p), p += b;
     w->content = p, p += c;
     w->uv = p, p += u;
     w->rgb = p, p += c;
@@ -641,11 +705,10 @@ static void fill_border(const tl_image_plan *pl, uint8_t *px, int64_t x0, int64_
     memcpy(px + x0 * pl->dc, pl->border + x0 * pl->dc, (size_t)((x1 - x0) * pl->dc));
 }
 
-/* Destination row y as dw pixels of dc u8 channels in destination order. */
-static void pixel_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, int64_t y)
+/* Destination row y as dw pixels of dc u8 channels in destination order, into px. */
+static void pixel_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, int64_t y, uint8_t *px)
 {
     const int dc = pl->dc, pc = pl->pc;
-    uint8_t *px = w->pixels;
     if (y < pl->top || y >= pl->top + pl->nh) { fill_border(pl, px, 0, pl->dw); return; }
     fill_border(pl, px, 0, pl->left);
     fill_border(pl, px, pl->left + pl->nw, pl->dw);
@@ -653,14 +716,19 @@ static void pixel_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, 
     /* resized pixels straight into the row when no channel moves */
     bool direct = !pl->fast && dc == pc && (pc == 1 || pl->p.order == TL_IMAGE_RGB);
     uint8_t *content = direct ? px + pl->left * dc : w->content;
-    tl_rz_row(&pl->rz, &w->rz, dy, pl->fast ? fast_y_row : exact_row, ctx, content);
+    tl_yuv_fast yf = pl->yf;
+    if (pl->fz_on) {
+        tl_fz_row(&pl->fz, &w->fz, dy, fz_y_line, ctx, content);
+        tl_fz_row(&pl->fz_uv, &w->fz_uv, dy, fz_uv_line, ctx, w->uv);
+    } else {
+        tl_rz_row(&pl->rz, &w->rz, dy, pl->fast ? fast_y_row : exact_row, ctx, content);
+        if (pl->fast) tl_rz_row(&pl->rz_uv, &w->rz_uv, dy, fast_uv_row, ctx, w->uv), yf.vfirst = 0;
+    }
     if (direct) return;
     if (pl->fast) { /* the resized Y and U,V rows to RGB, a chroma pair per pixel */
-        tl_rz_row(&pl->rz_uv, &w->rz_uv, dy, fast_uv_row, ctx, w->uv);
-        const tl_csc *m = &pl->csc;
-        tl_yuv_rows rows = {content, w->uv, w->uv + 1, 0, 2, m->yoff, m->cy, m->cvr, m->cvg, m->cug, m->cub};
+        yf.y = content, yf.uv = w->uv;
         bool into_row = dc == 3 && pl->p.order == TL_IMAGE_RGB;
-        pl->k->yuv_rgb(&rows, 0, pl->nw, into_row ? px + pl->left * 3 : w->rgb);
+        pl->k->yuv_rgb_fast(&yf, (size_t)pl->nw, into_row ? px + pl->left * 3 : w->rgb);
         if (into_row) return;
         content = w->rgb;
     }
@@ -702,7 +770,9 @@ tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigne
             tl_img_dst_copy_row(&pl->dst, pl->border_row, yp, dst);
             continue;
         }
-        if (image) pixel_row(pl, &w, &ctx, y);
+        uint8_t *at = image ? tl_img_dst_pixels_at(&pl->dst, &pl->codes, yp, dst) : NULL;
+        if (image) pixel_row(pl, &w, &ctx, y, at ? at : w.pixels);
+        if (at) continue; /* made in place */
         if (image && pl->enc.on) tl_img_enc_row(&pl->dst, &pl->enc, w.pixels, yp, dst, pl->dw);
         else tl_img_dst_row(&pl->dst, &pl->codes, image ? w.pixels : NULL, yp, dst);
     }

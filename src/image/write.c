@@ -264,6 +264,12 @@ void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, int64_t y, uin
     for (int64_t c = 0; c < w->cp; c++) memcpy(dst + w->row[c * w->hp + y], enc + (size_t)c * line, line);
 }
 
+uint8_t *tl_img_dst_pixels_at(const tl_img_dst *w, const tl_img_codes *t, int64_t y, uint8_t *dst)
+{
+    bool same = w->shape == TL_DST_PIXELS && t->identity && w->eb == 1 && w->cp == w->dc && w->wp == (int64_t)t->width;
+    return same ? dst + w->row[y] : NULL;
+}
+
 void tl_img_dst_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px, int64_t y, uint8_t *dst)
 {
     if (w->shape == TL_DST_PIXELS) {

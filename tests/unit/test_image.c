@@ -461,6 +461,64 @@ TL_TEST(kernels_match_scalar)
     }
 }
 
+/* Fast mode's kernels against their scalar twins on every path: taps a few
+ * bytes apart (the window paths) and anywhere (the gathers), all weights,
+ * every length, both chroma orders, the four colour matrices' constants. */
+TL_TEST(fast_kernels_match_scalar)
+{
+    tl_rng r = tl_test_rng();
+    const tl_image_kernels *ref = tl_image_kernels_for(TL_ISA_SCALAR);
+    enum { N = 300, LINE = 3 * 600 + 128 };
+    static uint8_t line[LINE], want[3 * N], got[3 * N + 16], y[N], uv[2 * N];
+    static int32_t ofs[N];
+    static int8_t wt[2 * N];
+    static int32_t base[(N + 31) / 32];
+    static uint8_t pair[64 * ((N + 31) / 32)], pick[32 * ((N + 31) / 32)];
+    static uint16_t h0[N], h1[N], hw[N], hg[N + 1];
+    static const int32_t yg[] = {18997, 16320, 18997, 16320}, cv[][4] = {{102, -52, -25, 129}, {101, -22, -46, 113},
+                                                                         {115, -34, -14, 135}, {101, -30, -12, 119}};
+    for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
+        const tl_image_kernels *k = tl_image_kernels_for(isa);
+        if (!k) continue;
+        for (int it = 0; it < 400; it++) {
+            int cn = 1 + it % 2;
+            size_t n = (size_t)tl_rng_range(&r, 0, N);
+            int step = 1 + it % 5; /* source samples per output, about: up to 5:1 (spreads past the windows) */
+            tl_rng_bytes(&r, line, sizeof line);
+            for (size_t q = 0; q < n; q++) {
+                int32_t px = (int32_t)(q / cn) * step + (int32_t)tl_rng_range(&r, 0, it % 3 == 0 ? 0 : 1);
+                ofs[q] = it % 7 == 6 ? (int32_t)tl_rng_range(&r, 0, 3 * 600 - 2) : px * cn + (int32_t)(q % cn);
+                int w1 = (int)tl_rng_range(&r, 0, 63);
+                wt[2 * q] = (int8_t)(64 - w1), wt[2 * q + 1] = (int8_t)w1;
+                h0[q] = (uint16_t)(it % 8 == 3 ? 16320 : tl_rng_range(&r, 0, 16320));
+                h1[q] = (uint16_t)(it % 4 == 0 ? 16320 : it % 8 == 3 ? 0 : tl_rng_range(&r, 0, 16320));
+            }
+            int span = tl_taps_blocks(ofs, cn, n, base, pair, pick);
+            tl_taps taps = {ofs, wt, cn, base, pair, pick, span};
+            memset(got, 0xEE, sizeof got);
+            ref->pick(line, &taps, want, n);
+            k->pick(line, &taps, got, n);
+            if (memcmp(want, got, n) != 0 || got[n] != 0xEE) FAILF("%s pick n=%zu step %d", k->isa, n, step);
+            hg[n] = 12345;
+            ref->hlinear_fast(line, &taps, hw, n);
+            k->hlinear_fast(line, &taps, hg, n);
+            if (memcmp(hw, hg, n * sizeof *hw) != 0 || hg[n] != 12345) FAILF("%s hlinear_fast cn=%d n=%zu step %d", k->isa, cn, n, step);
+            int32_t b1 = it % 9 == 0 ? 0 : (int32_t)tl_rng_range(&r, 1, 63);
+            memset(got, 0xEE, sizeof got);
+            ref->vlinear_fast(h0, h1, b1, want, n);
+            k->vlinear_fast(h0, h1, b1, got, n);
+            if (memcmp(want, got, n) != 0 || got[n] != 0xEE) FAILF("%s vlinear_fast n=%zu b1=%d", k->isa, n, b1);
+            tl_rng_bytes(&r, y, sizeof y), tl_rng_bytes(&r, uv, sizeof uv);
+            int m = it % 4;
+            tl_yuv_fast f = {y, uv, it % 2, m % 2 ? 0 : 16, yg[m], cv[m][0], cv[m][1], cv[m][2], cv[m][3]};
+            memset(got, 0xEE, sizeof got);
+            ref->yuv_rgb_fast(&f, n, want);
+            k->yuv_rgb_fast(&f, n, got);
+            if (memcmp(want, got, 3 * n) != 0 || got[3 * n] != 0xEE) FAILF("%s yuv_rgb_fast n=%zu matrix %d", k->isa, n, m);
+        }
+    }
+}
+
 /* A source row function for tl_rz_row: pixel (sy, column) from a hash, the
  * columns asked for written compacted as the contract says. */
 static uint8_t rz_pixel(int32_t sy, int32_t x, int c) { return (uint8_t)((sy * 131 + x * 71 + c * 29) * 2654435761u >> 24); }
@@ -610,6 +668,7 @@ int main(int argc, char **argv)
     TL_RUN(bad_input);
     TL_RUN(gray_and_alpha);
     TL_RUN(kernels_match_scalar);
+    TL_RUN(fast_kernels_match_scalar);
     TL_RUN(resize_rows_match_formula);
     TL_RUN(paths_agree);
     TL_RUN(yuv422_descriptors);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "kernels/image/image.h"
+#include "kernels/image/x86_rgb.h"
 
 static inline __m256i half_rows(const int32_t *h, __m256i b)
 {
@@ -93,28 +94,6 @@ static inline void times(__m256i x, split c, __m256i *lo, __m256i *hi)
     *hi = _mm256_madd_epi16(_mm256_unpackhi_epi16(xs, x), c.ab);
 }
 
-static const int8_t rgb_shuffle[3][3][16] = { /* [channel][output block][byte]: source pixel or -128 */
-    {{0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128, -128, 5},
-     {-128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128, 10, -128},
-     {-128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15, -128, -128}},
-    {{-128, 0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128, -128},
-     {5, -128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128, 10},
-     {-128, -128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15, -128}},
-    {{-128, -128, 0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128},
-     {-128, 5, -128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128},
-     {10, -128, -128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15}},
-};
-
-static inline void store_rgb(uint8_t *out, __m128i r, __m128i g, __m128i b)
-{
-    for (int k = 0; k < 3; k++) {
-        __m128i o = _mm_or_si128(_mm_shuffle_epi8(r, _mm_loadu_si128((const __m128i *)rgb_shuffle[0][k])),
-                                 _mm_shuffle_epi8(g, _mm_loadu_si128((const __m128i *)rgb_shuffle[1][k])));
-        o = _mm_or_si128(o, _mm_shuffle_epi8(b, _mm_loadu_si128((const __m128i *)rgb_shuffle[2][k])));
-        _mm_storeu_si128((__m128i *)(out + 16 * k), o);
-    }
-}
-
 /* The chroma of 16 pixels from chroma index ci on, as 16-bit values minus
  * 128 in pixel order: 8 samples each doubled (cshift 1) or 16. */
 static inline void load_chroma(const tl_yuv_rows *r, int64_t ci, __m256i *u, __m256i *v)
@@ -174,5 +153,147 @@ void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
         store_rgb(rgb, R, G, B);
     }
     tl_yuv_rgb_ukernel__scalar(r, x, x1, rgb);
+}
+/* ---- fast mode ---- */
+
+/* 8 taps a step, each a 32-bit gather whose byte 0 is kept (blocks whose taps
+ * spread past a 128-byte window, tails). */
+static void pick_gather(const uint8_t *line, const int32_t *ofs, uint8_t *out, size_t n)
+{
+    const __m256i low = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                         0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m256i join = _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1);
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        __m256i g = _mm256_i32gather_epi32((const int *)(const void *)line, _mm256_loadu_si256((const __m256i *)(ofs + k)), 1);
+        g = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(g, low), join);
+        _mm_storel_epi64((__m128i *)(out + k), _mm256_castsi256_si128(g));
+    }
+    tl_taps rest = {.ofs = ofs + k};
+    tl_u8_pick_ukernel__scalar(line, &rest, out + k, n - k);
+}
+
+/* Bytes idx (0 .. span-1) of the window at w: pshufb reaches 16 bytes, so
+ * each 16-byte chunk c answers the indices in [16 c, 16 c + 16): idx - 16 c
+ * plus 0x70 keeps those below 0x80 (low nibble intact) and saturates the
+ * others to 0x80 and up, which pshufb zeroes. */
+static inline __m256i window_bytes(const uint8_t *w, __m256i idx, int span)
+{
+    const __m256i sixteen = _mm256_set1_epi8(16), bias = _mm256_set1_epi8(0x70);
+    __m256i acc = _mm256_setzero_si256();
+    for (int c = 0; c * 16 < span; c++, idx = _mm256_sub_epi8(idx, sixteen)) {
+        __m256i chunk = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(w + 16 * c)));
+        acc = _mm256_or_si256(acc, _mm256_shuffle_epi8(chunk, _mm256_adds_epu8(idx, bias)));
+    }
+    return acc;
+}
+
+/* 32 taps a step from the plan's window indices (tl_taps). */
+void tl_u8_pick_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n)
+{
+    const int32_t *bases = t->base, *ofs = t->ofs; /* locals: the stores could alias *t */
+    const uint8_t *pick = t->pick;
+    const int span = t->span;
+    size_t k = 0;
+    for (; k + 32 <= n; k += 32) {
+        if (bases[k / 32] < 0) {
+            pick_gather(line, ofs + k, out + k, 32);
+            continue;
+        }
+        __m256i idx = _mm256_loadu_si256((const __m256i *)(pick + k));
+        _mm256_storeu_si256((__m256i *)(out + k), window_bytes(line + bases[k / 32], idx, span));
+    }
+    pick_gather(line, ofs + k, out + k, n - k);
+}
+
+/* 16 values from gathers: a 32-bit gather at each tap, its bytes 0 and cn
+ * moved to the low half of the dword (the high half zero), one pmaddubsw with
+ * the weights widened the same way, the dwords packed to words. */
+static inline __m256i hlinear_gather16(const uint8_t *line, const int32_t *ofs, const int8_t *w, __m256i pair)
+{
+    const int *base = (const int *)(const void *)line;
+    __m256i a = _mm256_shuffle_epi8(_mm256_i32gather_epi32(base, _mm256_loadu_si256((const __m256i *)ofs), 1), pair);
+    __m256i b = _mm256_shuffle_epi8(_mm256_i32gather_epi32(base, _mm256_loadu_si256((const __m256i *)(ofs + 8)), 1), pair);
+    __m256i wa = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)w));
+    __m256i wb = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(w + 16)));
+    __m256i r = _mm256_packus_epi32(_mm256_maddubs_epi16(a, wa), _mm256_maddubs_epi16(b, wb));
+    return _mm256_permute4x64_epi64(r, 0xD8);
+}
+
+/* 32 values a step: the sample pairs by window_bytes from the plan's pair
+ * indices, one pmaddubsw per 16; blocks spread wider by gathers. */
+void tl_u8_hlinear_fast_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n)
+{
+    const int32_t *bases = t->base, *ofs = t->ofs; /* locals: the stores could alias *t */
+    const int8_t *w = t->w;
+    const uint8_t *pairs = t->pair;
+    const int span = t->span;
+    const char z = -1, c = (char)t->cn;
+    const __m256i pair = _mm256_setr_epi8(0, c, z, z, 4, (char)(4 + c), z, z, 8, (char)(8 + c), z, z, 12, (char)(12 + c), z, z,
+                                          0, c, z, z, 4, (char)(4 + c), z, z, 8, (char)(8 + c), z, z, 12, (char)(12 + c), z, z);
+    size_t k = 0;
+    for (; k + 32 <= n; k += 32) {
+        const int32_t base = bases[k / 32];
+        for (int half = 0; half < 2; half++) {
+            size_t j = k + 16 * (size_t)half;
+            __m256i r = base < 0 ? hlinear_gather16(line, ofs + j, w + 2 * j, pair)
+                                 : _mm256_maddubs_epi16(window_bytes(line + base, _mm256_loadu_si256((const __m256i *)(pairs + 2 * j)), span),
+                                                        _mm256_loadu_si256((const __m256i *)(w + 2 * j)));
+            _mm256_storeu_si256((__m256i *)(h + j), r);
+        }
+    }
+    for (; k + 16 <= n; k += 16) _mm256_storeu_si256((__m256i *)(h + k), hlinear_gather16(line, ofs + k, w + 2 * k, pair));
+    tl_taps rest = *t;
+    rest.ofs += k, rest.w += 2 * k;
+    tl_u8_hlinear_fast_ukernel__scalar(line, &rest, h + k, n - k);
+}
+
+/* (h0 + t + 32) >> 6 for 16 values: t = pmulhrsw(h1 - h0, b1 << 9) = ((h1 - h0) b1 + 32) >> 6. */
+static inline __m256i fast_rows(const uint16_t *h0, const uint16_t *h1, __m256i b, __m256i c32)
+{
+    __m256i a = _mm256_loadu_si256((const __m256i *)h0), d = _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)h1), a);
+    return _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(a, c32), _mm256_mulhrs_epi16(d, b)), 6);
+}
+
+void tl_u8_vlinear_fast_ukernel__avx2(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n)
+{
+    const __m256i b = _mm256_set1_epi16((short)(b1 << 9)), c32 = _mm256_set1_epi16(32);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i r = _mm256_packus_epi16(fast_rows(h0 + i, h1 + i, b, c32), fast_rows(h0 + i + 16, h1 + i + 16, b, c32));
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_permute4x64_epi64(r, 0xD8));
+    }
+    tl_u8_vlinear_fast_ukernel__scalar(h0 + i, h1 + i, b1, out + i, n - i);
+}
+
+/* 16 pixels a step in 16-bit lanes: the luma term by one multiply-high of
+ * Y * 257 (the byte twice), the chroma ones by pmullw, the sums saturating
+ * (a sum past 32767 is past 255 << 6 either way), RGB by byte shuffles. */
+void tl_yuv_rgb_fast_ukernel__avx2(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
+{
+    const __m128i yoff = _mm_set1_epi8((char)r->yoff);
+    const __m256i yg = _mm256_set1_epi16((short)r->yg), c32 = _mm256_set1_epi16(32), c128 = _mm256_set1_epi16(128);
+    const __m256i lo8 = _mm256_set1_epi16(0xFF);
+    const __m256i cvr = _mm256_set1_epi16((short)r->cvr), cvg = _mm256_set1_epi16((short)r->cvg);
+    const __m256i cug = _mm256_set1_epi16((short)r->cug), cub = _mm256_set1_epi16((short)r->cub);
+    const uint8_t *py = r->y, *puv = r->uv; /* locals: the byte stores could alias *r */
+    const int vfirst = r->vfirst;
+    size_t x = 0;
+    for (; x + 16 <= n; x += 16, rgb += 48) {
+        __m256i y = _mm256_cvtepu8_epi16(_mm_subs_epu8(_mm_loadu_si128((const __m128i *)(py + x)), yoff));
+        __m256i t = _mm256_add_epi16(_mm256_mulhi_epu16(_mm256_or_si256(y, _mm256_slli_epi16(y, 8)), yg), c32);
+        __m256i uv = _mm256_loadu_si256((const __m256i *)(puv + 2 * x));
+        __m256i even = _mm256_sub_epi16(_mm256_and_si256(uv, lo8), c128), odd = _mm256_sub_epi16(_mm256_srli_epi16(uv, 8), c128);
+        __m256i u = vfirst ? odd : even, v = vfirst ? even : odd;
+        __m256i R = _mm256_srai_epi16(_mm256_adds_epi16(t, _mm256_mullo_epi16(v, cvr)), 6);
+        __m256i G = _mm256_srai_epi16(_mm256_adds_epi16(t, _mm256_add_epi16(_mm256_mullo_epi16(u, cug), _mm256_mullo_epi16(v, cvg))), 6);
+        __m256i B = _mm256_srai_epi16(_mm256_adds_epi16(t, _mm256_mullo_epi16(u, cub)), 6);
+        __m256i rg = _mm256_permute4x64_epi64(_mm256_packus_epi16(R, G), 0xD8); /* R 0-15 | G 0-15 */
+        __m256i bb = _mm256_permute4x64_epi64(_mm256_packus_epi16(B, B), 0xD8);
+        store_rgb(rgb, _mm256_castsi256_si128(rg), _mm256_extracti128_si256(rg, 1), _mm256_castsi256_si128(bb));
+    }
+    tl_yuv_fast rest = *r;
+    rest.y += x, rest.uv += 2 * x;
+    tl_yuv_rgb_fast_ukernel__scalar(&rest, n - x, rgb);
 }
 #endif

@@ -31,11 +31,65 @@ typedef struct tl_yuv_rows {
 /* Pixels x0 .. x1-1 as RGB bytes at rgb[3 * (x - x0)]. */
 typedef void (*tl_yuv_rgb_fn)(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
 
+/* ---- fast mode (docs/image.md "Exact and fast mode"): 16-bit arithmetic ---- */
+
+/* The taps of a row's n output values: value k reads line[ofs[k]] and
+ * line[ofs[k] + cn] with weights w[2k], w[2k + 1] (0..64, summing to 64).
+ * The same taps by blocks of 32 values, for kernels with a 128-byte byte
+ * permute: block b reads line + base[b] .. + 127, value 32 b + j's samples
+ * are bytes pair[64 b + 2 j] and pair[64 b + 2 j + 1] of it, and pick[32 b + j]
+ * = pair[64 b + 2 j]; base[b] = -1 when the block's taps spread wider (and
+ * for the last, partial block). Made once per plan by tl_taps_blocks. */
+typedef struct tl_taps {
+    const int32_t *ofs;
+    const int8_t *w;
+    int cn;
+    const int32_t *base;
+    const uint8_t *pair, *pick;
+    int span;            /* every block's pairs lie in its first `span` bytes (<= 128) */
+} tl_taps;
+
+/* Fill base[(n + 31) / 32], pair[64 ...], pick[32 ...] from ofs and cn;
+ * returns `span`. */
+int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick);
+
+/* out[k] = line[t->ofs[k]]: the taps of rows and columns whose weights are
+ * all one. May read 128 bytes from each line + ofs[k]. */
+typedef void (*tl_pick_fn)(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
+
+/* h[k] = line[ofs[k]] * w[2k] + line[ofs[k] + cn] * w[2k + 1] (tl_taps), so
+ * h <= 16320. May read 128 bytes from each line + ofs[k]; where w[2k + 1] is
+ * 0 the second byte's value does not count. */
+typedef void (*tl_hlinear_fast_fn)(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
+
+/* out[i] = (h0[i] + t + 32) >> 6 with t = ((h1[i] - h0[i]) * b1 + 32) >> 6
+ * (arithmetic shift): the weights 64 - b1, b1 as one rounded step from h0
+ * (pmulhrsw of the difference by b1 << 9). 0 <= b1 <= 63, h <= 16320. */
+typedef void (*tl_vlinear_fast_fn)(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
+
+/* A resized Y row and its resized chroma row, one (U, V) pair per pixel
+ * (U at uv[2x + vfirst], V at uv[2x + !vfirst]), to RGB with 6-bit coefficients:
+ *   t = ((max(0, Y - yoff) * 257) * yg) >> 16          (yg: the luma gain in 2^-6 / 257 * 2^16)
+ *   R = sat_u8((t + 32 + cvr V') >> 6), G = sat_u8((t + 32 + cug U' + cvg V') >> 6),
+ *   B = sat_u8((t + 32 + cub U') >> 6), with U' = U - 128, V' = V - 128, |c| <= 255. */
+typedef struct tl_yuv_fast {
+    const uint8_t *y, *uv;
+    int32_t vfirst;
+    int32_t yoff, yg, cvr, cvg, cug, cub;
+} tl_yuv_fast;
+
+/* Pixels 0 .. n-1 as RGB bytes at rgb[3 x]. */
+typedef void (*tl_yuv_rgb_fast_fn)(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
+
 typedef struct tl_image_kernels {
     const char *isa;
     tl_vlinear_fn vlinear;
     tl_hlinear_fn hlinear;
     tl_yuv_rgb_fn yuv_rgb;
+    tl_pick_fn pick;
+    tl_hlinear_fast_fn hlinear_fast;
+    tl_vlinear_fast_fn vlinear_fast;
+    tl_yuv_rgb_fast_fn yuv_rgb_fast;
 } tl_image_kernels;
 
 void tl_u8_vlinear_ukernel__scalar(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
@@ -48,6 +102,27 @@ void tl_u8_hlinear_ukernel__neon(const uint8_t *line, const int32_t *ofs, const 
 void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
 void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
 void tl_yuv_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+void tl_yuv_rgb_ukernel__sse2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+void tl_u8_vlinear_ukernel__avx512(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_hlinear_ukernel__neon(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
+
+void tl_u8_pick_ukernel__scalar(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
+void tl_u8_pick_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
+void tl_u8_pick_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
+void tl_u8_hlinear_fast_ukernel__scalar(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
+void tl_u8_hlinear_fast_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
+void tl_u8_hlinear_fast_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
+void tl_u8_vlinear_fast_ukernel__scalar(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_fast_ukernel__sse2(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_fast_ukernel__avx2(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_fast_ukernel__avx512(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
+void tl_u8_vlinear_fast_ukernel__neon(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n);
+void tl_yuv_rgb_fast_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
+void tl_yuv_rgb_fast_ukernel__sse2(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
+void tl_yuv_rgb_fast_ukernel__avx2(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
+void tl_yuv_rgb_fast_ukernel__avx512(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
+void tl_yuv_rgb_fast_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
+void tl_yuv_rgb_fast_ukernel__neon(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 
 /* The kernels of one instruction set (TL_ISA_*; scalar where a kernel has no
  * such form), or NULL when this build or machine lacks it. */

@@ -1,6 +1,8 @@
 /* NEON image row kernels (AArch64 and Armv7): the vertical bilinear step (8
- * outputs a step, 32-bit products) and YUV 4:2:0 -> RGB (16 pixels a step,
- * vld2 for interleaved chroma, vst3 for RGB). Tails go to the scalar twins. */
+ * outputs a step, 32-bit products), the horizontal one (8 outputs a step from
+ * a 16-byte window by vtbl) and YUV 4:2:0 -> RGB (16 pixels a step, vld2 for
+ * interleaved chroma, vst3 for RGB); fast mode's vertical step and colour.
+ * Tails go to the scalar twins. */
 #if defined(__ARM_NEON) || defined(__ARM_NEON__)
 #include <arm_neon.h>
 
@@ -90,5 +92,91 @@ void tl_yuv_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
         vst3q_u8(rgb, o);
     }
     tl_yuv_rgb_ukernel__scalar(r, x, x1, rgb);
+}
+/* 8 outputs a step: where their taps (and the samples cn further) lie in the
+ * 16 bytes from the first tap, one table lookup makes the 8 sample pairs,
+ * widened to 16 bits and multiplied with the weights into 32-bit products
+ * that add pairwise; else the scalar twin does those 8. */
+void tl_u8_hlinear_ukernel__neon(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n)
+{
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        const int32_t base = ofs[k];
+        uint8_t idx[16];
+        int fits = 1;
+        for (int j = 0; j < 8; j++) {
+            int32_t rel = ofs[k + j] - base;
+            fits &= rel >= 0 && rel + cn <= 15;
+            idx[2 * j] = (uint8_t)rel, idx[2 * j + 1] = (uint8_t)(rel + cn);
+        }
+        if (!fits) {
+            tl_u8_hlinear_ukernel__scalar(line, ofs + k, w + 2 * k, cn, h + k, 8);
+            continue;
+        }
+        uint8x16_t win = vld1q_u8(line + base);
+        uint8x8x2_t tab = {{vget_low_u8(win), vget_high_u8(win)}};
+        uint8x16_t ctl = vld1q_u8(idx);
+        int16x8_t lo = vreinterpretq_s16_u16(vmovl_u8(vtbl2_u8(tab, vget_low_u8(ctl))));  /* a0 b0 .. a3 b3 */
+        int16x8_t hi = vreinterpretq_s16_u16(vmovl_u8(vtbl2_u8(tab, vget_high_u8(ctl)))); /* a4 b4 .. a7 b7 */
+        int16x8_t w0 = vld1q_s16(w + 2 * k), w1 = vld1q_s16(w + 2 * k + 8);
+        int32x4_t p0 = vmull_s16(vget_low_s16(lo), vget_low_s16(w0)), p1 = vmull_s16(vget_high_s16(lo), vget_high_s16(w0));
+        int32x4_t p2 = vmull_s16(vget_low_s16(hi), vget_low_s16(w1)), p3 = vmull_s16(vget_high_s16(hi), vget_high_s16(w1));
+        vst1q_s32(h + k, vcombine_s32(vpadd_s32(vget_low_s32(p0), vget_high_s32(p0)), vpadd_s32(vget_low_s32(p1), vget_high_s32(p1))));
+        vst1q_s32(h + k + 4, vcombine_s32(vpadd_s32(vget_low_s32(p2), vget_high_s32(p2)), vpadd_s32(vget_low_s32(p3), vget_high_s32(p3))));
+    }
+    tl_u8_hlinear_ukernel__scalar(line, ofs + k, w + 2 * k, cn, h + k, n - k);
+}
+/* ---- fast mode ---- */
+
+/* (h0 + t + 32) >> 6, 8 values a step: t = vqrdmulh(h1 - h0, b1 << 9) = ((h1 - h0) b1 + 32) >> 6. */
+void tl_u8_vlinear_fast_ukernel__neon(const uint16_t *h0, const uint16_t *h1, int32_t b1, uint8_t *out, size_t n)
+{
+    const int16x8_t c32 = vdupq_n_s16(32);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        int16x8_t a = vreinterpretq_s16_u16(vld1q_u16(h0 + i)), d = vsubq_s16(vreinterpretq_s16_u16(vld1q_u16(h1 + i)), a);
+        int16x8_t sum = vaddq_s16(vaddq_s16(a, c32), vqrdmulhq_n_s16(d, (int16_t)(b1 << 9)));
+        vst1_u8(out + i, vqmovun_s16(vshrq_n_s16(sum, 6)));
+    }
+    tl_u8_vlinear_fast_ukernel__scalar(h0 + i, h1 + i, b1, out + i, n - i);
+}
+
+/* 8 pixels of one channel: sat_u8((t + chroma) >> 6), the sum saturating
+ * (past 32767 is past 255 << 6 either way). */
+static inline uint8x8_t fast_channel(int16x8_t t, int16x8_t c) { return vqmovun_s16(vshrq_n_s16(vqaddq_s16(t, c), 6)); }
+
+/* 16 pixels a step: vld2 splits the (U, V) pairs, the luma term is
+ * (Y * 257 * yg) >> 16 by a widening multiply and a narrowing shift. */
+void tl_yuv_rgb_fast_ukernel__neon(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
+{
+    const tl_yuv_fast f = *r; /* a local: the byte stores could alias *r */
+    const uint8x16_t yoff = vdupq_n_u8((uint8_t)f.yoff);
+    const uint8x8_t c128 = vdup_n_u8(128);
+    const uint16x4_t yg = vdup_n_u16((uint16_t)f.yg);
+    const int16x8_t c32 = vdupq_n_s16(32);
+    size_t x = 0;
+    for (; x + 16 <= n; x += 16, rgb += 48) {
+        uint8x16_t y = vqsubq_u8(vld1q_u8(f.y + x), yoff);
+        uint8x16x2_t yy = vzipq_u8(y, y); /* Y * 257 as 16-bit values, pixels 0-7 and 8-15 */
+        uint8x16x2_t uv = vld2q_u8(f.uv + 2 * x);
+        uint8x16_t cu = f.vfirst ? uv.val[1] : uv.val[0], cv = f.vfirst ? uv.val[0] : uv.val[1];
+        uint8x16x3_t o;
+        uint8x8_t ch[3][2];
+        for (int h = 0; h < 2; h++) {
+            uint16x8_t y257 = vreinterpretq_u16_u8(yy.val[h]);
+            uint16x8_t tu = vcombine_u16(vshrn_n_u32(vmull_u16(vget_low_u16(y257), yg), 16), vshrn_n_u32(vmull_u16(vget_high_u16(y257), yg), 16));
+            int16x8_t t = vaddq_s16(vreinterpretq_s16_u16(tu), c32);
+            int16x8_t u = vreinterpretq_s16_u16(vsubl_u8(h ? vget_high_u8(cu) : vget_low_u8(cu), c128));
+            int16x8_t v = vreinterpretq_s16_u16(vsubl_u8(h ? vget_high_u8(cv) : vget_low_u8(cv), c128));
+            ch[0][h] = fast_channel(t, vmulq_n_s16(v, (int16_t)f.cvr));
+            ch[1][h] = fast_channel(t, vaddq_s16(vmulq_n_s16(u, (int16_t)f.cug), vmulq_n_s16(v, (int16_t)f.cvg)));
+            ch[2][h] = fast_channel(t, vmulq_n_s16(u, (int16_t)f.cub));
+        }
+        for (int c = 0; c < 3; c++) o.val[c] = vcombine_u8(ch[c][0], ch[c][1]);
+        vst3q_u8(rgb, o);
+    }
+    tl_yuv_fast rest = f;
+    rest.y += x, rest.uv += 2 * x;
+    tl_yuv_rgb_fast_ukernel__scalar(&rest, n - x, rgb);
 }
 #endif
