@@ -344,6 +344,34 @@ TL_B512_FN void b512_qa(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t d
 #define B512_AROWS(s, ss0, d, ds1) b512_full_a(s, ss0, d, ds1, B512_ROWS)
 #endif
 
+/* Dense block A (16 planes -> 16-byte pixels), with planes 0..7 of each
+ * block loaded one block ahead (kept in registers). Planes a multiple of
+ * 4 KiB apart put all 16 lines of a block into one L1 set, and the loads in
+ * flight then span more lines of a set than it has ways: lines are evicted
+ * before they are used. Loaded early, the lines in flight are 8 of one set
+ * and 8 of the next (kernel alone, u8, 16 planes 4096 B apart: 72 -> 92
+ * GB/s; 4160 B apart: 107 -> 114, measured on a loaded machine). nb >= 1
+ * blocks of 64 columns. */
+TL_B512_FN void b512_dense_ahead(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, size_t nb)
+{
+    __m512i nxt[8];
+    TL_UNROLL
+    for (int i = 0; i < 8; i++) nxt[i] = _mm512_loadu_si512((const void *)(src + (ptrdiff_t)i * ss0));
+    for (size_t b = 0; b < nb; b++) {
+        __m512i r[16];
+        size_t n = b + 1 < nb ? b + 1 : b;
+        TL_UNROLL
+        for (int i = 0; i < 8; i++) r[i] = nxt[i];
+        TL_UNROLL
+        for (int i = 8; i < 16; i++) r[i] = _mm512_loadu_si512((const void *)(src + (ptrdiff_t)i * ss0 + 64 * b));
+        TL_UNROLL
+        for (int i = 0; i < 8; i++) nxt[i] = _mm512_loadu_si512((const void *)(src + (ptrdiff_t)i * ss0 + 64 * n));
+        b512_net_a(r);
+        TL_UNROLL
+        for (int q = 0; q < 16; q++) _mm512_storeu_si512((void *)(dst + 1024 * b + 64 * q), r[q]);
+    }
+}
+
 /* A over the whole problem: superblocks of 64 source rows, so each
  * destination row gets a whole 64-byte line from 4 consecutive blocks; the
  * line goes through an L1 staging buffer when destination rows alias in L1
@@ -357,11 +385,15 @@ TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
     int stage = (ds1 % 512 == 0 || nt) && !dense;
     size_t f1 = n1 / 64 * 64;
     _Alignas(64) uint8_t buf[64 * 64];
-    if (dense) {
+    if (dense && !nt && f1) {
+        b512_dense_ahead(src, ss0, dst, f1 / 64);
+    } else if (dense) {
         for (size_t i1 = 0; i1 < f1; i1 += 64) {
             if (nt) b512_full_a(src + i1, ss0, dst + (ptrdiff_t)i1 * 16, 16, B512_DENSE_NT);
             else b512_full_a(src + i1, ss0, dst + (ptrdiff_t)i1 * 16, 16, B512_DENSE);
         }
+    }
+    if (dense) {
         if (f1 < n1) b512_part_a(src + f1, ss0, dst + (ptrdiff_t)f1 * 16, 16, 16, n1 - f1);
         return;
     }
