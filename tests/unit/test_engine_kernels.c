@@ -247,6 +247,7 @@ TL_TEST(move_kernels_planes)
             size_t c = channels[a], hw = (size_t)plane / (size_t)e;
             check_t2d_at(&ks[k], &r, c, hw, plane, (ptrdiff_t)c * e); /* NCHW -> NHWC */
             check_t2d_at(&ks[k], &r, hw, c, (ptrdiff_t)c * e, plane); /* NHWC -> NCHW */
+            check_t2d_at(&ks[k], &r, c, hw - 37, plane, (ptrdiff_t)c * e); /* rows ending off a block */
         }
     }
 }
