@@ -235,6 +235,28 @@ TL_TEST(move_kernels_strides)
     }
 }
 
+/* 64x64 feature maps: planes exactly 4 KiB apart (every plane's row in one L1
+ * set), C = 16, 64 and 80, both directions, plain and streamed: the paths the
+ * kernels take for aliasing planes. */
+TL_TEST(move_kernels_planes)
+{
+    const tl_t2d_kernel *ks;
+    size_t nk;
+    tl_registry_t2d(&ks, &nk);
+    tl_rng r = tl_test_rng();
+    static const size_t channels[] = {16, 64, 80};
+    for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
+        if (!tl_cpu_runs(ks[k].isa, ks[k].feat) || ks[k].shape != TL_T2D_ANY) continue;
+        ptrdiff_t e = ks[k].esize, plane = 4096;
+        for (size_t a = 0; a < sizeof channels / sizeof channels[0]; a++) {
+            size_t c = channels[a], hw = (size_t)plane / (size_t)e;
+            check_t2d_at(&ks[k], &r, c, hw, plane, (ptrdiff_t)c * e); /* NCHW -> NHWC */
+            check_t2d_at(&ks[k], &r, hw, c, (ptrdiff_t)c * e, plane); /* NHWC -> NCHW */
+            check_t2d_at(&ks[k], &r, c, hw - 37, plane, (ptrdiff_t)c * e); /* rows ending off a block */
+        }
+    }
+}
+
 TL_TEST(move_kernels)
 {
     const tl_t2d_kernel *ks;
@@ -524,6 +546,7 @@ int main(int argc, char **argv)
     TL_RUN(convert_lut_kernels);
     TL_RUN(move_kernels);
     TL_RUN(move_kernels_strides);
+    TL_RUN(move_kernels_planes);
     TL_RUN(interleave_zero_lanes);
     TL_RUN(repack_and_fill);
     TL_RUN(pixel_moves_vbmi);
