@@ -37,11 +37,6 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
                                                : "tl_i8_u8_gather_ukernel__avx512vbmi";
             ps->row = NULL; /* no row conversion runs */
         }
-        if (cv->sdt == TL_F16 && cv->ddt == TL_U8) { /* f16 -> u8 in the register */
-            ps->x.px.vbmi = 3;
-            ps->kernel_name = "tl_f16_u8_gather_ukernel__avx512vbmi";
-            ps->row = NULL;
-        }
     } else {
         ps->x.px.keep = tl_px_perm_spread(ps->x.px.perm, (unsigned)w, (unsigned)rd, (unsigned)h);
         ps->kernel_name = "tl_x8_spread_ukernel__avx512vbmi";
@@ -145,32 +140,24 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
 }
 
 #if defined(__x86_64__) || defined(_M_X64)
-/* The gathers that convert in the register (u8 <-> i8 saturating, f16 ->
- * u8): n pixels at stride ss into rs destination bytes each. */
-static void gather_converting(const tl_plan *p, const tl_pass *ps, const uint8_t *s, size_t ss, uint8_t *d,
-                              size_t rs, size_t n)
-{
-    const tl_cvt *cv = &p->cv;
-    if (ps->x.px.vbmi == 3) tl_f16_u8_gather_ukernel__avx512vbmi(s, ss, d, rs, n, ps->x.px.perm, cv);
-    else if (cv->sdt == TL_U8) tl_u8_i8_gather_ukernel__avx512vbmi(s, ss, d, rs, n, ps->x.px.perm);
-    else tl_i8_u8_gather_ukernel__avx512vbmi(s, ss, d, rs, n, ps->x.px.perm);
-}
-
-/* A converting gather straight into the destination (through an L1 tile
- * in a streaming plan). */
-static void run_gather_converting(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,
+/* The gather that saturates u8 <-> i8 in the register, straight into the
+ * destination (through an L1 tile in a streaming plan). */
+static void run_gather_saturating(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,
                                   const tl_node *in, const tl_node *out)
 {
-    size_t rs = (size_t)in->count, ss = (size_t)out->ss, n = (size_t)out->count; /* 8-bit destinations */
-    if (!p->cv.stream) {
-        gather_converting(p, ps, s, ss, d, rs, n);
+    const tl_cvt *cv = &p->cv;
+    void (*fn)(const uint8_t *, size_t, uint8_t *, size_t, size_t, const uint8_t *) =
+        cv->sdt == TL_U8 ? tl_u8_i8_gather_ukernel__avx512vbmi : tl_i8_u8_gather_ukernel__avx512vbmi;
+    size_t rs = (size_t)in->count, ss = (size_t)out->ss, n = (size_t)out->count;
+    if (!cv->stream) {
+        fn(s, ss, d, rs, n, ps->x.px.perm);
         return;
     }
     _Alignas(64) uint8_t t[TL_TILE_BYTES];
     size_t chunk = TL_TILE_BYTES / rs;
     for (size_t b = 0; b < n; b += chunk) {
         size_t m = n - b < chunk ? n - b : chunk;
-        gather_converting(p, ps, s + b * ss, ss, t, rs, m);
+        fn(s + b * ss, ss, t, rs, m, ps->x.px.perm);
         tl_flush(p, d + b * rs, t, m * rs);
     }
 }
@@ -205,8 +192,8 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
                 const tl_node *out)
 {
 #if defined(__x86_64__) || defined(_M_X64)
-    if (ps->x.px.gather && ps->x.px.vbmi >= 2) {
-        run_gather_converting(p, ps, s, d, in, out);
+    if (ps->x.px.vbmi == 2) {
+        run_gather_saturating(p, ps, s, d, in, out);
         return;
     }
 #endif

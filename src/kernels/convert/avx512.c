@@ -126,13 +126,15 @@ TL_X86_ROW(tl_f32_f16_convert_ukernel__avx512, TL_F32, TL_F16)
 TL_X86_ROW(tl_f32_bf16_convert_ukernel__avx512, TL_F32, TL_BF16)
 TL_X86_ROW(tl_f32_f32_convert_ukernel__avx512, TL_F32, TL_F32)
 
-/* ---- u8 <-> f16 fused with the pixel byte permute (AVX-512 VBMI) -------------
- * The pixels executor's spread and gather (kernels/move/avx512vbmi.c) with the
- * conversion in the same registers, for DLA HWC4 f16 from RGB u8 and back: no
- * tile pass, the destination only stored to. The steps are the row kernels'
- * (dequant, cvtps_ph; cvtph_ps, quantize), so the results are theirs. The
- * functions carry the VBMI target; the executor calls them only on a CPU with
- * it. */
+/* ---- u8 -> f16 fused with the pixel byte permute (AVX-512 VBMI) --------------
+ * The pixels executor's spread (kernels/move/avx512vbmi.c) with the
+ * conversion in the same registers, for DLA HWC4 f16 from RGB u8: no tile
+ * pass, the destination only stored to. Quantized codes take the row
+ * kernel's steps (dequant, cvtps_ph), plain ones an exact integer step, so
+ * the results are the row kernel's. (The reverse, f16 -> u8 fused into the
+ * gather, measured slower than the gather plus the row kernel: the
+ * conversion is the cost there, not the pass.) The function carries the
+ * VBMI target; the executor calls it only on a CPU with it. */
 #define TL_VBMI_CVT __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 
 /* 32 u8 codes (the low half of b) -> 32 f16 in one register */
@@ -199,36 +201,5 @@ TL_VBMI_CVT void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k
         _mm512_mask_storeu_epi8(d, st, _mm512_maskz_permutexvar_epi8(keep, idx, v));
     }
 #undef TL_U8_F16_STEP
-}
-
-/* 32 f16 (one register) -> 32 u8 codes in the low half */
-TL_VBMI_CVT static inline __m512i f16x32_to_u8(const tl_cvt *cv, __m512i v)
-{
-    __m128i lo = _mm512_cvtepi32_epi8(quantize(cv, _mm512_cvtph_ps(_mm512_castsi512_si256(v))));
-    __m128i hi = _mm512_cvtepi32_epi8(quantize(cv, _mm512_cvtph_ps(_mm512_extracti64x4_epi64(v, 1))));
-    return _mm512_inserti32x4(_mm512_castsi128_si512(lo), hi, 1);
-}
-
-/* m pixels of ss bytes in s, each starting with k f16, into m * k u8 codes
- * dense in d (exactly those bytes stored; nothing read past the last
- * pixel's run): the gather's index table for runs of 2k bytes
- * (tl_px_perm_gather). 64 / ss pixels a step, at most 32 values. */
-TL_VBMI_CVT void tl_f16_u8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *d, size_t k, size_t m,
-                                                      const uint8_t *perm, const tl_cvt *cv_in)
-{
-    const tl_cvt cv_local = *cv_in, *cv = &cv_local;
-    const __m512i idx = _mm512_loadu_si512((const void *)perm);
-    const size_t per = 64 / ss;
-    const __mmask64 st = ~0ull >> (64 - per * k);
-    size_t i = 0;
-    for (; i + per < m; i += per, s += 64, d += per * k) { /* the last pixel's stride may end past s */
-        __m512i v = _mm512_permutexvar_epi8(idx, _mm512_loadu_si512((const void *)s));
-        _mm512_mask_storeu_epi8(d, st, f16x32_to_u8(cv, v));
-    }
-    if (i < m) {
-        __mmask64 ldt = ~0ull >> (64 - ((m - i - 1) * ss + 2 * k)), stt = ~0ull >> (64 - (m - i) * k);
-        __m512i v = _mm512_permutexvar_epi8(idx, _mm512_maskz_loadu_epi8(ldt, s));
-        _mm512_mask_storeu_epi8(d, stt, f16x32_to_u8(cv, v));
-    }
 }
 #endif
