@@ -159,7 +159,8 @@ typedef struct tl_pass {
             uint8_t bytes;  /* bytes moved per pixel (4 .. 64, a power of 2) */
             uint8_t gather; /* 1 = source pixels to a dense destination */
             uint8_t vbmi;   /* the AVX-512 VBMI byte permute moves the pixels: 1, and
-                               saturates u8 <-> i8 in the register: 2 (gathers) */
+                               saturates u8 <-> i8 in the register: 2 (gathers),
+                               converts u8 -> f16 in the register: 3 (spreads) */
             uint8_t perm[64]; /* its index table, and the lanes it keeps (spread) */
             uint64_t keep;
         } px;

@@ -397,6 +397,15 @@ static const char *const k_specs[][2] = {
     {"CHW:u8:3x5x131", "yuv.nv21:u8:3x5x131:pitch=140"},
     {"yuv.nv12:u8:3x7x133", "CHW:u8:3x7x133"},
     {"yuv.nv21:u8:3x4x70:pitch=80", "HWC:u8:4x70x3"},
+    /* pixels converting u8 <-> f16 in the register (AVX-512 VBMI): plain and
+     * quantized codes, runs of 1 .. 4 values, rows around a register's worth */
+    {"NHWC:u8:1x3x37x3", "trt.dla_hwc4:f16:1x3x3x37"},
+    {"NHWC:u8:1x4x45x3:zp=7:scale=0.3", "trt.dla_hwc4:f16:1x3x4x45"},
+    {"NHWC:u8:1x3x70x1", "trt.dla_hwc4:f16:1x1x3x70"},
+    {"NHWC:u8:1x3x19x4:scale=3", "NHWC:f16:1x3x19x4:pad=0,0,0,0,0,0,0,4"},
+    {"trt.dla_hwc4:f16:1x3x3x37", "NHWC:u8:1x3x37x3"},
+    {"trt.dla_hwc4:f16:1x1x4x70", "NHWC:u8:1x4x70x1"},
+    {"trt.dla_hwc4:f16:1x3x3x29", "NHWC:u8:1x3x29x3:zp=9:scale=0.25"},
     {"NHWC:u8:1x5x7x5", "NCHW64c:u8:1x5x5x7"},
     {"NCHW64c:f32:1x5x5x7", "NHWC:i8:1x5x7x5"},
 };

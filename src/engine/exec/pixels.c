@@ -40,6 +40,11 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
     } else {
         ps->x.px.keep = tl_px_perm_spread(ps->x.px.perm, (unsigned)w, (unsigned)rd, (unsigned)h);
         ps->kernel_name = "tl_x8_spread_ukernel__avx512vbmi";
+        if (p->cv.sdt == TL_U8 && p->cv.ddt == TL_F16) { /* u8 -> f16 in the register */
+            ps->x.px.vbmi = 3;
+            ps->kernel_name = "tl_u8_f16_spread_ukernel__avx512vbmi";
+            ps->row = NULL;
+        }
     }
 #else
     (void)p, (void)ps, (void)w, (void)rd, (void)h;
@@ -113,9 +118,17 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
     for (size_t b = 0; b < n; b += chunk) {
         size_t m = n - b < chunk ? n - b : chunk;
         uint8_t *db = d + (ptrdiff_t)b * out->ds;
+        uint8_t *to = tl_where_to(p, db, out_tile);
+#if defined(__x86_64__) || defined(_M_X64)
+        if (ps->x.px.vbmi == 3) { /* converts in the register: no tile */
+            tl_u8_f16_spread_ukernel__avx512vbmi(s + b * k, k, to, m, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep,
+                                                 cv);
+            tl_flush(p, db, out_tile, m * (size_t)out->ds);
+            continue;
+        }
+#endif
         tl_row_plain(p, ps, s + b * k * cv->es, t, m * k);
         memset(t + m * rd, 0, 64);
-        uint8_t *to = tl_where_to(p, db, out_tile);
 #if defined(__x86_64__) || defined(_M_X64)
         if (ps->x.px.vbmi)
             tl_x8_spread_ukernel__avx512vbmi(t, rd, to, m, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep);
