@@ -223,11 +223,15 @@ static tl_status bilinear_setup(blend *b, const tl_pview *v, const uint8_t *buf,
 
 static void bilinear_free(blend *b) { free(b->tx), free(b->ty), free(b->xo), free(b->xw); }
 
-/* Bytes of one part's row buffers: two blended rows, the best values, the labels. */
+/* One part's row buffers: two blended rows, the best values, the labels,
+ * each starting on a 64-byte line: the row kernels' vector loads must not
+ * straddle lines (unaligned rows measured 1.3 to 1.9 x slower). */
+#define LINE_UP(n) (((n) + (size_t)63) & ~(size_t)63)
+
 static size_t bilinear_scratch_bytes(const blend *b)
 {
     size_t es = b->i32 ? 4 : 8, ow = (size_t)b->out_w;
-    return (2 * (size_t)b->v->C * ow + ow) * es + ow * sizeof(int32_t);
+    return 64 + 2 * LINE_UP((size_t)b->v->C * ow * es) + LINE_UP(ow * es) + ow * sizeof(int32_t);
 }
 
 /* Output rows are numbered g = n * out_h + y over the whole batch; a run
@@ -236,11 +240,12 @@ static size_t bilinear_scratch_bytes(const blend *b)
 static void run_bilinear(const blend *shared, void *scratch, tl_label_type type, void *labels, int64_t g0, int64_t g1)
 {
     blend b = *shared;
-    size_t es = b.i32 ? 4 : 8, row = (size_t)(b.v->C * b.out_w) * es;
-    b.rows[0] = scratch;
-    b.rows[1] = (uint8_t *)scratch + row;
-    b.best = (uint8_t *)scratch + 2 * row;
-    b.label = (int32_t *)(void *)((uint8_t *)b.best + (size_t)b.out_w * es);
+    size_t es = b.i32 ? 4 : 8, row = LINE_UP((size_t)(b.v->C * b.out_w) * es);
+    uint8_t *at = (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+    b.rows[0] = at;
+    b.rows[1] = at + row;
+    b.best = at + 2 * row;
+    b.label = (int32_t *)(void *)((uint8_t *)b.best + LINE_UP((size_t)b.out_w * es));
     for (int64_t g = g0; g < g1; g++) {
         if (g == g0 || g % b.out_h == 0) b.row_of[0] = b.row_of[1] = -1; /* held rows are of one item */
         out_row(&b, g / b.out_h, g % b.out_h);
