@@ -110,7 +110,9 @@ TL_API tl_status tl_plan_run_to_fd(const tl_plan *plan, const void *src, size_t 
                                    uint64_t dst_len, unsigned nthreads);
 /* One call: plan, run on one thread into fd at offset, destroy. flags as
  * tl_convert_ex (TL_KEEP_PADDING leaves the destination's padding bytes as
- * they are: they are neither written nor read). */
+ * they are: they are neither written nor read). A 4-bit destination (two
+ * elements per byte) without TL_KEEP_PADDING is converted into zeroed cached
+ * memory and copied in, so the mapping is only written. */
 TL_API tl_status tl_convert_to_fd(const tl_desc *src_d, const void *src, size_t src_len, const tl_desc *dst_d,
                                   int fd, uint64_t offset, unsigned flags);
 

@@ -5,7 +5,9 @@
  * the writer callback touches it. */
 #define _XOPEN_SOURCE 700 /* S_IFMT */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -312,6 +314,32 @@ tl_status tl_plan_run_to_fd(const tl_plan *plan, const void *src, size_t src_len
     return tl_fd_write_with(fd, offset, dst_len, plan_writer, &w);
 }
 
+static tl_status copy_writer(void *ctx, void *dst, size_t dst_len)
+{
+    memcpy(dst, ctx, dst_len);
+    return TL_OK;
+}
+
+/* A 4-bit destination holds two elements per byte, and the engine stores each
+ * by a read-modify-write of its byte: such a run goes to cached memory first
+ * and the mapping is only copied into, so it is never read. (With
+ * TL_KEEP_PADDING the kept bytes are the mapping's own: that run stays in
+ * place.) */
+static tl_status staged_to_fd(const tl_plan *plan, const void *src, size_t src_len, int fd, uint64_t offset,
+                              uint64_t dst_size)
+{
+    if (!src) return tl_fail(TL_ERR_NULL, "src is NULL (source buffer)");
+    if (dst_size > SIZE_MAX) return tl_fail(TL_ERR_OVERFLOW, "destination of %llu bytes: more than this system can "
+                                                             "address", (unsigned long long)dst_size);
+    void *stage = calloc(dst_size ? (size_t)dst_size : 1, 1); /* a nibble no element owns is 0 */
+    if (!stage) return tl_fail(TL_ERR_NOMEM, "a %llu-byte staging buffer for a 4-bit destination",
+                               (unsigned long long)dst_size);
+    tl_status s = tl_plan_run(plan, src, src_len, stage, (size_t)dst_size);
+    if (s == TL_OK) s = tl_fd_write_with(fd, offset, dst_size, copy_writer, stage);
+    free(stage);
+    return s;
+}
+
 tl_status tl_convert_to_fd(const tl_desc *src_d, const void *src, size_t src_len, const tl_desc *dst_d, int fd,
                            uint64_t offset, unsigned flags)
 {
@@ -319,7 +347,9 @@ tl_status tl_convert_to_fd(const tl_desc *src_d, const void *src, size_t src_len
     uint64_t dst_size;
     TL_TRY(tl_plan_create(&plan, src_d, dst_d, flags));
     tl_status s = tl_desc_size(dst_d, &dst_size);
-    if (s == TL_OK) s = tl_plan_run_to_fd(plan, src, src_len, fd, offset, dst_size, 1);
+    bool packed = tl_dtype_bits((tl_dtype)dst_d->dtype) < 8 && !(flags & TL_KEEP_PADDING);
+    if (s == TL_OK && packed) s = staged_to_fd(plan, src, src_len, fd, offset, dst_size);
+    else if (s == TL_OK) s = tl_plan_run_to_fd(plan, src, src_len, fd, offset, dst_size, 1);
     tl_plan_destroy(plan);
     return s;
 }

@@ -129,6 +129,40 @@ TL_TEST(convert_to_memfd_at_offset)
     pair_free(&p);
 }
 
+/* A 4-bit destination (two elements per byte) is staged in zeroed cached
+ * memory and copied in: the same bytes as tl_convert into zeroed memory,
+ * exactly [offset, offset + dl) written. The element count is odd: the last
+ * byte's other nibble belongs to no element and comes out 0 (tl_convert
+ * leaves it as the buffer had it). */
+TL_TEST(convert_to_memfd_4bit_staged)
+{
+    pair p;
+    REQUIRE(pair_init(&p, "NCHW:u8:1x3x7x9", "NCHW:u4:1x3x7x9"));
+    memset(p.ref, 0, p.dl);
+    CHECK_STATUS(tl_convert(&p.s, p.src, p.sl, &p.d, p.ref, p.dl), TL_OK);
+    const size_t off = 333, total = off + p.dl + 50;
+    int fd = memfd_of(total, 0);
+    REQUIRE(fd >= 0);
+    CHECK_STATUS(tl_convert_to_fd(&p.s, p.src, p.sl, &p.d, fd, off, 0), TL_OK);
+    unsigned char *got = contents(fd, total);
+    REQUIRE(got);
+    CHECK_MEM_EQ(got + off, p.ref, p.dl);
+    for (size_t i = 0; i < total; i++)
+        if ((i < off || i >= off + p.dl) && got[i] != SENTINEL) {
+            FAILF("byte %zu outside the range was written", i);
+            break;
+        }
+    free(got);
+    /* a source too small fails before the fd is touched */
+    int fd2 = memfd_of(p.dl, 0);
+    REQUIRE(fd2 >= 0);
+    CHECK_STATUS(tl_convert_to_fd(&p.s, p.src, p.sl - 1, &p.d, fd2, 0, 0), TL_ERR_BUFFER_SMALL);
+    CHECK(all_sentinel(fd2, p.dl));
+    close(fd2);
+    close(fd);
+    pair_free(&p);
+}
+
 TL_TEST(plan_to_memfd_parallel)
 {
     pair p;
@@ -565,6 +599,7 @@ int main(int argc, char **argv)
     tl_test_init(argc, argv);
     TL_RUN(size_and_kind_of_memfd);
     TL_RUN(convert_to_memfd_at_offset);
+    TL_RUN(convert_to_memfd_4bit_staged);
     TL_RUN(plan_to_memfd_parallel);
     TL_RUN(explicit_bracket_on_memfd);
     TL_RUN(full_dmabuf_path);

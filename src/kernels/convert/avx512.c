@@ -140,9 +140,11 @@ TL_X86_ROW(tl_f32_f32_convert_ukernel__avx512, TL_F32, TL_F32)
 /* 32 u8 codes (the low half of b) -> 32 f16 in one register */
 TL_VBMI_CVT static inline __m512i u8x32_to_f16(const tl_cvt *cv, __m512i b)
 {
-    const int mode = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
-    __m256i lo = _mm512_cvtps_ph(dequant(cv, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(b))), mode);
-    __m256i hi = _mm512_cvtps_ph(dequant(cv, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(b, 1))), mode);
+    /* the rounding mode as a literal: a const variable is not an immediate at -O0 */
+    __m256i lo = _mm512_cvtps_ph(dequant(cv, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(b))),
+                                 _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256i hi = _mm512_cvtps_ph(dequant(cv, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(b, 1))),
+                                 _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 
