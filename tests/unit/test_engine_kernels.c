@@ -437,7 +437,7 @@ static void check_gather_vbmi(tl_rng *r, unsigned ss, unsigned rs, size_t m, int
     free(out);
     munmap(map, maplen);
 #else
-    (void)r, (void)ss, (void)rs, (void)m;
+    (void)r, (void)ss, (void)rs, (void)m, (void)sat;
 #endif
 }
 

@@ -31,6 +31,8 @@ static bool one_step(const tl_cvt *cv, const tl_repack_kernel *k)
 {
 #if defined(__x86_64__) || defined(_M_X64)
     if (k == &k_saturating[0] || k == &k_saturating[1]) return true;
+#else
+    (void)k;
 #endif
     return cv->path == TL_EP_COPY;
 }

@@ -20,8 +20,6 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     (void)ps;
 #if defined(__x86_64__) || defined(_M_X64)
     bool avx512 = tl_isa_includes(p->isa, TL_ISA_AVX512);
-#else
-    bool avx512 = false;
 #endif
     if (in->count == 2 && in->ss == 0 && in->ds == es) {
         if (es == 1 && out->ss == 2 && out->ds == 2) {

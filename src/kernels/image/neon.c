@@ -93,39 +93,6 @@ void tl_yuv_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
     }
     tl_yuv_rgb_ukernel__scalar(r, x, x1, rgb);
 }
-/* 8 outputs a step: where their taps (and the samples cn further) lie in the
- * 16 bytes from the first tap, one table lookup makes the 8 sample pairs,
- * widened to 16 bits and multiplied with the weights into 32-bit products
- * that add pairwise; else the scalar twin does those 8. */
-void tl_u8_hlinear_ukernel__neon(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n)
-{
-    size_t k = 0;
-    for (; k + 8 <= n; k += 8) {
-        const int32_t base = ofs[k];
-        uint8_t idx[16];
-        int fits = 1;
-        for (int j = 0; j < 8; j++) {
-            int32_t rel = ofs[k + j] - base;
-            fits &= rel >= 0 && rel + cn <= 15;
-            idx[2 * j] = (uint8_t)rel, idx[2 * j + 1] = (uint8_t)(rel + cn);
-        }
-        if (!fits) {
-            tl_u8_hlinear_ukernel__scalar(line, ofs + k, w + 2 * k, cn, h + k, 8);
-            continue;
-        }
-        uint8x16_t win = vld1q_u8(line + base);
-        uint8x8x2_t tab = {{vget_low_u8(win), vget_high_u8(win)}};
-        uint8x16_t ctl = vld1q_u8(idx);
-        int16x8_t lo = vreinterpretq_s16_u16(vmovl_u8(vtbl2_u8(tab, vget_low_u8(ctl))));  /* a0 b0 .. a3 b3 */
-        int16x8_t hi = vreinterpretq_s16_u16(vmovl_u8(vtbl2_u8(tab, vget_high_u8(ctl)))); /* a4 b4 .. a7 b7 */
-        int16x8_t w0 = vld1q_s16(w + 2 * k), w1 = vld1q_s16(w + 2 * k + 8);
-        int32x4_t p0 = vmull_s16(vget_low_s16(lo), vget_low_s16(w0)), p1 = vmull_s16(vget_high_s16(lo), vget_high_s16(w0));
-        int32x4_t p2 = vmull_s16(vget_low_s16(hi), vget_low_s16(w1)), p3 = vmull_s16(vget_high_s16(hi), vget_high_s16(w1));
-        vst1q_s32(h + k, vcombine_s32(vpadd_s32(vget_low_s32(p0), vget_high_s32(p0)), vpadd_s32(vget_low_s32(p1), vget_high_s32(p1))));
-        vst1q_s32(h + k + 4, vcombine_s32(vpadd_s32(vget_low_s32(p2), vget_high_s32(p2)), vpadd_s32(vget_low_s32(p3), vget_high_s32(p3))));
-    }
-    tl_u8_hlinear_ukernel__scalar(line, ofs + k, w + 2 * k, cn, h + k, n - k);
-}
 /* ---- fast mode ---- */
 
 /* (h0 + t + 32) >> 6, 8 values a step: t = vqrdmulh(h1 - h0, b1 << 9) = ((h1 - h0) b1 + 32) >> 6. */
