@@ -90,10 +90,90 @@ static bool identity(const float *mean, const float *std, int dc)
     return true;
 }
 
-void tl_img_enc_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const float *mean, const float *std, int isa)
+/* Border rows: the pad pixel (or each plane's pad element) repeated over the
+ * image's width, by 64-byte stores where the period divides 64 and the span
+ * holds the kernel's 128 bytes of pattern. */
+static void fill_init(tl_img_fill *f, const tl_img_dst *w, const tl_desc *d, int isa)
+{
+    f->fn = NULL;
+    f->period = (size_t)(w->shape == TL_DST_PIXELS ? w->ps : w->eb);
+    f->at = w->plo_w * (int64_t)f->period, f->len = d->dims[w->wdim] * (int64_t)f->period;
+    if (w->shape == TL_DST_ELEMENTS || 64 % f->period != 0 || f->len < 128) return;
+#if defined(__x86_64__)
+    if (isa == TL_ISA_AVX512 && tl_cpu_has(TL_ISA_AVX512)) f->fn = tl_x8_fill_period_ukernel__avx512;
+#else
+    (void)isa;
+#endif
+}
+
+/* AVX-512 VBMI, 8-bit codes into pixels with pad lanes (NC1HWC2, HWC4 int8):
+ * the plan's own tables in registers, one step from pixels to the row. */
+static bool pix8_init(tl_img_enc *e, const tl_img_dst *w, const tl_img_codes *t, bool vbmi)
+{
+    if (!vbmi || w->shape != TL_DST_PIXELS || w->eb != 1 || w->ps == w->dc ||
+        !tl_img_pix8_vector(w->dc, (int)w->ps, (int)w->plo_c))
+        return false;
+    uint8_t code[4][256];
+    for (int c = 0; c < w->dc; c++)
+        for (int v = 0; v < 256; v++) code[c][v] = (uint8_t)t->lut[c][v];
+    tl_img_pix8_init(&e->pix8, w->dc, (int)w->ps, (int)w->plo_c, code);
+#if defined(__x86_64__)
+    e->pix8_fn = tl_x8_code_pixels_ukernel__avx512vbmi, e->elem_name = "tl_x8_code_pixels_ukernel__avx512vbmi";
+#endif
+    return e->pix8_fn != NULL;
+}
+
+/* Does the plane kernel in this mode give the definition's bits for every
+ * value of channel c? */
+static bool plane_exact(tl_img_real_plane_fn fn, const tl_img_real *r, float mean, float std)
+{
+    uint8_t src[256];
+    float got[256];
+    for (int v = 0; v < 256; v++) src[v] = (uint8_t)v;
+    fn(src, 256, 1, 0, r, got);
+    for (int v = 0; v < 256; v++) {
+        float want = real_value(mean, std, v);
+        if (memcmp(&got[v], &want, 4) != 0) return false;
+    }
+    return true;
+}
+
+/* AVX-512 VBMI, f32 planes (NCHW, padded f32 planes): each channel's real
+ * values straight into its plane row, the fastest exact form per plan. */
+static bool plane_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const float *mean, const float *std,
+                       bool vbmi)
+{
+    if (!vbmi || w->shape != TL_DST_PLANES || d->dtype != TL_F32 || d->quant.kind != TL_Q_NONE) return false;
+    tl_img_real_plane_fn fn = NULL;
+#if defined(__x86_64__)
+    fn = tl_u8_real_plane_ukernel__avx512vbmi;
+#endif
+    static const int order[] = {TL_REAL_MUL, TL_REAL_FMA, TL_REAL_DIV}; /* fastest first */
+    for (int i = 0; i < 3 && fn; i++) {
+        bool all = true;
+        for (int c = 0; c < w->dc && all; c++) {
+            real_params(&e->chan[c], order[i], mean, std, w->dc, c);
+            all = plane_exact(fn, &e->chan[c], mean[c], std[c]);
+        }
+        if (all) {
+            e->plane = fn, e->real_name = "tl_u8_real_plane_ukernel__avx512vbmi";
+            return true;
+        }
+    }
+    return false;
+}
+
+void tl_img_enc_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const tl_img_codes *t, const float *mean,
+                     const float *std, int isa)
 {
     memset(e, 0, sizeof *e);
     if (isa < 0) isa = tl_cpu_default_isa();
+    fill_init(&e->fill, w, d, isa);
+    bool vbmi = isa == TL_ISA_AVX512 && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI);
+    if (pix8_init(e, w, t, vbmi) || plane_init(e, w, d, mean, std, vbmi)) {
+        e->on = true;
+        return;
+    }
     /* The tables stay where they measured faster (docs/performance.md): the
      * scalar path (one load per value), and SSE2 (no byte shuffle for the
      * pad lanes, no F16C: its f16 conversion is software, 5 x slower). */

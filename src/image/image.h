@@ -149,10 +149,18 @@ void tl_img_dst_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *p
 /* Where padded row y's bytes are the row of pixels itself (u8 pixels, no
  * normalisation, no padding): that row in dst, for making it in place; else NULL. */
 uint8_t *tl_img_dst_pixels_at(const tl_img_dst *w, const tl_img_codes *t, int64_t y, uint8_t *dst);
+/* Writing a letterbox border row from its encoded copy: the image's bytes of
+ * a (plane) row, [at, at + len), are one pad pixel or element of `period`
+ * bytes repeated, written by fn from the copy; the rest is copied. */
+typedef struct tl_img_fill {
+    tl_img_fill_fn fn;            /* NULL: the whole row is copied */
+    size_t period;
+    int64_t at, len;
+} tl_img_fill;
 /* A row of pixels px encoded once (pixel and plane shapes; NULL otherwise or
  * out of memory: then rows are written with tl_img_dst_row), and copied to row y. */
 uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px);
-void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, int64_t y, uint8_t *dst);
+void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, const tl_img_fill *fill, int64_t y, uint8_t *dst);
 
 /* ---- the vector encode of rows (encode.c, write.c) ------------------------ */
 #define TL_IMG_ENC_CHUNK 256 /* pixels per step: the step's buffers stay in L1 */
@@ -168,13 +176,19 @@ typedef struct tl_img_enc {
     tl_t2d_fn dilv;               /* planes with dc > 1: u8 pixels -> channel rows */
     tl_img_expand ex;             /* pixels with pad lanes: packed elements -> padded pixels */
     tl_img_expand_fn expand;
+    /* one-step kernels (AVX-512 VBMI), each replacing the steps above: */
+    tl_img_pix8 pix8;             /* 8-bit codes into padded pixels, from the plan's tables */
+    tl_img_pix8_fn pix8_fn;
+    tl_img_real_plane_fn plane;   /* f32 planes: a channel's real values into its row (chan[c]) */
     const char *real_name, *elem_name, *expand_name;
+    tl_img_fill fill;             /* border rows */
 } tl_img_enc;
 
 /* The encoder for destination w on path isa (-1: the default path); off
  * (e->on false) where the table stays: the scalar path, element-shaped
  * destinations, dtypes the convert kernels lack, no exact division form. */
-void tl_img_enc_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const float *mean, const float *std, int isa);
+void tl_img_enc_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const tl_img_codes *t, const float *mean,
+                     const float *std, int isa);
 /* Padded row y from an image row px of width pixels (as tl_img_dst_row with
  * px != NULL and t->width = width). */
 void tl_img_enc_row(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *px, int64_t y, uint8_t *dst,

@@ -590,7 +590,7 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
     pl->rz.hlinear = pl->rz_uv.hlinear = pl->k->hlinear;
     lut_init(pl);
     tl_img_codes_pack(&pl->dst, &pl->codes);
-    tl_img_enc_init(&pl->enc, &pl->dst, dst_d, pl->p.mean, pl->p.std, pl->isa);
+    tl_img_enc_init(&pl->enc, &pl->dst, dst_d, &pl->codes, pl->p.mean, pl->p.std, pl->isa);
     if (pl->top > 0 || pl->top + pl->nh < pl->dh) pl->border_row = tl_img_dst_encode(&pl->dst, &pl->codes, pl->border);
     describe(pl);
     return TL_OK;
@@ -767,7 +767,7 @@ tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigne
         bool image = y >= 0 && y < pl->dh;
         bool border = image && (y < pl->top || y >= pl->top + pl->nh); /* a whole letterbox border row */
         if (border && pl->border_row) {
-            tl_img_dst_copy_row(&pl->dst, pl->border_row, yp, dst);
+            tl_img_dst_copy_row(&pl->dst, pl->border_row, &pl->enc.fill, yp, dst);
             continue;
         }
         uint8_t *at = image ? tl_img_dst_pixels_at(&pl->dst, &pl->codes, yp, dst) : NULL;

@@ -254,14 +254,26 @@ uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uin
     return enc;
 }
 
-void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, int64_t y, uint8_t *dst)
+static void copy_line(uint8_t *d, const uint8_t *s, size_t line, const tl_img_fill *f)
+{
+    if (!f->fn) {
+        memcpy(d, s, line);
+        return;
+    }
+    size_t at = (size_t)f->at, len = (size_t)f->len;
+    memcpy(d, s, at);
+    f->fn(d + at, len, s + at, f->period);
+    memcpy(d + at + len, s + at + len, line - at - len);
+}
+
+void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, const tl_img_fill *fill, int64_t y, uint8_t *dst)
 {
     if (w->shape == TL_DST_PIXELS) {
-        memcpy(dst + w->row[y], enc, (size_t)(w->wp * w->ps));
+        copy_line(dst + w->row[y], enc, (size_t)(w->wp * w->ps), fill);
         return;
     }
     size_t line = (size_t)(w->wp * w->eb);
-    for (int64_t c = 0; c < w->cp; c++) memcpy(dst + w->row[c * w->hp + y], enc + (size_t)c * line, line);
+    for (int64_t c = 0; c < w->cp; c++) copy_line(dst + w->row[c * w->hp + y], enc + (size_t)c * line, line, fill);
 }
 
 uint8_t *tl_img_dst_pixels_at(const tl_img_dst *w, const tl_img_codes *t, int64_t y, uint8_t *dst)
@@ -290,6 +302,12 @@ typedef struct enc_bufs {
     uint8_t chan[4 * TL_IMG_ENC_CHUNK];        /* planes: one u8 row per channel */
 } enc_bufs;
 
+/* Zero padding columns: most rows have none (no call then). */
+static inline void zero(uint8_t *p, int64_t n)
+{
+    if (n > 0) memset(p, 0, (size_t)n);
+}
+
 /* n u8 values in, n destination elements at out (r: step 1's constants). */
 static void encode_values(const tl_img_enc *e, const tl_img_real *r, const uint8_t *src, size_t n, uint8_t *out,
                           enc_bufs *b)
@@ -312,9 +330,10 @@ static void enc_pixels_row(const tl_img_dst *w, const tl_img_enc *e, const uint8
                            enc_bufs *b)
 {
     const int64_t ps = w->ps, dc = w->dc, bytes = dc * w->eb;
-    memset(row, 0, (size_t)(w->plo_w * ps));
+    zero(row, w->plo_w * ps);
     uint8_t *p = row + w->plo_w * ps;
-    for (int64_t x0 = 0; x0 < width; x0 += TL_IMG_ENC_CHUNK) {
+    if (e->pix8_fn) e->pix8_fn(px, (size_t)width, &e->pix8, p); /* in one step */
+    for (int64_t x0 = 0; x0 < width && !e->pix8_fn; x0 += TL_IMG_ENC_CHUNK) {
         size_t n = (size_t)(width - x0 < TL_IMG_ENC_CHUNK ? width - x0 : TL_IMG_ENC_CHUNK);
         const uint8_t *s = px + x0 * dc;
         if (ps == bytes) { /* packed pixels: the elements are the row */
@@ -324,7 +343,7 @@ static void enc_pixels_row(const tl_img_dst *w, const tl_img_enc *e, const uint8
         encode_values(e, &e->all, s, n * (size_t)dc, b->elems, b);
         e->expand(b->elems, n, &e->ex, p + x0 * ps);
     }
-    memset(p + width * ps, 0, (size_t)((w->wp - w->plo_w - width) * ps));
+    zero(p + width * ps, (w->wp - w->plo_w - width) * ps);
 }
 
 static void enc_planes_row(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *px, int64_t y, uint8_t *dst,
@@ -336,10 +355,12 @@ static void enc_planes_row(const tl_img_dst *w, const tl_img_enc *e, const uint8
         uint8_t *row = dst + w->row[c * w->hp + y];
         int64_t lc = c - w->plo_c;
         if (lc < 0 || lc >= dc) { memset(row, 0, (size_t)(w->wp * eb)); continue; }
-        memset(row, 0, (size_t)(w->plo_w * eb));
-        memset(row + end * eb, 0, (size_t)((w->wp - end) * eb));
+        zero(row, w->plo_w * eb);
+        zero(row + end * eb, (w->wp - end) * eb);
     }
-    for (int64_t x0 = 0; x0 < width; x0 += TL_IMG_ENC_CHUNK) {
+    for (int64_t lc = 0; lc < dc && e->plane; lc++) /* f32 rows in one step */
+        e->plane(px, (size_t)width, (int)dc, (int)lc, &e->chan[lc], dst + w->row[(lc + w->plo_c) * w->hp + y] + w->plo_w * eb);
+    for (int64_t x0 = 0; x0 < width && !e->plane; x0 += TL_IMG_ENC_CHUNK) {
         size_t n = (size_t)(width - x0 < TL_IMG_ENC_CHUNK ? width - x0 : TL_IMG_ENC_CHUNK);
         if (dc > 1) e->dilv(px + x0 * dc, (ptrdiff_t)dc, b->chan, TL_IMG_ENC_CHUNK, n, (size_t)dc, 0);
         for (int64_t lc = 0; lc < dc; lc++) {

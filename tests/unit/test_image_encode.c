@@ -97,6 +97,116 @@ TL_TEST(expand_kernels_match_definition)
     }
 }
 
+/* The one-step kernels against their scalar twins (kernels/image/encode.h),
+ * at every count (vector steps, masked heads and tails) and destination
+ * alignment, with bytes around the output left alone. */
+typedef struct { const char *name; int isa; unsigned feat; tl_img_pix8_fn pix8; tl_img_real_plane_fn plane; tl_img_fill_fn fill; } one_step;
+static const one_step one_steps[] = {
+#if defined(__x86_64__)
+    {"avx512", TL_ISA_AVX512, TL_FEAT_VBMI, tl_x8_code_pixels_ukernel__avx512vbmi, tl_u8_real_plane_ukernel__avx512vbmi,
+     tl_x8_fill_period_ukernel__avx512},
+#endif
+    {"none", TL_ISA_SCALAR, 0, NULL, NULL, NULL}, /* keeps the table non-empty */
+};
+
+TL_TEST(code_pixels_kernels_match_scalar)
+{
+    static const int shapes[][3] = {{3, 16, 0}, {3, 32, 0}, {3, 4, 0}, {3, 8, 0}, {1, 16, 0}, {4, 16, 0},
+                                    {4, 64, 0}, {1, 4, 0}, {3, 16, 2}, {4, 8, 4}, {3, 64, 61}, {1, 4, 3}};
+    tl_rng r = tl_test_rng();
+    static uint8_t px[300 * 4 + 64], want[300 * 64 + 128], got[300 * 64 + 128];
+    static uint8_t code[4][256];
+    for (size_t k = 0; k < sizeof one_steps / sizeof one_steps[0]; k++) {
+        if (!one_steps[k].pix8 || !tl_cpu_runs(one_steps[k].isa, one_steps[k].feat)) continue;
+        for (int trial = 0; trial < 300; trial++) {
+            const int *sh = shapes[tl_rng_pick(&r, (int)(sizeof shapes / sizeof shapes[0]))];
+            int kind = tl_rng_pick(&r, 3); /* the values themselves, one table, one per channel */
+            for (int c = 0; c < 4; c++)
+                for (int v = 0; v < 256; v++)
+                    code[c][v] = kind == 0 ? (uint8_t)v : kind == 1 && c > 0 ? code[0][v] : (uint8_t)tl_rng_range(&r, 0, 255);
+            tl_img_pix8 x;
+            tl_img_pix8_init(&x, sh[0], sh[1], sh[2], code);
+            if (x.tables != (kind == 0 ? 0 : kind == 1 || sh[0] == 1 ? 1 : sh[0])) FAILF("tables %d for kind %d", x.tables, kind);
+            size_t n = (size_t)tl_rng_range(&r, 0, 299), ps = (size_t)sh[1], off = (size_t)tl_rng_range(&r, 0, 64);
+            for (size_t i = 0; i < n * (size_t)sh[0]; i++) px[i] = (uint8_t)tl_rng_range(&r, 0, 255);
+            memset(want, 0xEE, sizeof want), memset(got, 0xEE, sizeof got);
+            tl_x8_code_pixels_ukernel__scalar(px, n, &x, want + off);
+            one_steps[k].pix8(px, n, &x, got + off);
+            if (memcmp(want, got, sizeof want) != 0) {
+                FAILF("code pixels %s dc %d ps %d at %d tables %d n %zu offset %zu differs from scalar", one_steps[k].name,
+                      sh[0], sh[1], sh[2], x.tables, n, off);
+                break;
+            }
+            for (size_t i = 0; i < n * ps && kind == 0; i++) { /* the scalar twin against the definition */
+                size_t l = i % ps - (size_t)sh[2];
+                uint8_t d = i % ps >= (size_t)sh[2] && l < (size_t)sh[0] ? px[i / ps * (size_t)sh[0] + l] : 0;
+                if (want[off + i] != d) { FAILF("scalar code pixels byte %zu", i); break; }
+            }
+        }
+    }
+}
+
+TL_TEST(real_plane_kernels_match_scalar)
+{
+    tl_rng r = tl_test_rng();
+    static uint8_t px[700 * 4];
+    static uint8_t want[700 * 4 + 128], got[700 * 4 + 128];
+    for (size_t k = 0; k < sizeof one_steps / sizeof one_steps[0]; k++) {
+        if (!one_steps[k].plane || !tl_cpu_runs(one_steps[k].isa, one_steps[k].feat)) continue;
+        for (int trial = 0; trial < 300; trial++) {
+            int dc = (int[]){1, 3, 4}[tl_rng_pick(&r, 3)], c = tl_rng_pick(&r, dc);
+            tl_img_real p;
+            p.mode = 1 << tl_rng_pick(&r, 3);
+            float mean = (float)tl_rng_range(&r, -3000, 300000) / 1000.0f, std = pick_std(&r);
+            for (int i = 0; i < TL_REAL_PERIOD; i++) p.mean[i] = mean, p.std[i] = std, p.rcp[i] = 1.0f / std;
+            size_t n = (size_t)tl_rng_range(&r, 0, 699), off = (size_t)tl_rng_range(&r, 0, 64);
+            for (size_t i = 0; i < n * (size_t)dc; i++) px[i] = (uint8_t)tl_rng_range(&r, 0, 255);
+            memset(want, 0xEE, sizeof want), memset(got, 0xEE, sizeof got);
+            tl_u8_real_plane_ukernel__scalar(px, n, dc, c, &p, want + off);
+            one_steps[k].plane(px, n, dc, c, &p, got + off);
+            if (memcmp(want, got, sizeof want) != 0) {
+                FAILF("real plane %s mode %d dc %d c %d n %zu offset %zu differs from scalar", one_steps[k].name, p.mode, dc,
+                      c, n, off);
+                break;
+            }
+            tl_img_real all = p; /* the scalar twin against the interleaved kernel's twin */
+            for (size_t x = 0; x < n; x++) {
+                float a, b;
+                tl_u8_real_ukernel__scalar(&px[x * (size_t)dc + (size_t)c], &a, 1, &all);
+                memcpy(&b, want + off + 4 * x, 4);
+                if (memcmp(&a, &b, 4) != 0) { FAILF("scalar real plane pixel %zu", x); break; }
+            }
+        }
+    }
+}
+
+TL_TEST(fill_kernels_match_definition)
+{
+    tl_rng r = tl_test_rng();
+    static uint8_t pat[128], want[2000 + 128], got[2000 + 128];
+    static const size_t periods[] = {1, 2, 4, 8, 16, 32, 64};
+    for (size_t k = 0; k < sizeof one_steps / sizeof one_steps[0]; k++) {
+        tl_img_fill_fn fns[2] = {tl_x8_fill_period_ukernel__scalar, one_steps[k].fill};
+        for (int f = 0; f < 2; f++) {
+            if (!fns[f] || !tl_cpu_runs(one_steps[k].isa, one_steps[k].feat)) continue;
+            for (int trial = 0; trial < 200; trial++) {
+                size_t period = periods[tl_rng_pick(&r, 7)], n = (size_t)tl_rng_range(&r, 0, 2000);
+                size_t off = (size_t)tl_rng_range(&r, 0, 64);
+                for (size_t i = 0; i < period; i++) pat[i] = (uint8_t)tl_rng_range(&r, 0, 255);
+                for (size_t i = period; i < 128; i++) pat[i] = pat[i % period];
+                memset(want, 0xEE, sizeof want), memset(got, 0xEE, sizeof got);
+                for (size_t i = 0; i < n; i++) want[off + i] = pat[i % period];
+                fns[f](got + off, n, pat, period);
+                if (memcmp(want, got, sizeof want) != 0) {
+                    FAILF("fill %s period %zu n %zu offset %zu differs from the definition", f ? one_steps[k].name : "scalar",
+                          period, n, off);
+                    break;
+                }
+            }
+        }
+    }
+}
+
 static uint8_t *frame_of(tl_rng *r, size_t n)
 {
     uint8_t *f = malloc(n);
@@ -111,6 +221,8 @@ TL_TEST(plans_match_table)
     static const char *const dsts[] = {
         "rknn.nc1hwc2:i8:1x1x%dx%dx16:c=3:zp=-128:scale=1",
         "rknn.nc1hwc2:u8:1x1x%dx%dx8:c=3",
+        "rknn.nc1hwc2:i8:1x1x%dx%dx16:c=1:zp=5:scale=0.25",
+        "rknn.nc1hwc2:i8:1x1x%dx%dx16:c=4:zp=-128:scale=1",
         "tidl:i8:1x3x%dx%d:pad=1,2,3,4:scale=0.5",
         "tidl:u8:1x3x%dx%d:pad=1,1,1,1",
         "trt.dla_hwc4:f16:1x3x%dx%d",
@@ -123,6 +235,8 @@ TL_TEST(plans_match_table)
         "NHWC:i8:1x%dx%dx3:q=affine:scale=0.5:zp=-3",
         "NHWC:f32:1x%dx%dx4",
         "NCHW:f32:1x1x%dx%d",
+        "NCHW:f32:1x4x%dx%d",
+        "larod.nchw:f32:1x3x%dx%d:align=0,0,0,16",
         "larod.nchw:u8:1x3x%dx%d:align=0,0,0,16",
         "dml:f32:1x3x%dx%d",
     };
@@ -206,6 +320,9 @@ int main(int argc, char **argv)
     tl_test_init(argc, argv);
     TL_RUN(real_kernels_match_scalar);
     TL_RUN(expand_kernels_match_definition);
+    TL_RUN(code_pixels_kernels_match_scalar);
+    TL_RUN(real_plane_kernels_match_scalar);
+    TL_RUN(fill_kernels_match_definition);
     TL_RUN(plans_match_table);
     TL_RUN(encoder_is_used);
     return tl_test_finish();

@@ -106,6 +106,79 @@ void tl_x8_expand_ukernel__avx2(const uint8_t *in, size_t n, const tl_img_expand
 void tl_x8_expand_ukernel__avx512vbmi(const uint8_t *in, size_t n, const tl_img_expand *x, uint8_t *out);
 void tl_x8_expand_ukernel__neon(const uint8_t *in, size_t n, const tl_img_expand *x, uint8_t *out);
 
+/* ---- 8-bit codes straight into padded pixels ------------------------------
+ * n pixels of dc u8 values (packed, px) to pixels of ps bytes whose bytes
+ * [at, at + dc) are the channels' codes code[c][v] and the rest zero: RGB
+ * into NC1HWC2's 16-byte pixel, RGB0 HWC4 int8. One step makes 16 pixels:
+ * a load of their 16 dc bytes, the codes by byte-table lookups in registers,
+ * ps / 4 output vectors by one byte permute each (pad bytes zeroed by its
+ * mask). The tables are the plan's codes, the element rule itself, so the
+ * kernel is exact by construction; made by tl_img_pix8_init. */
+typedef struct tl_img_pix8 {
+    int dc, ps, at;
+    int tables;                     /* 0: the codes are the values; 1: one table for every channel; dc: one each */
+    uint8_t code[4][256];           /* code[c][v] */
+    uint8_t idx[16][64];            /* output vector o of a step: byte j <- code byte idx[o][j] of the step ... */
+    uint64_t keep;                  /* ... where bit j is set, else zero */
+    uint64_t chan[4];               /* bytes of a step's 16 packed pixels that hold channel c */
+} tl_img_pix8;
+
+typedef void (*tl_img_pix8_fn)(const uint8_t *px, size_t n, const tl_img_pix8 *k, uint8_t *out);
+
+/* The shapes the vector kernels take: whole pixels in a 64-byte vector. */
+static inline int tl_img_pix8_vector(int dc, int ps, int at)
+{
+    return dc >= 1 && dc <= 4 && at >= 0 && at + dc <= ps && (ps == 4 || ps == 8 || ps == 16 || ps == 32 || ps == 64);
+}
+
+static inline void tl_img_pix8_init(tl_img_pix8 *k, int dc, int ps, int at, const uint8_t code[][256])
+{
+    k->dc = dc, k->ps = ps, k->at = at, k->keep = 0;
+    int same = 1, ident = 1;
+    for (int c = 0; c < dc; c++)
+        for (int v = 0; v < 256; v++) {
+            k->code[c][v] = code[c][v];
+            same &= code[c][v] == code[0][v], ident &= code[c][v] == v;
+        }
+    k->tables = ident ? 0 : same ? 1 : dc;
+    for (int c = 0; c < 4; c++) {
+        k->chan[c] = 0;
+        for (int j = 0; j < 16 * dc && c < dc; j++)
+            if (j % dc == c) k->chan[c] |= (uint64_t)1 << j;
+    }
+    for (int o = 0; o < 16; o++)
+        for (int j = 0; j < 64; j++) {
+            int b = o * 64 + j, p = b / ps, l = b % ps - at;
+            int real = p < 16 && l >= 0 && l < dc;
+            k->idx[o][j] = real ? (uint8_t)(p * dc + l) : 0;
+            if (o == 0 && real) k->keep |= (uint64_t)1 << j;
+        }
+}
+
+void tl_x8_code_pixels_ukernel__scalar(const uint8_t *px, size_t n, const tl_img_pix8 *k, uint8_t *out);
+void tl_x8_code_pixels_ukernel__avx512vbmi(const uint8_t *px, size_t n, const tl_img_pix8 *k, uint8_t *out);
+
+/* ---- real values of one channel straight into its plane row ---------------
+ * out[x] = ((float)px[x * dc + c] - mean) / std for n pixels of dc u8
+ * values, by r->mode with lane 0's constants (r holds one channel: the
+ * plan's per-channel tl_img_real). One step: 16 pixels' bytes, the channel's
+ * 16 picked and widened by one byte permute, the division form, one store;
+ * the stores are aligned after a masked head. */
+typedef void (*tl_img_real_plane_fn)(const uint8_t *px, size_t n, int dc, int c, const tl_img_real *r, void *out);
+
+void tl_u8_real_plane_ukernel__scalar(const uint8_t *px, size_t n, int dc, int c, const tl_img_real *r, void *out);
+void tl_u8_real_plane_ukernel__avx512vbmi(const uint8_t *px, size_t n, int dc, int c, const tl_img_real *r, void *out);
+
+/* ---- periodic rows (letterbox border rows) --------------------------------
+ * dst[i] = pat[i % period] for i < n, period a divisor of 64, pat holding
+ * 128 bytes of the pattern: a border row of the destination is one pad pixel
+ * (or one pad element per plane) repeated, so it is written by 64-byte
+ * stores of one vector instead of copied from an encoded row. */
+typedef void (*tl_img_fill_fn)(uint8_t *dst, size_t n, const uint8_t *pat, size_t period);
+
+void tl_x8_fill_period_ukernel__scalar(uint8_t *dst, size_t n, const uint8_t *pat, size_t period);
+void tl_x8_fill_period_ukernel__avx512(uint8_t *dst, size_t n, const uint8_t *pat, size_t period);
+
 /* The forms the NEON kernel has in this build: FMA and DIV need AArch64. */
 #if defined(__aarch64__)
 #define TL_REAL_NEON_MODES (TL_REAL_MUL | TL_REAL_FMA | TL_REAL_DIV)

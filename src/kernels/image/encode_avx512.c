@@ -59,3 +59,134 @@ tl_x8_expand_ukernel__avx512vbmi(const uint8_t *in, size_t n, const tl_img_expan
     tl_x8_expand_ukernel__scalar(in, n - i, x, out);
 }
 #endif
+
+/* ---- 8-bit codes into padded pixels, real values into plane rows, border
+ * rows (kernels/image/encode.h). The first two need VBMI's byte permutes;
+ * their stores are aligned to 64 bytes after a masked head, where the row's
+ * alignment allows it (a misaligned 64-byte store writes two lines). */
+#if defined(__x86_64__) && defined(__AVX512F__)
+#define TL_VBMI __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+/* the loops below are specialised per constant argument: always inlined */
+#define TL_VBMI_INLINE static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vbmi")))
+
+static inline __mmask64 low_bytes(size_t n) { return n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1; }
+
+/* 256-entry byte table (four 64-byte vectors) at the bytes of x */
+TL_VBMI_INLINE __m512i lut256(__m512i x, __mmask64 top, const __m512i *t)
+{
+    __m512i lo = _mm512_permutex2var_epi8(t[0], x, t[1]), hi = _mm512_permutex2var_epi8(t[2], x, t[3]);
+    return _mm512_mask_blend_epi8(top, lo, hi);
+}
+
+/* m <= 16 pixels from px to out: the codes (TABLES: 0 none, 1 shared, else
+ * one per channel), then PS / 4 output vectors, the last ones cut to m. */
+TL_VBMI_INLINE void pix8_step(const uint8_t *px, size_t m, uint8_t *out, const tl_img_pix8 *k,
+                                     const __m512i t[4][4], const __m512i *idx, int tables, int ps)
+{
+    __m512i x = _mm512_maskz_loadu_epi8(low_bytes(m * (size_t)k->dc), px);
+    if (tables > 0) {
+        __mmask64 top = _mm512_movepi8_mask(x);
+        __m512i codes = lut256(x, top, t[0]);
+        for (int c = 1; c < tables; c++) codes = _mm512_mask_mov_epi8(codes, (__mmask64)k->chan[c], lut256(x, top, t[c]));
+        x = codes;
+    }
+    const __mmask64 keep = (__mmask64)k->keep;
+    size_t bytes = m * (size_t)ps;
+    for (int o = 0; o < ps / 4; o++) {
+        __m512i v = _mm512_maskz_permutexvar_epi8(keep, idx[o], x);
+        if (bytes >= 64 * (size_t)(o + 1)) _mm512_storeu_si512(out + 64 * o, v);
+        else if (bytes > 64 * (size_t)o) _mm512_mask_storeu_epi8(out + 64 * o, low_bytes(bytes - 64 * (size_t)o), v);
+    }
+}
+
+TL_VBMI_INLINE void pix8_loop(const uint8_t *px, size_t n, const tl_img_pix8 *k, uint8_t *out, int tables, int ps)
+{
+    __m512i t[4][4], idx[16];
+    for (int c = 0; c < tables; c++)
+        for (int q = 0; q < 4; q++) t[c][q] = _mm512_loadu_si512(k->code[c] + 64 * q);
+    for (int o = 0; o < ps / 4; o++) idx[o] = _mm512_loadu_si512(k->idx[o]);
+    const size_t dc = (size_t)k->dc;
+    size_t head = (uintptr_t)out % (size_t)ps ? 0 : (size_t)(-(uintptr_t)out & 63) / (size_t)ps;
+    if (head > n) head = n;
+    if (head) pix8_step(px, head, out, k, t, idx, tables, ps);
+    size_t i = head;
+    for (px += head * dc, out += head * (size_t)ps; i + 16 <= n; i += 16, px += 16 * dc, out += 16 * (size_t)ps)
+        pix8_step(px, 16, out, k, t, idx, tables, ps);
+    if (i < n) pix8_step(px, n - i, out, k, t, idx, tables, ps);
+}
+
+/* one loop per table count and pixel size: the step's loops unroll */
+TL_VBMI_INLINE void pix8_sizes(const uint8_t *px, size_t n, const tl_img_pix8 *k, uint8_t *out, int tables)
+{
+    switch (k->ps) {
+    case 4: pix8_loop(px, n, k, out, tables, 4); return;
+    case 8: pix8_loop(px, n, k, out, tables, 8); return;
+    case 16: pix8_loop(px, n, k, out, tables, 16); return;
+    case 32: pix8_loop(px, n, k, out, tables, 32); return;
+    default: pix8_loop(px, n, k, out, tables, 64); return;
+    }
+}
+
+TL_VBMI void tl_x8_code_pixels_ukernel__avx512vbmi(const uint8_t *px, size_t n, const tl_img_pix8 *k, uint8_t *out)
+{
+    switch (k->tables) {
+    case 0: pix8_sizes(px, n, k, out, 0); return;
+    case 1: pix8_sizes(px, n, k, out, 1); return;
+    case 3: pix8_sizes(px, n, k, out, 3); return;
+    default: pix8_sizes(px, n, k, out, 4); return;
+    }
+}
+
+/* m <= 16 pixels: channel c's bytes into 32-bit lanes by one permute, the
+ * division form MODE with the lane-0 constants, a store cut to m. */
+TL_VBMI_INLINE void plane_step(const uint8_t *px, size_t m, size_t dc, __m512i pick, const tl_img_real *r,
+                                      uint8_t *out, int mode)
+{
+    __m512i x = _mm512_maskz_loadu_epi8(low_bytes(m * dc), px);
+    __m512i v = _mm512_maskz_permutexvar_epi8((__mmask64)0x1111111111111111ull, pick, x);
+    __m512 a = _mm512_sub_ps(_mm512_cvtepi32_ps(v), _mm512_set1_ps(r->mean[0]));
+    __m512 rcp = _mm512_set1_ps(r->rcp[0]), q;
+    if (mode == TL_REAL_MUL) q = _mm512_mul_ps(a, rcp);
+    else if (mode == TL_REAL_FMA) {
+        q = _mm512_mul_ps(a, rcp);
+        q = _mm512_fmadd_ps(_mm512_fnmadd_ps(q, _mm512_set1_ps(r->std[0]), a), rcp, q); /* a - q * std, exact */
+    } else q = _mm512_div_ps(a, _mm512_set1_ps(r->std[0]));
+    if (m == 16) _mm512_storeu_ps(out, q);
+    else _mm512_mask_storeu_ps(out, (__mmask16)((1u << m) - 1), q);
+}
+
+TL_VBMI_INLINE void plane_loop(const uint8_t *px, size_t n, size_t dc, __m512i pick, const tl_img_real *r,
+                                      uint8_t *out, int mode)
+{
+    size_t head = (uintptr_t)out % 4 ? 0 : (size_t)(-(uintptr_t)out & 63) / 4, i = 0;
+    if (head > n) head = n;
+    if (head) plane_step(px, head, dc, pick, r, out, mode);
+    for (i = head, px += head * dc, out += 4 * head; i + 16 <= n; i += 16, px += 16 * dc, out += 64)
+        plane_step(px, 16, dc, pick, r, out, mode);
+    if (i < n) plane_step(px, n - i, dc, pick, r, out, mode);
+}
+
+TL_VBMI void tl_u8_real_plane_ukernel__avx512vbmi(const uint8_t *px, size_t n, int dc, int c, const tl_img_real *r,
+                                                  void *out)
+{
+    /* lane i's low byte: pixel i's byte of channel c */
+    const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m512i pick = _mm512_add_epi32(_mm512_mullo_epi32(lanes, _mm512_set1_epi32(dc)), _mm512_set1_epi32(c));
+    switch (r->mode) {
+    case TL_REAL_MUL: plane_loop(px, n, (size_t)dc, pick, r, (uint8_t *)out, TL_REAL_MUL); return;
+    case TL_REAL_FMA: plane_loop(px, n, (size_t)dc, pick, r, (uint8_t *)out, TL_REAL_FMA); return;
+    default: plane_loop(px, n, (size_t)dc, pick, r, (uint8_t *)out, TL_REAL_DIV); return;
+    }
+}
+
+void tl_x8_fill_period_ukernel__avx512(uint8_t *dst, size_t n, const uint8_t *pat, size_t period)
+{
+    size_t head = (size_t)(-(uintptr_t)dst & 63);
+    if (head > n) head = n;
+    if (head) _mm512_mask_storeu_epi8(dst, low_bytes(head), _mm512_loadu_si512(pat));
+    const __m512i v = _mm512_loadu_si512(pat + head % period); /* the pattern at the first aligned byte */
+    size_t i = head;
+    for (; i + 64 <= n; i += 64) _mm512_store_si512(dst + i, v);
+    if (i < n) _mm512_mask_storeu_epi8(dst + i, low_bytes(n - i), v);
+}
+#endif

@@ -48,3 +48,27 @@ void tl_x8_expand_ukernel__scalar(const uint8_t *in, size_t n, const tl_img_expa
     for (size_t i = 0; i < n; i++, in += bytes, out += ps)
         for (size_t b = 0; b < ps; b++) out[b] = b >= at && b < at + bytes ? in[b - at] : 0;
 }
+
+/* Each pixel: its zero bytes, then each channel's code. */
+void tl_x8_code_pixels_ukernel__scalar(const uint8_t *px, size_t n, const tl_img_pix8 *k, uint8_t *out)
+{
+    const size_t dc = (size_t)k->dc, ps = (size_t)k->ps, at = (size_t)k->at;
+    for (size_t i = 0; i < n; i++, px += dc, out += ps) {
+        memset(out, 0, ps);
+        for (size_t c = 0; c < dc; c++) out[at + c] = k->code[c][px[c]];
+    }
+}
+
+void tl_u8_real_plane_ukernel__scalar(const uint8_t *px, size_t n, int dc, int c, const tl_img_real *r, void *out)
+{
+    for (size_t x = 0; x < n; x++) {
+        float v = real_of(r, px[x * (size_t)dc + (size_t)c], 0);
+        memcpy((uint8_t *)out + 4 * x, &v, 4); /* a plane row may sit at any byte */
+    }
+}
+
+void tl_x8_fill_period_ukernel__scalar(uint8_t *dst, size_t n, const uint8_t *pat, size_t period)
+{
+    (void)period; /* 64 bytes of pattern are a whole number of periods */
+    for (size_t i = 0; i < n; i += 64) memcpy(dst + i, pat, n - i < 64 ? n - i : 64);
+}
