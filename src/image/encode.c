@@ -123,40 +123,39 @@ static bool pix8_init(tl_img_enc *e, const tl_img_dst *w, const tl_img_codes *t,
     return e->pix8_fn != NULL;
 }
 
-/* Does the plane kernel in this mode give the definition's bits for every
- * value of channel c? */
-static bool plane_exact(tl_img_real_plane_fn fn, const tl_img_real *r, float mean, float std)
+/* Does the planes kernel in this form give the definition's bits for every
+ * value of every channel? A row whose pixel v has every channel = v. */
+static bool planes_exact(tl_img_real_planes_fn fn, const tl_img_real *chan, const float *mean, const float *std, int dc)
 {
-    uint8_t src[256];
-    float got[256];
-    for (int v = 0; v < 256; v++) src[v] = (uint8_t)v;
-    fn(src, 256, 1, 0, r, got);
-    for (int v = 0; v < 256; v++) {
-        float want = real_value(mean, std, v);
-        if (memcmp(&got[v], &want, 4) != 0) return false;
-    }
+    uint8_t src[256 * 4];
+    float got[4][256];
+    uint8_t *out[4] = {(uint8_t *)got[0], (uint8_t *)got[1], (uint8_t *)got[2], (uint8_t *)got[3]};
+    for (int v = 0; v < 256; v++)
+        for (int c = 0; c < dc; c++) src[v * dc + c] = (uint8_t)v;
+    fn(src, 256, dc, chan, out);
+    for (int c = 0; c < dc; c++)
+        for (int v = 0; v < 256; v++) {
+            float want = real_value(mean[c], std[c], v);
+            if (memcmp(&got[c][v], &want, 4) != 0) return false;
+        }
     return true;
 }
 
-/* AVX-512 VBMI, f32 planes (NCHW, padded f32 planes): each channel's real
- * values straight into its plane row, the fastest exact form per plan. */
-static bool plane_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const float *mean, const float *std,
-                       bool vbmi)
+/* AVX-512 VBMI, f32 planes (NCHW, pitched f32 planes): every channel's real
+ * values straight into its plane row, in the fastest exact form. */
+static bool planes_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const float *mean, const float *std,
+                        bool vbmi)
 {
-    if (!vbmi || w->shape != TL_DST_PLANES || d->dtype != TL_F32 || d->quant.kind != TL_Q_NONE) return false;
-    tl_img_real_plane_fn fn = NULL;
+    if (!vbmi || w->shape != TL_DST_PLANES || d->dtype != TL_F32 || d->quant.kind != TL_Q_NONE || w->dc == 2) return false;
+    tl_img_real_planes_fn fn = NULL;
 #if defined(__x86_64__)
-    fn = tl_u8_real_plane_ukernel__avx512vbmi;
+    fn = tl_u8_real_planes_ukernel__avx512vbmi;
 #endif
     static const int order[] = {TL_REAL_MUL, TL_REAL_FMA, TL_REAL_DIV}; /* fastest first */
     for (int i = 0; i < 3 && fn; i++) {
-        bool all = true;
-        for (int c = 0; c < w->dc && all; c++) {
-            real_params(&e->chan[c], order[i], mean, std, w->dc, c);
-            all = plane_exact(fn, &e->chan[c], mean[c], std[c]);
-        }
-        if (all) {
-            e->plane = fn, e->real_name = "tl_u8_real_plane_ukernel__avx512vbmi";
+        for (int c = 0; c < w->dc; c++) real_params(&e->chan[c], order[i], mean, std, w->dc, c);
+        if (planes_exact(fn, e->chan, mean, std, w->dc)) {
+            e->planes = fn, e->real_name = "tl_u8_real_planes_ukernel__avx512vbmi";
             return true;
         }
     }
@@ -170,7 +169,7 @@ void tl_img_enc_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const
     if (isa < 0) isa = tl_cpu_default_isa();
     fill_init(&e->fill, w, d, isa);
     bool vbmi = isa == TL_ISA_AVX512 && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI);
-    if (pix8_init(e, w, t, vbmi) || plane_init(e, w, d, mean, std, vbmi)) {
+    if (pix8_init(e, w, t, vbmi) || planes_init(e, w, d, mean, std, vbmi)) {
         e->on = true;
         return;
     }

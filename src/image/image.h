@@ -179,7 +179,7 @@ typedef struct tl_img_enc {
     /* one-step kernels (AVX-512 VBMI), each replacing the steps above: */
     tl_img_pix8 pix8;             /* 8-bit codes into padded pixels, from the plan's tables */
     tl_img_pix8_fn pix8_fn;
-    tl_img_real_plane_fn plane;   /* f32 planes: a channel's real values into its row (chan[c]) */
+    tl_img_real_planes_fn planes; /* f32 planes: real values into the channels' rows (chan[]) */
     const char *real_name, *elem_name, *expand_name;
     tl_img_fill fill;             /* border rows */
 } tl_img_enc;

@@ -358,9 +358,13 @@ static void enc_planes_row(const tl_img_dst *w, const tl_img_enc *e, const uint8
         zero(row, w->plo_w * eb);
         zero(row + end * eb, (w->wp - end) * eb);
     }
-    for (int64_t lc = 0; lc < dc && e->plane; lc++) /* f32 rows in one step */
-        e->plane(px, (size_t)width, (int)dc, (int)lc, &e->chan[lc], dst + w->row[(lc + w->plo_c) * w->hp + y] + w->plo_w * eb);
-    for (int64_t x0 = 0; x0 < width && !e->plane; x0 += TL_IMG_ENC_CHUNK) {
+    if (e->planes) { /* f32 rows in one step */
+        uint8_t *rows[4];
+        for (int64_t lc = 0; lc < dc; lc++) rows[lc] = dst + w->row[(lc + w->plo_c) * w->hp + y] + w->plo_w * eb;
+        e->planes(px, (size_t)width, (int)dc, e->chan, rows);
+        return;
+    }
+    for (int64_t x0 = 0; x0 < width; x0 += TL_IMG_ENC_CHUNK) {
         size_t n = (size_t)(width - x0 < TL_IMG_ENC_CHUNK ? width - x0 : TL_IMG_ENC_CHUNK);
         if (dc > 1) e->dilv(px + x0 * dc, (ptrdiff_t)dc, b->chan, TL_IMG_ENC_CHUNK, n, (size_t)dc, 0);
         for (int64_t lc = 0; lc < dc; lc++) {

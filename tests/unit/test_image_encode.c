@@ -100,10 +100,10 @@ TL_TEST(expand_kernels_match_definition)
 /* The one-step kernels against their scalar twins (kernels/image/encode.h),
  * at every count (vector steps, masked heads and tails) and destination
  * alignment, with bytes around the output left alone. */
-typedef struct { const char *name; int isa; unsigned feat; tl_img_pix8_fn pix8; tl_img_real_plane_fn plane; tl_img_fill_fn fill; } one_step;
+typedef struct { const char *name; int isa; unsigned feat; tl_img_pix8_fn pix8; tl_img_real_planes_fn planes; tl_img_fill_fn fill; } one_step;
 static const one_step one_steps[] = {
 #if defined(__x86_64__)
-    {"avx512", TL_ISA_AVX512, TL_FEAT_VBMI, tl_x8_code_pixels_ukernel__avx512vbmi, tl_u8_real_plane_ukernel__avx512vbmi,
+    {"avx512", TL_ISA_AVX512, TL_FEAT_VBMI, tl_x8_code_pixels_ukernel__avx512vbmi, tl_u8_real_planes_ukernel__avx512vbmi,
      tl_x8_fill_period_ukernel__avx512},
 #endif
     {"none", TL_ISA_SCALAR, 0, NULL, NULL, NULL}, /* keeps the table non-empty */
@@ -146,35 +146,39 @@ TL_TEST(code_pixels_kernels_match_scalar)
     }
 }
 
-TL_TEST(real_plane_kernels_match_scalar)
+TL_TEST(real_planes_kernels_match_scalar)
 {
     tl_rng r = tl_test_rng();
     static uint8_t px[700 * 4];
-    static uint8_t want[700 * 4 + 128], got[700 * 4 + 128];
+    static uint8_t want[4][700 * 4 + 128], got[4][700 * 4 + 128];
     for (size_t k = 0; k < sizeof one_steps / sizeof one_steps[0]; k++) {
-        if (!one_steps[k].plane || !tl_cpu_runs(one_steps[k].isa, one_steps[k].feat)) continue;
+        if (!one_steps[k].planes || !tl_cpu_runs(one_steps[k].isa, one_steps[k].feat)) continue;
         for (int trial = 0; trial < 300; trial++) {
-            int dc = (int[]){1, 3, 4}[tl_rng_pick(&r, 3)], c = tl_rng_pick(&r, dc);
-            tl_img_real p;
-            p.mode = 1 << tl_rng_pick(&r, 3);
-            float mean = (float)tl_rng_range(&r, -3000, 300000) / 1000.0f, std = pick_std(&r);
-            for (int i = 0; i < TL_REAL_PERIOD; i++) p.mean[i] = mean, p.std[i] = std, p.rcp[i] = 1.0f / std;
-            size_t n = (size_t)tl_rng_range(&r, 0, 699), off = (size_t)tl_rng_range(&r, 0, 64);
+            int dc = (int[]){1, 3, 4}[tl_rng_pick(&r, 3)], mode = 1 << tl_rng_pick(&r, 3);
+            tl_img_real p[4];
+            uint8_t *wo[4], *go[4];
+            for (int c = 0; c < dc; c++) {
+                p[c].mode = mode;
+                float mean = (float)tl_rng_range(&r, -3000, 300000) / 1000.0f, std = pick_std(&r);
+                for (int i = 0; i < TL_REAL_PERIOD; i++) p[c].mean[i] = mean, p[c].std[i] = std, p[c].rcp[i] = 1.0f / std;
+                size_t off = (size_t)tl_rng_range(&r, 0, 64); /* each plane row at its own alignment */
+                wo[c] = want[c] + off, go[c] = got[c] + off;
+            }
+            size_t n = (size_t)tl_rng_range(&r, 0, 699);
             for (size_t i = 0; i < n * (size_t)dc; i++) px[i] = (uint8_t)tl_rng_range(&r, 0, 255);
             memset(want, 0xEE, sizeof want), memset(got, 0xEE, sizeof got);
-            tl_u8_real_plane_ukernel__scalar(px, n, dc, c, &p, want + off);
-            one_steps[k].plane(px, n, dc, c, &p, got + off);
+            tl_u8_real_planes_ukernel__scalar(px, n, dc, p, wo);
+            one_steps[k].planes(px, n, dc, p, go);
             if (memcmp(want, got, sizeof want) != 0) {
-                FAILF("real plane %s mode %d dc %d c %d n %zu offset %zu differs from scalar", one_steps[k].name, p.mode, dc,
-                      c, n, off);
+                FAILF("real planes %s mode %d dc %d n %zu differs from scalar", one_steps[k].name, mode, dc, n);
                 break;
             }
-            tl_img_real all = p; /* the scalar twin against the interleaved kernel's twin */
-            for (size_t x = 0; x < n; x++) {
+            for (size_t i = 0; i < n * (size_t)dc; i++) { /* the scalar twin against the interleaved kernel's twin */
                 float a, b;
-                tl_u8_real_ukernel__scalar(&px[x * (size_t)dc + (size_t)c], &a, 1, &all);
-                memcpy(&b, want + off + 4 * x, 4);
-                if (memcmp(&a, &b, 4) != 0) { FAILF("scalar real plane pixel %zu", x); break; }
+                size_t c = i % (size_t)dc;
+                tl_u8_real_ukernel__scalar(&px[i], &a, 1, &p[c]);
+                memcpy(&b, wo[c] + 4 * (i / (size_t)dc), 4);
+                if (memcmp(&a, &b, 4) != 0) { FAILF("scalar real planes value %zu", i); break; }
             }
         }
     }
@@ -321,7 +325,7 @@ int main(int argc, char **argv)
     TL_RUN(real_kernels_match_scalar);
     TL_RUN(expand_kernels_match_definition);
     TL_RUN(code_pixels_kernels_match_scalar);
-    TL_RUN(real_plane_kernels_match_scalar);
+    TL_RUN(real_planes_kernels_match_scalar);
     TL_RUN(fill_kernels_match_definition);
     TL_RUN(plans_match_table);
     TL_RUN(encoder_is_used);

@@ -158,16 +158,18 @@ static inline void tl_img_pix8_init(tl_img_pix8 *k, int dc, int ps, int at, cons
 void tl_x8_code_pixels_ukernel__scalar(const uint8_t *px, size_t n, const tl_img_pix8 *k, uint8_t *out);
 void tl_x8_code_pixels_ukernel__avx512vbmi(const uint8_t *px, size_t n, const tl_img_pix8 *k, uint8_t *out);
 
-/* ---- real values of one channel straight into its plane row ---------------
- * out[x] = ((float)px[x * dc + c] - mean) / std for n pixels of dc u8
- * values, by r->mode with lane 0's constants (r holds one channel: the
- * plan's per-channel tl_img_real). One step: 16 pixels' bytes, the channel's
- * 16 picked and widened by one byte permute, the division form, one store;
- * the stores are aligned after a masked head. */
-typedef void (*tl_img_real_plane_fn)(const uint8_t *px, size_t n, int dc, int c, const tl_img_real *r, void *out);
+/* ---- real values straight into plane rows -----------------------------------
+ * out[c][x] (f32, at any byte) = ((float)px[x * dc + c] - mean) / std for n
+ * pixels of dc (1, 3 or 4) u8 values and every channel c, by the division
+ * form chan[c].mode (the same for every channel) with chan[c]'s lane-0
+ * constants (the plan's per-channel tl_img_real). One step: 16 pixels'
+ * bytes, per channel its 16 values picked and widened by one byte permute,
+ * the form, one store; stores aligned after a masked head. */
+typedef void (*tl_img_real_planes_fn)(const uint8_t *px, size_t n, int dc, const tl_img_real *chan, uint8_t *const *out);
 
-void tl_u8_real_plane_ukernel__scalar(const uint8_t *px, size_t n, int dc, int c, const tl_img_real *r, void *out);
-void tl_u8_real_plane_ukernel__avx512vbmi(const uint8_t *px, size_t n, int dc, int c, const tl_img_real *r, void *out);
+void tl_u8_real_planes_ukernel__scalar(const uint8_t *px, size_t n, int dc, const tl_img_real *chan, uint8_t *const *out);
+void tl_u8_real_planes_ukernel__avx512vbmi(const uint8_t *px, size_t n, int dc, const tl_img_real *chan,
+                                           uint8_t *const *out);
 
 /* ---- periodic rows (letterbox border rows) --------------------------------
  * dst[i] = pat[i % period] for i < n, period a divisor of 64, pat holding

@@ -87,11 +87,13 @@ TL_VBMI_INLINE void pix8_step(const uint8_t *px, size_t m, uint8_t *out, const t
     if (tables > 0) {
         __mmask64 top = _mm512_movepi8_mask(x);
         __m512i codes = lut256(x, top, t[0]);
+#pragma GCC unroll 4
         for (int c = 1; c < tables; c++) codes = _mm512_mask_mov_epi8(codes, (__mmask64)k->chan[c], lut256(x, top, t[c]));
         x = codes;
     }
     const __mmask64 keep = (__mmask64)k->keep;
     size_t bytes = m * (size_t)ps;
+#pragma GCC unroll 16
     for (int o = 0; o < ps / 4; o++) {
         __m512i v = _mm512_maskz_permutexvar_epi8(keep, idx[o], x);
         if (bytes >= 64 * (size_t)(o + 1)) _mm512_storeu_si512(out + 64 * o, v);
@@ -102,8 +104,10 @@ TL_VBMI_INLINE void pix8_step(const uint8_t *px, size_t m, uint8_t *out, const t
 TL_VBMI_INLINE void pix8_loop(const uint8_t *px, size_t n, const tl_img_pix8 *k, uint8_t *out, int tables, int ps)
 {
     __m512i t[4][4], idx[16];
+#pragma GCC unroll 4
     for (int c = 0; c < tables; c++)
         for (int q = 0; q < 4; q++) t[c][q] = _mm512_loadu_si512(k->code[c] + 64 * q);
+#pragma GCC unroll 16
     for (int o = 0; o < ps / 4; o++) idx[o] = _mm512_loadu_si512(k->idx[o]);
     const size_t dc = (size_t)k->dc;
     size_t head = (uintptr_t)out % (size_t)ps ? 0 : (size_t)(-(uintptr_t)out & 63) / (size_t)ps;
@@ -137,45 +141,71 @@ TL_VBMI void tl_x8_code_pixels_ukernel__avx512vbmi(const uint8_t *px, size_t n, 
     }
 }
 
-/* m <= 16 pixels: channel c's bytes into 32-bit lanes by one permute, the
- * division form MODE with the lane-0 constants, a store cut to m. */
-TL_VBMI_INLINE void plane_step(const uint8_t *px, size_t m, size_t dc, __m512i pick, const tl_img_real *r,
-                                      uint8_t *out, int mode)
+/* The constants of one channel's division form, in registers. */
+typedef struct plane_consts {
+    __m512i pick;                   /* lane i's low byte: pixel i's byte of the channel */
+    __m512 mean, rcp, std;
+} plane_consts;
+
+/* m <= 16 pixels: per channel, its bytes into 32-bit lanes by one permute,
+ * the division form MODE, a store cut to m. */
+TL_VBMI_INLINE void planes_step(const uint8_t *px, size_t m, const plane_consts *k, uint8_t *const *out, size_t at,
+                                int dc, int mode)
 {
-    __m512i x = _mm512_maskz_loadu_epi8(low_bytes(m * dc), px);
-    __m512i v = _mm512_maskz_permutexvar_epi8((__mmask64)0x1111111111111111ull, pick, x);
-    __m512 a = _mm512_sub_ps(_mm512_cvtepi32_ps(v), _mm512_set1_ps(r->mean[0]));
-    __m512 rcp = _mm512_set1_ps(r->rcp[0]), q;
-    if (mode == TL_REAL_MUL) q = _mm512_mul_ps(a, rcp);
-    else if (mode == TL_REAL_FMA) {
-        q = _mm512_mul_ps(a, rcp);
-        q = _mm512_fmadd_ps(_mm512_fnmadd_ps(q, _mm512_set1_ps(r->std[0]), a), rcp, q); /* a - q * std, exact */
-    } else q = _mm512_div_ps(a, _mm512_set1_ps(r->std[0]));
-    if (m == 16) _mm512_storeu_ps(out, q);
-    else _mm512_mask_storeu_ps(out, (__mmask16)((1u << m) - 1), q);
+    __m512i x = _mm512_maskz_loadu_epi8(low_bytes(m * (size_t)dc), px);
+#pragma GCC unroll 4
+    for (int c = 0; c < dc; c++) {
+        __m512i v = _mm512_maskz_permutexvar_epi8((__mmask64)0x1111111111111111ull, k[c].pick, x);
+        __m512 a = _mm512_sub_ps(_mm512_cvtepi32_ps(v), k[c].mean), q;
+        if (mode == TL_REAL_MUL) q = _mm512_mul_ps(a, k[c].rcp);
+        else if (mode == TL_REAL_FMA) {
+            q = _mm512_mul_ps(a, k[c].rcp);
+            q = _mm512_fmadd_ps(_mm512_fnmadd_ps(q, k[c].std, a), k[c].rcp, q); /* a - q * std, exact */
+        } else q = _mm512_div_ps(a, k[c].std);
+        if (m == 16) _mm512_storeu_ps(out[c] + at, q);
+        else _mm512_mask_storeu_ps(out[c] + at, (__mmask16)((1u << m) - 1), q);
+    }
 }
 
-TL_VBMI_INLINE void plane_loop(const uint8_t *px, size_t n, size_t dc, __m512i pick, const tl_img_real *r,
-                                      uint8_t *out, int mode)
+TL_VBMI_INLINE void planes_loop(const uint8_t *px, size_t n, const tl_img_real *chan, uint8_t *const *out, int dc,
+                                int mode)
 {
-    size_t head = (uintptr_t)out % 4 ? 0 : (size_t)(-(uintptr_t)out & 63) / 4, i = 0;
-    if (head > n) head = n;
-    if (head) plane_step(px, head, dc, pick, r, out, mode);
-    for (i = head, px += head * dc, out += 4 * head; i + 16 <= n; i += 16, px += 16 * dc, out += 64)
-        plane_step(px, 16, dc, pick, r, out, mode);
-    if (i < n) plane_step(px, n - i, dc, pick, r, out, mode);
-}
-
-TL_VBMI void tl_u8_real_plane_ukernel__avx512vbmi(const uint8_t *px, size_t n, int dc, int c, const tl_img_real *r,
-                                                  void *out)
-{
-    /* lane i's low byte: pixel i's byte of channel c */
+    plane_consts k[4];
+    uint8_t *o[4]; /* locals: stores through uint8_t * could change the caller's array */
     const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    __m512i pick = _mm512_add_epi32(_mm512_mullo_epi32(lanes, _mm512_set1_epi32(dc)), _mm512_set1_epi32(c));
-    switch (r->mode) {
-    case TL_REAL_MUL: plane_loop(px, n, (size_t)dc, pick, r, (uint8_t *)out, TL_REAL_MUL); return;
-    case TL_REAL_FMA: plane_loop(px, n, (size_t)dc, pick, r, (uint8_t *)out, TL_REAL_FMA); return;
-    default: plane_loop(px, n, (size_t)dc, pick, r, (uint8_t *)out, TL_REAL_DIV); return;
+#pragma GCC unroll 4
+    for (int c = 0; c < dc; c++) {
+        o[c] = out[c];
+        k[c].pick = _mm512_add_epi32(_mm512_mullo_epi32(lanes, _mm512_set1_epi32(dc)), _mm512_set1_epi32(c));
+        k[c].mean = _mm512_set1_ps(chan[c].mean[0]), k[c].rcp = _mm512_set1_ps(chan[c].rcp[0]);
+        k[c].std = _mm512_set1_ps(chan[c].std[0]);
+    }
+    /* the first plane's stores aligned (the others too where the plane
+     * stride is a multiple of 64, as in NCHW at any width multiple of 16) */
+    size_t head = (uintptr_t)out[0] % 4 ? 0 : (size_t)(-(uintptr_t)out[0] & 63) / 4, i = 0;
+    if (head > n) head = n;
+    if (head) planes_step(px, head, k, o, 0, dc, mode);
+    for (i = head; i + 16 <= n; i += 16) planes_step(px + i * (size_t)dc, 16, k, o, 4 * i, dc, mode);
+    if (i < n) planes_step(px + i * (size_t)dc, n - i, k, o, 4 * i, dc, mode);
+}
+
+/* one loop per channel count and form: the channel loop unrolls */
+TL_VBMI_INLINE void planes_forms(const uint8_t *px, size_t n, const tl_img_real *chan, uint8_t *const *out, int dc)
+{
+    switch (chan[0].mode) {
+    case TL_REAL_MUL: planes_loop(px, n, chan, out, dc, TL_REAL_MUL); return;
+    case TL_REAL_FMA: planes_loop(px, n, chan, out, dc, TL_REAL_FMA); return;
+    default: planes_loop(px, n, chan, out, dc, TL_REAL_DIV); return;
+    }
+}
+
+TL_VBMI void tl_u8_real_planes_ukernel__avx512vbmi(const uint8_t *px, size_t n, int dc, const tl_img_real *chan,
+                                                   uint8_t *const *out)
+{
+    switch (dc) {
+    case 1: planes_forms(px, n, chan, out, 1); return;
+    case 3: planes_forms(px, n, chan, out, 3); return;
+    default: planes_forms(px, n, chan, out, 4); return;
     }
 }
 

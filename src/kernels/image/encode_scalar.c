@@ -59,12 +59,13 @@ void tl_x8_code_pixels_ukernel__scalar(const uint8_t *px, size_t n, const tl_img
     }
 }
 
-void tl_u8_real_plane_ukernel__scalar(const uint8_t *px, size_t n, int dc, int c, const tl_img_real *r, void *out)
+void tl_u8_real_planes_ukernel__scalar(const uint8_t *px, size_t n, int dc, const tl_img_real *chan, uint8_t *const *out)
 {
-    for (size_t x = 0; x < n; x++) {
-        float v = real_of(r, px[x * (size_t)dc + (size_t)c], 0);
-        memcpy((uint8_t *)out + 4 * x, &v, 4); /* a plane row may sit at any byte */
-    }
+    for (size_t c = 0; c < (size_t)dc; c++)
+        for (size_t x = 0; x < n; x++) {
+            float v = real_of(&chan[c], px[x * (size_t)dc + c], 0);
+            memcpy(out[c] + 4 * x, &v, 4); /* a plane row may sit at any byte */
+        }
 }
 
 void tl_x8_fill_period_ukernel__scalar(uint8_t *dst, size_t n, const uint8_t *pat, size_t period)
