@@ -319,6 +319,32 @@ TL_TEST(encoder_is_used)
     }
 }
 
+/* On AVX-512 with VBMI the benchmark's NC1HWC2 and NCHW f32 destinations
+ * (with and without mean/std) take the one-step kernels; without VBMI the
+ * staged steps or the tables. */
+TL_TEST(one_step_kernels_are_used)
+{
+    static const struct { const char *spec, *kernel; } dsts[] = {
+        {"rknn.nc1hwc2:i8:1x1x64x64x16:c=3:zp=-128:scale=1", "tl_x8_code_pixels_ukernel__avx512vbmi"},
+        {"trt.dla_hwc4:i8:1x3x64x64", "tl_x8_code_pixels_ukernel__avx512vbmi"},
+        {"NCHW:f32:1x3x64x64", "tl_u8_real_planes_ukernel__avx512vbmi"},
+    };
+    tl_desc s = spec("yuv.nv12:u8:3x108x192");
+    const float mean[3] = {123.675f, 116.28f, 103.53f}, std[3] = {58.395f, 57.12f, 57.375f};
+    for (size_t i = 0; i < 2 * sizeof dsts / sizeof dsts[0]; i++) {
+        tl_desc d = spec(dsts[i / 2].spec);
+        tl_image_params p = TL_IMAGE_PARAMS_INIT;
+        if (i % 2) memcpy(p.mean, mean, sizeof mean), memcpy(p.std, std, sizeof std);
+        tl_image_plan *plan;
+        if (!tl_cpu_has(TL_ISA_AVX512) || tl_image_plan_create_isa(&plan, &s, &d, &p, TL_ISA_AVX512) != TL_OK) continue;
+        const char *got = tl_image_plan_encoder(plan);
+        bool vbmi = tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI);
+        if (vbmi != (got && strcmp(got, dsts[i / 2].kernel) == 0))
+            FAILF("%s mean/std %d: encoder %s, VBMI %d", dsts[i / 2].spec, (int)(i % 2), got ? got : "table", vbmi);
+        tl_image_plan_destroy(plan);
+    }
+}
+
 int main(int argc, char **argv)
 {
     tl_test_init(argc, argv);
@@ -329,5 +355,6 @@ int main(int argc, char **argv)
     TL_RUN(fill_kernels_match_definition);
     TL_RUN(plans_match_table);
     TL_RUN(encoder_is_used);
+    TL_RUN(one_step_kernels_are_used);
     return tl_test_finish();
 }
