@@ -66,6 +66,15 @@ tl_x8_expand_ukernel__avx512vbmi(const uint8_t *in, size_t n, const tl_img_expan
  * alignment allows it (a misaligned 64-byte store writes two lines). */
 #if defined(__x86_64__) && defined(__AVX512F__)
 #define TL_VBMI __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+/* Loops over channels and output vectors have constant counts per
+ * specialisation; unrolled, their constants stay in registers (0.37 ms
+ * against 0.41 for NCHW f32 rows). Without optimisation GCC ignores the
+ * hint with a warning, so it is only given when optimising. */
+#if defined(__OPTIMIZE__)
+#define TL_UNROLL _Pragma("GCC unroll 16")
+#else
+#define TL_UNROLL
+#endif
 /* the loops below are specialised per constant argument: always inlined */
 #define TL_VBMI_INLINE static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vbmi")))
 
@@ -87,13 +96,13 @@ TL_VBMI_INLINE void pix8_step(const uint8_t *px, size_t m, uint8_t *out, const t
     if (tables > 0) {
         __mmask64 top = _mm512_movepi8_mask(x);
         __m512i codes = lut256(x, top, t[0]);
-#pragma GCC unroll 4
+        TL_UNROLL
         for (int c = 1; c < tables; c++) codes = _mm512_mask_mov_epi8(codes, (__mmask64)k->chan[c], lut256(x, top, t[c]));
         x = codes;
     }
     const __mmask64 keep = (__mmask64)k->keep;
     size_t bytes = m * (size_t)ps;
-#pragma GCC unroll 16
+    TL_UNROLL
     for (int o = 0; o < ps / 4; o++) {
         __m512i v = _mm512_maskz_permutexvar_epi8(keep, idx[o], x);
         if (bytes >= 64 * (size_t)(o + 1)) _mm512_storeu_si512(out + 64 * o, v);
@@ -104,10 +113,10 @@ TL_VBMI_INLINE void pix8_step(const uint8_t *px, size_t m, uint8_t *out, const t
 TL_VBMI_INLINE void pix8_loop(const uint8_t *px, size_t n, const tl_img_pix8 *k, uint8_t *out, int tables, int ps)
 {
     __m512i t[4][4], idx[16];
-#pragma GCC unroll 4
+    TL_UNROLL
     for (int c = 0; c < tables; c++)
         for (int q = 0; q < 4; q++) t[c][q] = _mm512_loadu_si512(k->code[c] + 64 * q);
-#pragma GCC unroll 16
+    TL_UNROLL
     for (int o = 0; o < ps / 4; o++) idx[o] = _mm512_loadu_si512(k->idx[o]);
     const size_t dc = (size_t)k->dc;
     size_t head = (uintptr_t)out % (size_t)ps ? 0 : (size_t)(-(uintptr_t)out & 63) / (size_t)ps;
@@ -153,7 +162,7 @@ TL_VBMI_INLINE void planes_step(const uint8_t *px, size_t m, const plane_consts 
                                 int dc, int mode)
 {
     __m512i x = _mm512_maskz_loadu_epi8(low_bytes(m * (size_t)dc), px);
-#pragma GCC unroll 4
+    TL_UNROLL
     for (int c = 0; c < dc; c++) {
         __m512i v = _mm512_maskz_permutexvar_epi8((__mmask64)0x1111111111111111ull, k[c].pick, x);
         __m512 a = _mm512_sub_ps(_mm512_cvtepi32_ps(v), k[c].mean), q;
@@ -173,7 +182,7 @@ TL_VBMI_INLINE void planes_loop(const uint8_t *px, size_t n, const tl_img_real *
     plane_consts k[4];
     uint8_t *o[4]; /* locals: stores through uint8_t * could change the caller's array */
     const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-#pragma GCC unroll 4
+    TL_UNROLL
     for (int c = 0; c < dc; c++) {
         o[c] = out[c];
         k[c].pick = _mm512_add_epi32(_mm512_mullo_epi32(lanes, _mm512_set1_epi32(dc)), _mm512_set1_epi32(c));
