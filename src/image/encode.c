@@ -101,6 +101,7 @@ static void fill_init(tl_img_fill *f, const tl_img_dst *w, const tl_desc *d, int
     if (w->shape == TL_DST_ELEMENTS || 64 % f->period != 0 || f->len < 128) return;
 #if defined(__x86_64__)
     if (isa == TL_ISA_AVX512 && tl_cpu_has(TL_ISA_AVX512)) f->fn = tl_x8_fill_period_ukernel__avx512;
+    else if (isa == TL_ISA_AVX2 && tl_cpu_has(TL_ISA_AVX2) && 32 % f->period == 0) f->fn = tl_x8_fill_period_ukernel__avx2;
 #else
     (void)isa;
 #endif

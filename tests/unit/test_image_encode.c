@@ -100,13 +100,17 @@ TL_TEST(expand_kernels_match_definition)
 /* The one-step kernels against their scalar twins (kernels/image/encode.h),
  * at every count (vector steps, masked heads and tails) and destination
  * alignment, with bytes around the output left alone. */
-typedef struct { const char *name; int isa; unsigned feat; tl_img_pix8_fn pix8; tl_img_real_planes_fn planes; tl_img_fill_fn fill; } one_step;
+typedef struct {
+    const char *name; int isa; unsigned feat; tl_img_pix8_fn pix8; tl_img_real_planes_fn planes; tl_img_fill_fn fill;
+    size_t fill_max_period, fill_min_n;
+} one_step;
 static const one_step one_steps[] = {
 #if defined(__x86_64__)
     {"avx512", TL_ISA_AVX512, TL_FEAT_VBMI, tl_x8_code_pixels_ukernel__avx512vbmi, tl_u8_real_planes_ukernel__avx512vbmi,
-     tl_x8_fill_period_ukernel__avx512},
+     tl_x8_fill_period_ukernel__avx512, 64, 0},
+    {"avx2", TL_ISA_AVX2, 0, NULL, NULL, tl_x8_fill_period_ukernel__avx2, 32, 32},
 #endif
-    {"none", TL_ISA_SCALAR, 0, NULL, NULL, NULL}, /* keeps the table non-empty */
+    {"none", TL_ISA_SCALAR, 0, NULL, NULL, NULL, 0, 0}, /* keeps the table non-empty */
 };
 
 TL_TEST(code_pixels_kernels_match_scalar)
@@ -195,6 +199,7 @@ TL_TEST(fill_kernels_match_definition)
             if (!fns[f] || !tl_cpu_runs(one_steps[k].isa, one_steps[k].feat)) continue;
             for (int trial = 0; trial < 200; trial++) {
                 size_t period = periods[tl_rng_pick(&r, 7)], n = (size_t)tl_rng_range(&r, 0, 2000);
+                if (f && (period > one_steps[k].fill_max_period || n < one_steps[k].fill_min_n)) continue;
                 size_t off = (size_t)tl_rng_range(&r, 0, 64);
                 for (size_t i = 0; i < period; i++) pat[i] = (uint8_t)tl_rng_range(&r, 0, 255);
                 for (size_t i = period; i < 128; i++) pat[i] = pat[i % period];

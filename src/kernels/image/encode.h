@@ -173,12 +173,13 @@ void tl_u8_real_planes_ukernel__avx512vbmi(const uint8_t *px, size_t n, int dc, 
 
 /* ---- periodic rows (letterbox border rows) --------------------------------
  * dst[i] = pat[i % period] for i < n, period a divisor of 64, pat holding
- * 128 bytes of the pattern: a border row of the destination is one pad pixel
+ * 128 bytes of the pattern (AVX2: a divisor of 32, n >= 32): a border row of the destination is one pad pixel
  * (or one pad element per plane) repeated, so it is written by 64-byte
  * stores of one vector instead of copied from an encoded row. */
 typedef void (*tl_img_fill_fn)(uint8_t *dst, size_t n, const uint8_t *pat, size_t period);
 
 void tl_x8_fill_period_ukernel__scalar(uint8_t *dst, size_t n, const uint8_t *pat, size_t period);
+void tl_x8_fill_period_ukernel__avx2(uint8_t *dst, size_t n, const uint8_t *pat, size_t period); /* period | 32, n >= 32 */
 void tl_x8_fill_period_ukernel__avx512(uint8_t *dst, size_t n, const uint8_t *pat, size_t period);
 
 /* The forms the NEON kernel has in this build: FMA and DIV need AArch64. */

@@ -46,3 +46,18 @@ void tl_x8_expand_ukernel__avx2(const uint8_t *in, size_t n, const tl_img_expand
     tl_x8_expand_ukernel__scalar(in, n - i, x, out);
 }
 #endif
+
+/* Border rows (kernels/image/encode.h), 32 bytes a store: the period
+ * divides 32 here; the first and last 32 bytes by unaligned stores of the
+ * pattern at their phase (overlapping bytes get the same values), aligned
+ * stores between. n >= 32. */
+#if defined(__x86_64__) && defined(__AVX2__)
+void tl_x8_fill_period_ukernel__avx2(uint8_t *dst, size_t n, const uint8_t *pat, size_t period)
+{
+    size_t head = (size_t)(-(uintptr_t)dst & 31), i = head;
+    _mm256_storeu_si256((__m256i *)dst, _mm256_loadu_si256((const __m256i *)pat));
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(pat + head % period));
+    for (; i + 32 <= n; i += 32) _mm256_store_si256((__m256i *)(dst + i), v);
+    if (i < n) _mm256_storeu_si256((__m256i *)(dst + n - 32), _mm256_loadu_si256((const __m256i *)(pat + (n - 32) % period)));
+}
+#endif
