@@ -14,7 +14,13 @@
  * gives the same f32 quotient for every u8 value of every channel (there are
  * only 256 per channel, so that is checked here, once per plan); no form is
  * left to chance, and when none matches (Armv7 without a divide) the plan
- * keeps its table. */
+ * keeps its table.
+ *
+ * On AVX-512 with VBMI two destinations take one kernel from the row of
+ * pixels straight to the destination row instead (measured faster,
+ * docs/performance.md): 8-bit codes into pixels with pad lanes, looked up
+ * in the plan's own tables, and f32 plane rows. Letterbox border rows are
+ * written from their pad pattern (fill_init). */
 #include <string.h>
 
 #include "engine/engine.h"
@@ -91,8 +97,9 @@ static bool identity(const float *mean, const float *std, int dc)
 }
 
 /* Border rows: the pad pixel (or each plane's pad element) repeated over the
- * image's width, by 64-byte stores where the period divides 64 and the span
- * holds the kernel's 128 bytes of pattern. */
+ * image's width, by vector stores of the pattern where the period divides
+ * the vector (64 bytes AVX-512, 32 AVX2) and the span holds the kernels'
+ * 128 bytes of pattern; elsewhere copies of the encoded row. */
 static void fill_init(tl_img_fill *f, const tl_img_dst *w, const tl_desc *d, int isa)
 {
     f->fn = NULL;

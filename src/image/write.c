@@ -333,7 +333,7 @@ static void enc_pixels_row(const tl_img_dst *w, const tl_img_enc *e, const uint8
     zero(row, w->plo_w * ps);
     uint8_t *p = row + w->plo_w * ps;
     if (e->pix8_fn) e->pix8_fn(px, (size_t)width, &e->pix8, p); /* in one step */
-    for (int64_t x0 = 0; x0 < width && !e->pix8_fn; x0 += TL_IMG_ENC_CHUNK) {
+    else for (int64_t x0 = 0; x0 < width; x0 += TL_IMG_ENC_CHUNK) {
         size_t n = (size_t)(width - x0 < TL_IMG_ENC_CHUNK ? width - x0 : TL_IMG_ENC_CHUNK);
         const uint8_t *s = px + x0 * dc;
         if (ps == bytes) { /* packed pixels: the elements are the row */
