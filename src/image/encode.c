@@ -135,7 +135,7 @@ static bool pix8_init(tl_img_enc *e, const tl_img_dst *w, const tl_img_codes *t,
  * value of every channel? A row whose pixel v has every channel = v. */
 static bool planes_exact(tl_img_real_planes_fn fn, const tl_img_real *chan, const float *mean, const float *std, int dc)
 {
-    uint8_t src[256 * 4];
+    uint8_t src[256 * 4] = {0};
     float got[4][256];
     uint8_t *out[4] = {(uint8_t *)got[0], (uint8_t *)got[1], (uint8_t *)got[2], (uint8_t *)got[3]};
     for (int v = 0; v < 256; v++)
