@@ -27,14 +27,22 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
 
 
 
+/* plain_fn walks pointers: with row indices, its loop inlined into the
+ * kernel reloaded a bound from the stack per element (NHWC -> NCHW f32 C = 3
+ * on SSE2, where the edges do all the work: 27 -> 15 GB/s). That loop's
+ * speed also depends on where it lands in the binary (8 to 28 GB/s for the
+ * same instructions: the loads at 12-byte steps and the 4-byte stores meet
+ * modulo 4 KiB, and the memory dependence prediction goes by address). */
 #define TL_X86_TRANSPOSE(fn, plain_fn, edges_fn, E, MK, MK2)                                   \
     TL_FN void plain_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
                              size_t a0, size_t e0, size_t a1, size_t e1)                      \
     {                                                                                         \
         if (a0 >= e0) return;                                                                 \
-        for (size_t i1 = a1; i1 < e1; i1++)                                                   \
-            for (size_t i0 = a0; i0 < e0; i0++)                                               \
-                memcpy(dst + (ptrdiff_t)i1 * ds1 + i0 * E, src + (ptrdiff_t)i0 * ss0 + i1 * E, E); \
+        for (size_t i1 = a1; i1 < e1; i1++) {                                                 \
+            const uint8_t *s = src + (ptrdiff_t)a0 * ss0 + i1 * E;                            \
+            uint8_t *d = dst + (ptrdiff_t)i1 * ds1 + a0 * E;                                  \
+            for (size_t i0 = a0; i0 < e0; i0++, s += ss0, d += E) memcpy(d, s, E);          \
+        }                                                                                     \
     }                                                                                         \
     TL_FN void edges_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
                              size_t a0, size_t e0, size_t a1, size_t e1)                      \
