@@ -20,9 +20,9 @@ static void describe_pass(const tl_plan *p, const tl_pass *ps, int i, tl_strbuf 
                      (long long)ps->tail);
     if (ps->ex == &tl_exec_2d && ps->x.t2d.lanes) tl_sb_printf(sb, ", whole rows from a tile with zero lanes");
     if (ps->ex == &tl_exec_2d && (ps->x.t2d.alias & TL_T2D_SRC_ALIAS))
-        tl_sb_printf(sb, ", source rows share L1 sets (loaded ahead)");
+        tl_sb_printf(sb, ", source rows share L1 sets");
     if (ps->ex == &tl_exec_2d && (ps->x.t2d.alias & TL_T2D_DST_ALIAS))
-        tl_sb_printf(sb, ", destination rows share L1 sets (runs of lines through L1)");
+        tl_sb_printf(sb, ", destination rows share L1 sets");
     tl_sb_printf(sb, "\n");
     if (ps->kind == TL_PASS_ELEMENTS) {
         tl_sb_printf(sb, "  region lo [");

@@ -49,15 +49,16 @@ static bool choose(const tl_plan *p, tl_pass *ps)
     ps->x.t2d.convert_first = (uint8_t)(!copy && cv->ed <= cv->es);
     ps->kernel_name = k->name;
     ps->esize = (uint8_t)esz;
-    ps->x.t2d.alias = k->shape == TL_T2D_ANY ? alias_flags(p, in, out) : 0;
     /* a partial channel block (NCHW16c with C = 24: 8 channels and 8 zero
      * lanes): the tiled transpose writes whole destination rows from a tile
      * with zero rows, instead of short rows and a zero store per row */
     int64_t lanes = ps->head + in->count + ps->tail;
     const tl_t2d_kernel *kl = tl_find_t2d(p->isa, esz, (size_t)lanes, (size_t)out->count);
+    ps->x.t2d.lanes = NULL;
     if (copy && (ps->head || ps->tail) && lanes * (int64_t)esz <= 256 && k->shape == TL_T2D_ANY && kl &&
         kl->shape == TL_T2D_ANY)
-        ps->x.t2d.lanes = kl;
+        ps->x.t2d.lanes = kl; /* it reads an L1 tile: no set flags */
+    ps->x.t2d.alias = k->shape == TL_T2D_ANY && !ps->x.t2d.lanes ? alias_flags(p, in, out) : 0;
     return true;
 }
 

@@ -74,11 +74,12 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             /* so DRAM sees bursts, not 64-byte writes spread over n1 rows */                 \
             /* (NHWC -> NCHW f32 with C = 64: +25%; with 16 rows no */                        \
             /* difference, measured). Rows close together are one stream. */                  \
-            /* Rows whose lines share one L1 set (TL_T2D_DST_ALIAS): the same */             \
-            /* 8-line runs, so the stores in flight spread over 8 sets */                     \
+            /* Plain stores to rows whose lines share one L1 set */                          \
+            /* (TL_T2D_DST_ALIAS): the same 8-line runs, so the stores in */                  \
+            /* flight spread over 8 sets */                                                   \
             /* (x86_bytes512.h, b512_run_b). */                                               \
             enum { LMAX = 8 };                                                                \
-            const size_t L = ((nt && n1 > 16 && ds1 >= 4096) || (stream & TL_T2D_DST_ALIAS)) && f0 >= LMAX * T0 ? LMAX : 1; \
+            const size_t L = ((nt && n1 > 16 && ds1 >= 4096) || (!nt && (stream & TL_T2D_DST_ALIAS))) && f0 >= LMAX * T0 ? LMAX : 1; \
             const size_t TL = T0 * L;                                                         \
             _Alignas(64) uint8_t B[MK * 64 * LMAX];                                           \
             size_t g0 = f0 / TL * TL;                                                         \
