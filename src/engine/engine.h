@@ -37,9 +37,12 @@ typedef struct tl_machine {
     size_t tile_bytes;       /* L1 tiles of the executors: half the L1, a power of 2 in
                                 [4 KiB, TL_TILE_BYTES] (TL_TILE_BYTES env) */
     size_t way_bytes;        /* L1 bytes / ways: rows this far apart share an L1 set */
-    unsigned alias_rows;     /* rows in one L1 set a kernel may touch at once: half the
-                                ways, the rest for the other side and the stack
+    unsigned alias_rows;     /* rows in one L1 set a kernel may load from at once: half
+                                the ways, the rest for the other side and the stack
                                 (TL_ALIAS_ROWS) */
+    unsigned alias_store_rows; /* ... and store to: the ways; past that the transposes
+                                  write runs of lines per row through L1
+                                  (TL_ALIAS_STORE_ROWS) */
 } tl_machine;
 
 /* The cache model of a sysfs cache directory (/sys/devices/system/cpu/cpu0/cache:
@@ -55,6 +58,9 @@ void tl_machine_derive(tl_machine *m);
 /* Rows `stride` bytes apart, `rows` at once: more of them in one L1 set than
  * the policy allows (m->alias_rows)? */
 bool tl_machine_rows_alias(const tl_machine *m, int64_t stride, size_t rows);
+/* How many of `rows` rows `stride` bytes apart fall into one L1 set (the
+ * largest count over the sets; 1 when the L1 geometry is unknown). */
+size_t tl_machine_rows_per_set(const tl_machine *m, int64_t stride, size_t rows);
 
 /* The policy in force: detected on the first call (thread-safe), or the
  * test hook's. */
@@ -151,6 +157,8 @@ typedef struct tl_pass {
                                            count + tail source rows, fed from an L1 tile whose
                                            extra rows are zero (whole destination rows) */
             uint8_t convert_first;      /* with a conversion: narrow first, then move */
+            uint8_t alias;              /* TL_T2D_DST_ALIAS / TL_T2D_SRC_ALIAS for a tiled
+                                           transpose whose rows share L1 sets (the policy) */
         } t2d;
         const tl_ilv_kernel *ilv;
         const tl_repack_kernel *repack;

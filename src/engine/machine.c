@@ -1,7 +1,7 @@
 /* The machine policy, decided once (XNNPACK's config, libyuv's cpu flags):
  * the CPU's paths and features, its data caches, and the tuning numbers every
  * plan derives from them. TL_CPU, TL_CPU_DISABLE, TL_CACHES, TL_STREAM_BYTES,
- * TL_TILE_BYTES and TL_ALIAS_ROWS override the detection, and tests replace
+ * TL_TILE_BYTES, TL_ALIAS_ROWS and TL_ALIAS_STORE_ROWS override the detection, and tests replace
  * the whole of it (tl_machine_set) to force every path. */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -243,8 +243,11 @@ void tl_machine_derive(tl_machine *m)
     m->stream_bytes = env_size("TL_STREAM_BYTES", m->stream_bytes, true);
     size_t t = env_size("TL_TILE_BYTES", m->tile_bytes, false);
     if (t >= 4096 && t <= TL_TILE_BYTES) m->tile_bytes = pow2_floor(t);
+    m->alias_store_rows = ways;
     size_t a = env_size("TL_ALIAS_ROWS", m->alias_rows, false);
     if (a <= 1024) m->alias_rows = (unsigned)a;
+    a = env_size("TL_ALIAS_STORE_ROWS", m->alias_store_rows, false);
+    if (a <= 1024) m->alias_store_rows = (unsigned)a;
 }
 
 static size_t gcd(size_t a, size_t b)
@@ -257,16 +260,21 @@ static size_t gcd(size_t a, size_t b)
     return a;
 }
 
-bool tl_machine_rows_alias(const tl_machine *m, int64_t stride, size_t rows)
+size_t tl_machine_rows_per_set(const tl_machine *m, int64_t stride, size_t rows)
 {
     size_t way = m->way_bytes;
-    if (way < 64 || rows <= m->alias_rows) return false;
+    if (way < 64 || rows == 0) return rows ? 1 : 0;
     size_t s = (size_t)(stride < 0 ? -stride : stride) % way;
     /* rows r * stride meet the same set every way / g rows (g: the stride's
      * share of the way, at least a line) */
     size_t g = s ? gcd(s, way) : way;
     size_t period = way / (g < 64 ? 64 : g);
-    return (rows + period - 1) / period > m->alias_rows;
+    return (rows + period - 1) / period;
+}
+
+bool tl_machine_rows_alias(const tl_machine *m, int64_t stride, size_t rows)
+{
+    return tl_machine_rows_per_set(m, stride, rows) > m->alias_rows;
 }
 
 /* ---- the machine: built once, then read ------------------------------------------ */

@@ -19,6 +19,10 @@ static void describe_pass(const tl_plan *p, const tl_pass *ps, int i, tl_strbuf 
         tl_sb_printf(sb, ", fused zeros %lld before / %lld after each run", (long long)ps->head,
                      (long long)ps->tail);
     if (ps->ex == &tl_exec_2d && ps->x.t2d.lanes) tl_sb_printf(sb, ", whole rows from a tile with zero lanes");
+    if (ps->ex == &tl_exec_2d && (ps->x.t2d.alias & TL_T2D_SRC_ALIAS))
+        tl_sb_printf(sb, ", source rows share L1 sets");
+    if (ps->ex == &tl_exec_2d && (ps->x.t2d.alias & TL_T2D_DST_ALIAS))
+        tl_sb_printf(sb, ", destination rows share L1 sets");
     tl_sb_printf(sb, "\n");
     if (ps->kind == TL_PASS_ELEMENTS) {
         tl_sb_printf(sb, "  region lo [");
@@ -43,10 +47,11 @@ static void describe_policy(const tl_plan *p, tl_strbuf *sb)
     const tl_machine *m = &p->machine;
     const tl_caches *c = &m->cache;
     tl_sb_printf(sb, "policy: cpu %s%s, streaming stores above %llu destination bytes in rows of %llu+ bytes, "
-                     "L1 tiles of %llu bytes, at most %u rows per L1 set (rows %llu bytes apart share one)\n",
+                     "L1 tiles of %llu bytes, at most %u rows per L1 set (rows %llu bytes apart share one), %u stored\n",
                  tl_isa_name(m->best_isa), (m->feat & TL_FEAT_VBMI) ? "+vbmi" : "",
                  (unsigned long long)m->stream_bytes, (unsigned long long)m->stream_row_bytes,
-                 (unsigned long long)m->tile_bytes, m->alias_rows, (unsigned long long)m->way_bytes);
+                 (unsigned long long)m->tile_bytes, m->alias_rows, (unsigned long long)m->way_bytes,
+                 m->alias_store_rows);
     tl_sb_printf(sb, "caches (%s): L1d %llu bytes %u-way, L2 %llu bytes %u-way, LLC %llu bytes %u-way\n", c->source,
                  (unsigned long long)c->l1d.bytes, c->l1d.ways, (unsigned long long)c->l2.bytes, c->l2.ways,
                  (unsigned long long)c->llc.bytes, c->llc.ways);

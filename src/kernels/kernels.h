@@ -102,7 +102,13 @@ typedef void (*tl_t2d_fn)(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdi
 /* `stream` (transpose, block and interleave kernels): the engine allows
  * non-temporal stores, because the call writes more than the cache holds
  * (the machine policy's stream_bytes); a kernel uses them only where its
- * stores are whole aligned lines, and fences before it returns. */
+ * stores are whole aligned lines, and fences before it returns. For the
+ * tiled transposes (TL_T2D_ANY) it is a set of flags: TL_T2D_STREAM that
+ * permission, TL_T2D_DST_ALIAS / TL_T2D_SRC_ALIAS the machine policy's
+ * verdict that 16 destination / source rows at their stride put more lines
+ * into one L1 set than it allows (tl_machine_rows_alias); the kernel then
+ * orders its stores or loads to spread them over sets. */
+enum { TL_T2D_STREAM = 1, TL_T2D_DST_ALIAS = 2, TL_T2D_SRC_ALIAS = 4 };
 /* interleave/: C planes (NULL = a lane of zeros) -> n packed pixels of C
  * elements; C and the element size are fixed per kernel. */
 typedef void (*tl_ilv_fn)(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream);

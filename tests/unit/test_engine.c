@@ -640,8 +640,13 @@ TL_TEST(machine_policy)
         {"NHWC:f32:1x32x32x80", "NCHW:f32:1x80x32x32"},
         {"NCHW16c:i8:1x64x64x64:scale=0.05", "NCHW:f32:1x64x64x64"}, /* dequantize, aliasing planes */
     };
-    for (int streamed = 0; streamed < 2; streamed++) {
+    /* variants: plain / streamed stores, times the L1 set limits at their
+     * extremes (no rows alias; every 2 rows in one set do), so both sides
+     * of the transposes' TL_T2D_*_ALIAS choices run against the reference */
+    for (int v = 0; v < 4; v++) {
+        int streamed = v & 1, aliased = v >> 1;
         tl_machine f = m;
+        f.alias_rows = f.alias_store_rows = aliased ? 1 : 1024;
         f.stream_bytes = streamed ? 1 : SIZE_MAX;
         f.stream_row_bytes = streamed ? 64 : m.stream_row_bytes;
         f.tile_bytes = streamed ? 4096 : m.tile_bytes; /* the smallest L1 tiles the policy makes */
@@ -651,13 +656,19 @@ TL_TEST(machine_policy)
             REQUIRE_STATUS(tl_desc_parse(&s, pairs[k][0]), TL_OK);
             REQUIRE_STATUS(tl_desc_parse(&d, pairs[k][1]), TL_OK);
             char what[200];
-            snprintf(what, sizeof what, "%s -> %s (%s stores)", pairs[k][0], pairs[k][1],
-                     streamed ? "streamed" : "plain");
+            snprintf(what, sizeof what, "%s -> %s (%s stores, rows %s L1 sets)", pairs[k][0], pairs[k][1],
+                     streamed ? "streamed" : "plain", aliased ? "sharing" : "not sharing");
             tl_plan *p = NULL;
             REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
             CHECK_EQ_I64(p->cv.stream, streamed);
             CHECK_STR_CONTAINS(tl_plan_describe(p), streamed ? "streaming stores above 1 destination bytes"
                                                              : "policy: cpu ");
+            /* u8 C = 16 planes 4096 bytes apart: the policy's verdict, both ways */
+            const char *text = tl_plan_describe(p);
+            if (strcmp(pairs[k][0], "NHWC:u8:1x64x64x16") == 0)
+                CHECK((strstr(text, "destination rows share L1 sets") != NULL) == (aliased != 0));
+            if (strcmp(pairs[k][0], "NCHW:u8:1x16x64x64") == 0)
+                CHECK((strstr(text, "source rows share L1 sets") != NULL) == (aliased != 0));
             tl_plan_destroy(p);
             check_pair_at(&r, &s, &d, what, true);
             check_pair(&r, &s, &d, what);

@@ -112,12 +112,14 @@ TL_TEST(derived_thresholds)
     unsetenv("TL_STREAM_BYTES");
     unsetenv("TL_TILE_BYTES");
     unsetenv("TL_ALIAS_ROWS");
+    unsetenv("TL_ALIAS_STORE_ROWS");
     m.cache = (tl_caches){{32 << 10, 8}, {1 << 20, 8}, {(size_t)32 << 20, 16}, "test"};
     tl_machine_derive(&m);
     CHECK_EQ_I64(m.stream_bytes, 8 << 20); /* a quarter of the LLC */
     CHECK_EQ_I64(m.tile_bytes, 16384);
     CHECK_EQ_I64(m.way_bytes, 4096);
     CHECK_EQ_I64(m.alias_rows, 4);
+    CHECK_EQ_I64(m.alias_store_rows, 8); /* the ways */
 
     m.cache = (tl_caches){{48 << 10, 12}, {2 << 20, 16}, {(size_t)2 << 20, 16}, "test"};
     tl_machine_derive(&m);
@@ -125,6 +127,7 @@ TL_TEST(derived_thresholds)
     CHECK_EQ_I64(m.tile_bytes, 16384); /* capped by the executors' stack tiles */
     CHECK_EQ_I64(m.way_bytes, 4096);
     CHECK_EQ_I64(m.alias_rows, 6);
+    CHECK_EQ_I64(m.alias_store_rows, 12);
 
     m.cache = (tl_caches){{16 << 10, 4}, {0, 0}, {0, 0}, "test"}; /* no LLC known: 8 MiB */
     tl_machine_derive(&m);
@@ -136,20 +139,25 @@ TL_TEST(derived_thresholds)
     setenv("TL_STREAM_BYTES", "0", 1); /* streams everything */
     setenv("TL_TILE_BYTES", "4K", 1);
     setenv("TL_ALIAS_ROWS", "3", 1);
+    setenv("TL_ALIAS_STORE_ROWS", "5", 1);
     tl_machine_derive(&m);
+    CHECK_EQ_I64(m.alias_store_rows, 5);
     CHECK_EQ_I64(m.stream_bytes, 0);
     CHECK_EQ_I64(m.tile_bytes, 4096);
     CHECK_EQ_I64(m.alias_rows, 3);
     setenv("TL_STREAM_BYTES", "12M", 1);
     setenv("TL_TILE_BYTES", "1000000", 1); /* beyond the stack tiles: ignored */
     setenv("TL_ALIAS_ROWS", "x", 1);       /* malformed: ignored */
+    setenv("TL_ALIAS_STORE_ROWS", "", 1);  /* empty: ignored */
     tl_machine_derive(&m);
+    CHECK_EQ_I64(m.alias_store_rows, 4);
     CHECK_EQ_I64(m.stream_bytes, 12 << 20);
     CHECK_EQ_I64(m.tile_bytes, 8192);
     CHECK_EQ_I64(m.alias_rows, 2);
     unsetenv("TL_STREAM_BYTES");
     unsetenv("TL_TILE_BYTES");
     unsetenv("TL_ALIAS_ROWS");
+    unsetenv("TL_ALIAS_STORE_ROWS");
 }
 
 /* Rows that share L1 sets: 64x64 u8 planes (4096 bytes apart) alias on a
@@ -173,6 +181,12 @@ TL_TEST(rows_alias)
     tl_machine_derive(&m);
     CHECK(!tl_machine_rows_alias(&m, 4096, 6));
     CHECK(tl_machine_rows_alias(&m, 4096, 7));
+    /* the count the store threshold (alias_store_rows) is held against */
+    CHECK_EQ_I64(tl_machine_rows_per_set(&m, 4096, 16), 16);
+    CHECK_EQ_I64(tl_machine_rows_per_set(&m, 6144, 16), 8); /* 2 sets */
+    CHECK_EQ_I64(tl_machine_rows_per_set(&m, 4160, 16), 1);
+    CHECK_EQ_I64(tl_machine_rows_per_set(&m, 16384, 5), 5);
+    CHECK_EQ_I64(tl_machine_rows_per_set(&m, 4096, 0), 0);
 }
 
 /* The detected machine has a cache model and the plan prints it. */
@@ -193,7 +207,7 @@ TL_TEST(describe_prints_policy)
     REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
     const char *text = tl_plan_describe(p);
     CHECK_STR_CONTAINS(text, "streaming stores above 25165824 destination bytes");
-    CHECK_STR_CONTAINS(text, "L1 tiles of 16384 bytes, at most 6 rows per L1 set (rows 4096 bytes apart share one)");
+    CHECK_STR_CONTAINS(text, "L1 tiles of 16384 bytes, at most 6 rows per L1 set (rows 4096 bytes apart share one), 12 stored");
     CHECK_STR_CONTAINS(text, "caches (test): L1d 49152 bytes 12-way, L2 2097152 bytes 16-way, LLC 100663296 bytes 16-way");
     tl_plan_destroy(p);
     tl_machine_set(NULL);

@@ -23,6 +23,19 @@ unsigned tl_exec_2d_esize(const tl_plan *p, const tl_pass *ps)
     return cv->path == TL_EP_COPY ? cv->es : (cv->es < cv->ed ? cv->es : cv->ed);
 }
 
+/* The machine policy's verdict on the rows a tiled transpose touches at
+ * once (its register blocks read or write 16 rows): source rows (in) with
+ * more lines in one L1 set than the policy's alias_rows are loaded ahead,
+ * destination rows (out) with more than alias_store_rows get runs of lines
+ * through L1 (the kernels' TL_T2D_*_ALIAS flags, docs/engine.md §3). */
+static uint8_t alias_flags(const tl_plan *p, const tl_node *in, const tl_node *out)
+{
+    const tl_machine *m = &p->machine;
+    size_t n0 = in->count < 16 ? (size_t)in->count : 16, n1 = out->count < 16 ? (size_t)out->count : 16;
+    return (uint8_t)((tl_machine_rows_per_set(m, out->ds, n1) > m->alias_store_rows ? TL_T2D_DST_ALIAS : 0) |
+                     (tl_machine_rows_alias(m, in->ss, n0) ? TL_T2D_SRC_ALIAS : 0));
+}
+
 /* The move kernel for the pass as it stands; false (nothing set) if none. */
 static bool choose(const tl_plan *p, tl_pass *ps)
 {
@@ -41,9 +54,11 @@ static bool choose(const tl_plan *p, tl_pass *ps)
      * with zero rows, instead of short rows and a zero store per row */
     int64_t lanes = ps->head + in->count + ps->tail;
     const tl_t2d_kernel *kl = tl_find_t2d(p->isa, esz, (size_t)lanes, (size_t)out->count);
+    ps->x.t2d.lanes = NULL;
     if (copy && (ps->head || ps->tail) && lanes * (int64_t)esz <= 256 && k->shape == TL_T2D_ANY && kl &&
         kl->shape == TL_T2D_ANY)
-        ps->x.t2d.lanes = kl;
+        ps->x.t2d.lanes = kl; /* it reads an L1 tile: no set flags */
+    ps->x.t2d.alias = k->shape == TL_T2D_ANY && !ps->x.t2d.lanes ? alias_flags(p, in, out) : 0;
     return true;
 }
 
@@ -100,10 +115,10 @@ static void t2d_tiles(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
                     else
                         for (size_t r = 0; r < m1; r++) p->stream_copy(d + (ptrdiff_t)r * out->ds, out_tile + r * rb, rb);
                 } else {
-                    k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), d, out->ds, m0, m1, 0);
+                    k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), d, out->ds, m0, m1, ps->x.t2d.alias & TL_T2D_DST_ALIAS);
                 }
             } else {
-                k->fn(s, in->ss, tmp, (ptrdiff_t)(m0 * cv->es), m0, m1, 0);
+                k->fn(s, in->ss, tmp, (ptrdiff_t)(m0 * cv->es), m0, m1, ps->x.t2d.alias & TL_T2D_SRC_ALIAS);
                 if (out->ds == (ptrdiff_t)(m0 * cv->ed))
                     tl_copy_or_convert_row(p, ps, tmp, d, m0 * m1);
                 else
@@ -160,7 +175,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     if (!ps->head && !ps->tail) {
         if (cv->path == TL_EP_COPY)
             k->fn(s, in->ss, d, out->ds, (size_t)in->count, (size_t)out->count,
-                  tl_exec_streams(p, (uint64_t)in->count * (uint64_t)out->count * ps->esize));
+                  tl_exec_streams(p, (uint64_t)in->count * (uint64_t)out->count * ps->esize) | ps->x.t2d.alias);
         else t2d_tiles(p, ps, s, d, in, out);
         return;
     }
@@ -174,7 +189,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         uint8_t *dr = d + r0 * out->ds;
         if (cv->path == TL_EP_COPY)
             k->fn(sr, in->ss, dr + ps->head * cv->ed, out->ds, (size_t)in->count, (size_t)part.count,
-                  tl_exec_streams(p, (uint64_t)in->count * (uint64_t)part.count * ps->esize));
+                  tl_exec_streams(p, (uint64_t)in->count * (uint64_t)part.count * ps->esize) | ps->x.t2d.alias);
         else t2d_tiles(p, ps, sr, dr, in, &part);
         for (int64_t r = 0; r < part.count; r++) {
             uint8_t *row = dr + r * out->ds;

@@ -81,7 +81,8 @@ static inline void tl_copy_or_convert_row(const tl_plan *p, const tl_pass *ps, c
 }
 
 /* A move kernel call that writes `bytes` may use non-temporal stores: the
- * machine policy's one threshold, as for the plan (tl_machine.stream_bytes). */
+ * machine policy's one threshold, as for the plan (tl_machine.stream_bytes).
+ * 1 is TL_T2D_STREAM. */
 static inline int tl_exec_streams(const tl_plan *p, uint64_t bytes)
 {
     return bytes >= (uint64_t)p->machine.stream_bytes;

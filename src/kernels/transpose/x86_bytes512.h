@@ -389,7 +389,7 @@ TL_B512_FN void b512_rows_ahead(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,
  * source rows and ds1 == 16 (NCHW -> NHWC with C = 16, NCHW16c packs) the
  * destination is contiguous and registers are stored whole. */
 TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
-                           int nt)
+                           int nt, int src_alias)
 {
     int dense = ds1 == 16 && n0 == 16;
     int stage = (ds1 % 512 == 0 || nt) && !dense;
@@ -408,7 +408,7 @@ TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
         return;
     }
     size_t a1 = 0; /* columns done by b512_rows_ahead */
-    if (!stage && ss0 % 4096 == 0 && n0 % 16 == 0 && f1) {
+    if (!stage && src_alias && n0 % 16 == 0 && f1) {
         /* planes sharing L1 sets: chunks of B512_CHUNK blocks per 16 rows */
         enum { B512_CHUNK = 8 };
         for (size_t c1 = 0; c1 < f1; c1 += 64 * B512_CHUNK) {
@@ -446,36 +446,44 @@ TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
 }
 
 /* B over the whole problem: blocks of 64 source rows, each writing one line
- * of up to 16 destination rows. (Staging these lines in L1, to write several
- * consecutive lines per row or to align rows that start off a line, measured
- * no faster: this block is bound by its shuffles, which hide the stores.) */
+ * of up to 16 destination rows. Destination rows that share L1 sets
+ * (dst_alias, the machine policy's verdict: NCHW planes of a 64x64 image)
+ * and streaming to more than 16 far rows go through an L1 buffer instead,
+ * so that each destination row gets a run of consecutive lines (below). */
 TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
-                           int nt)
+                           int nt, int dst_alias)
 {
     size_t i0 = 0;
-    if (nt && n1 > 16 && ds1 >= 4096) {
-        /* streaming to more than 16 rows: 4 consecutive lines per destination
-         * row at a time, so DRAM sees bursts, not 64-byte writes spread over
-         * n1 rows (NHWC -> NCHW u8 with C = 64: +20%; 16 rows: no gain) */
-        enum { G = 256 };
-        const size_t gl = G;
-        _Alignas(64) uint8_t buf[16 * G];
-        size_t g0 = n0 / gl * gl, f1 = n1 / 16 * 16;
+    /* Lines per destination row and run. Streaming: 4, so DRAM sees bursts,
+     * not 64-byte writes spread over n1 rows (NHWC -> NCHW u8 with C = 64:
+     * +20%; 16 rows: no gain). Rows sharing a set: 8. A block's 16 stores
+     * all go to one set there, and the L1 commits stores to one set slowly
+     * (measured, 64-byte stores alone to 16 rows 4096 B apart: 16 lines of
+     * one set among the stores in flight 35 GB/s, 4: 53, 2: 92, 1: 102); a
+     * run of 8 lines per row puts 2 per set into 16 stores (u8, 16 rows 4096
+     * B apart, kernel alone: 51 -> 62 GB/s; 64 rows 36 -> 40). */
+    size_t runs = nt && n1 > 16 && ds1 >= 4096 ? 4 : !nt && dst_alias && n1 >= 16 ? 8 : 0;
+    if (runs) {
+        _Alignas(64) uint8_t buf[16 * 64 * 8];
+        size_t gl = 64 * runs, g0 = n0 / gl * gl, f1 = n1 / 16 * 16;
         for (; i0 < g0; i0 += gl)
             for (size_t i1 = 0; i1 < f1; i1 += 16) {
-                for (size_t k = 0; k < gl / 64; k++) {
+                for (size_t k = 0; k < runs; k++) {
                     const uint8_t *s = src + (ptrdiff_t)(i0 + 64 * k) * ss0 + i1;
                     if (ss0 == 16) b512_full_b16(s, buf + 64 * k, (ptrdiff_t)gl, 0);
                     else b512_full_bs(s, ss0, buf + 64 * k, (ptrdiff_t)gl, 0);
                 }
                 for (size_t c = 0; c < 16; c++)
-                    for (size_t k = 0; k < gl / 64; k++)
-                        _mm512_stream_si512((void *)(dst + (ptrdiff_t)(i1 + c) * ds1 + i0 + 64 * k),
-                                            _mm512_load_si512((const void *)(buf + gl * c + 64 * k)));
+                    for (size_t k = 0; k < runs; k++) {
+                        uint8_t *o = dst + (ptrdiff_t)(i1 + c) * ds1 + i0 + 64 * k;
+                        __m512i v = _mm512_load_si512((const void *)(buf + gl * c + 64 * k));
+                        if (nt) _mm512_stream_si512((void *)o, v);
+                        else _mm512_storeu_si512((void *)o, v);
+                    }
             }
         if (f1 < n1) /* the last planes, directly */
             for (size_t r = 0; r < g0; r += 64)
-                b512_block_b(src + (ptrdiff_t)r * ss0 + f1, ss0, dst + (ptrdiff_t)f1 * ds1 + r, ds1, 64, n1 - f1, 1);
+                b512_block_b(src + (ptrdiff_t)r * ss0 + f1, ss0, dst + (ptrdiff_t)f1 * ds1 + r, ds1, 64, n1 - f1, nt);
     }
     for (; i0 < n0; i0 += 64) {
         size_t m0 = n0 - i0 < 64 ? n0 - i0 : 64;
@@ -500,8 +508,9 @@ TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptr
         tl_x8_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1, stream);
         return;
     }
-    int nt = stream && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;
-    if (n1 >= 16 && (n0 < 16 || (n1 >= 64 && (n0 < 64 || ss0 >= ds1)))) b512_run_a(src, ss0, dst, ds1, n0, n1, nt);
-    else b512_run_b(src, ss0, dst, ds1, n0, n1, nt);
+    int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;
+    if (n1 >= 16 && (n0 < 16 || (n1 >= 64 && (n0 < 64 || ss0 >= ds1))))
+        b512_run_a(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_SRC_ALIAS);
+    else b512_run_b(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_DST_ALIAS);
     if (nt) _mm_sfence();
 }

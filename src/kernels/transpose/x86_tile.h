@@ -27,14 +27,22 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
 
 
 
+/* plain_fn walks pointers: with row indices, its loop inlined into the
+ * kernel reloaded a bound from the stack per element (NHWC -> NCHW f32 C = 3
+ * on SSE2, where the edges do all the work: 27 -> 15 GB/s). That loop's
+ * speed also depends on where it lands in the binary (8 to 28 GB/s for the
+ * same instructions: the loads at 12-byte steps and the 4-byte stores meet
+ * modulo 4 KiB, and the memory dependence prediction goes by address). */
 #define TL_X86_TRANSPOSE(fn, plain_fn, edges_fn, E, MK, MK2)                                   \
     TL_FN void plain_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
                              size_t a0, size_t e0, size_t a1, size_t e1)                      \
     {                                                                                         \
         if (a0 >= e0) return;                                                                 \
-        for (size_t i1 = a1; i1 < e1; i1++)                                                   \
-            for (size_t i0 = a0; i0 < e0; i0++)                                               \
-                memcpy(dst + (ptrdiff_t)i1 * ds1 + i0 * E, src + (ptrdiff_t)i0 * ss0 + i1 * E, E); \
+        for (size_t i1 = a1; i1 < e1; i1++) {                                                 \
+            const uint8_t *s = src + (ptrdiff_t)a0 * ss0 + i1 * E;                            \
+            uint8_t *d = dst + (ptrdiff_t)i1 * ds1 + a0 * E;                                  \
+            for (size_t i0 = a0; i0 < e0; i0++, s += ss0, d += E) memcpy(d, s, E);          \
+        }                                                                                     \
     }                                                                                         \
     TL_FN void edges_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
                              size_t a0, size_t e0, size_t a1, size_t e1)                      \
@@ -59,15 +67,19 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
         size_t f0 = n0 / MK * MK, f1 = n1 / MK * MK;                                          \
         /* whole-line streaming needs 64-byte aligned lines: a split line is */         \
         /* two partial write-combining flushes, far slower than plain stores */          \
-        int nt = stream && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;   \
-        if ((ds1 % 512 == 0 || nt) && T0 % MK == 0) { /* stage destination lines */           \
+        int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0; \
+        if ((ds1 % 512 == 0 || nt || (stream & TL_T2D_DST_ALIAS)) && T0 % MK == 0) { /* staged */ \
             /* streaming to more than 16 rows far apart (planes): L = 8 */                    \
             /* consecutive lines per destination row at a time (512 bytes), */               \
             /* so DRAM sees bursts, not 64-byte writes spread over n1 rows */                 \
             /* (NHWC -> NCHW f32 with C = 64: +25%; with 16 rows no */                        \
             /* difference, measured). Rows close together are one stream. */                  \
+            /* Plain stores to rows whose lines share one L1 set */                          \
+            /* (TL_T2D_DST_ALIAS): the same 8-line runs, so the stores in */                  \
+            /* flight spread over 8 sets */                                                   \
+            /* (x86_bytes512.h, b512_run_b). */                                               \
             enum { LMAX = 8 };                                                                \
-            const size_t L = nt && n1 > 16 && ds1 >= 4096 && f0 >= LMAX * T0 ? LMAX : 1;      \
+            const size_t L = ((nt && n1 > 16 && ds1 >= 4096) || (!nt && (stream & TL_T2D_DST_ALIAS))) && f0 >= LMAX * T0 ? LMAX : 1; \
             const size_t TL = T0 * L;                                                         \
             _Alignas(64) uint8_t B[MK * 64 * LMAX];                                           \
             size_t g0 = f0 / TL * TL;                                                         \
