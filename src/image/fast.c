@@ -109,15 +109,18 @@ static const uint16_t *hrow(const tl_fz *fz, tl_fz_work *w, int32_t sy, tl_fz_sr
     return w->h[k];
 }
 
-void tl_fz_row(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx, uint8_t *out)
+tl_fz_parts tl_fz_parts_of(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx)
 {
-    const size_t n = (size_t)fz->dw * fz->cn;
     const int32_t b1 = fz->by[dy];
-    if (b1 == 0 && fz->pick_x) {
-        fz->k->pick(src(ctx, fz->y0[dy], w->line), &fz->taps, out, n);
-        return;
-    }
+    if (b1 == 0 && fz->pick_x) return (tl_fz_parts){src(ctx, fz->y0[dy], w->line), NULL, NULL, 0};
     const uint16_t *h0 = hrow(fz, w, fz->y0[dy], src, ctx);
     const uint16_t *h1 = b1 ? hrow(fz, w, fz->y1[dy], src, ctx) : h0; /* b1 = 0: (h0 + 32) >> 6, row y0 alone */
-    fz->k->vlinear_fast(h0, h1, b1, out, n);
+    return (tl_fz_parts){NULL, h0, h1, b1};
+}
+
+void tl_fz_finish(const tl_fz *fz, const tl_fz_parts *p, uint8_t *out)
+{
+    const size_t n = (size_t)fz->dw * fz->cn;
+    if (p->line) fz->k->pick(p->line, &fz->taps, out, n);
+    else fz->k->vlinear_fast(p->h0, p->h1, p->b1, out, n);
 }

@@ -99,8 +99,17 @@ tl_status tl_fz_init(tl_fz *fz, int resize, int cn, int32_t sw, int32_t sh, int3
 void tl_fz_free(tl_fz *fz);
 size_t tl_fz_work_bytes(const tl_fz *fz);
 void tl_fz_work_init(tl_fz_work *w, const tl_fz *fz, void *mem);
-/* Destination row dy (dw * cn u8) into out. */
-void tl_fz_row(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx, uint8_t *out);
+/* What destination row dy is made of, before the last step: a source row
+ * whose taps are the row (line; pick with the plane's taps), or two
+ * horizontal rows and the weight of the second (line NULL; vlinear_fast). */
+typedef struct tl_fz_parts {
+    const uint8_t *line;
+    const uint16_t *h0, *h1;
+    int32_t b1;
+} tl_fz_parts;
+tl_fz_parts tl_fz_parts_of(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx);
+/* The parts' last step: the row (dw * cn u8) into out. */
+void tl_fz_finish(const tl_fz *fz, const tl_fz_parts *p, uint8_t *out);
 
 /* tl_image_plan_create with the row kernels of one path (TL_ISA_*), for the
  * tests of every path; NULL kernels (path missing) give TL_ERR_UNSUPPORTED. */

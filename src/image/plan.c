@@ -705,6 +705,35 @@ static void fill_border(const tl_image_plan *pl, uint8_t *px, int64_t x0, int64_
     memcpy(px + x0 * pl->dc, pl->border + x0 * pl->dc, (size_t)((x1 - x0) * pl->dc));
 }
 
+/* Fast mode: image row dy as nw RGB pixels into out. With a fused kernel the
+ * Y pick and the vertical chroma step happen in the colour pass (no rows
+ * stored and read back); else each plane's row is made, then converted. */
+static void fast_rgb(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, int32_t dy, uint8_t *out)
+{
+    const size_t nw = (size_t)pl->nw;
+    tl_yuv_fast yf = pl->yf;
+    yf.y = w->content, yf.uv = w->uv;
+    if (!pl->fz_on) {
+        tl_rz_row(&pl->rz, &w->rz, dy, fast_y_row, ctx, w->content);
+        tl_rz_row(&pl->rz_uv, &w->rz_uv, dy, fast_uv_row, ctx, w->uv);
+        yf.vfirst = 0;
+        pl->k->yuv_rgb_fast(&yf, nw, out);
+        return;
+    }
+    tl_fz_parts uv = tl_fz_parts_of(&pl->fz_uv, &w->fz_uv, dy, fz_uv_line, ctx);
+    tl_fz_parts y = tl_fz_parts_of(&pl->fz, &w->fz, dy, fz_y_line, ctx);
+    if (!pl->k->yuv_rgb_fused || uv.line) { /* no fused kernel, or chroma picked: the rows, then colour */
+        tl_fz_finish(&pl->fz, &y, w->content);
+        tl_fz_finish(&pl->fz_uv, &uv, w->uv);
+        pl->k->yuv_rgb_fast(&yf, nw, out);
+        return;
+    }
+    if (y.line) yf.y_line = y.line, yf.y_taps = &pl->fz.taps;
+    else tl_fz_finish(&pl->fz, &y, w->content);
+    yf.h0 = uv.h0, yf.h1 = uv.h1, yf.b1 = uv.b1;
+    pl->k->yuv_rgb_fused(&yf, nw, out);
+}
+
 /* Destination row y as dw pixels of dc u8 channels in destination order, into px. */
 static void pixel_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, int64_t y, uint8_t *px)
 {
@@ -713,24 +742,17 @@ static void pixel_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, 
     fill_border(pl, px, 0, pl->left);
     fill_border(pl, px, pl->left + pl->nw, pl->dw);
     int32_t dy = (int32_t)(y - pl->top);
-    /* resized pixels straight into the row when no channel moves */
-    bool direct = !pl->fast && dc == pc && (pc == 1 || pl->p.order == TL_IMAGE_RGB);
-    uint8_t *content = direct ? px + pl->left * dc : w->content;
-    tl_yuv_fast yf = pl->yf;
-    if (pl->fz_on) {
-        tl_fz_row(&pl->fz, &w->fz, dy, fz_y_line, ctx, content);
-        tl_fz_row(&pl->fz_uv, &w->fz_uv, dy, fz_uv_line, ctx, w->uv);
-    } else {
-        tl_rz_row(&pl->rz, &w->rz, dy, pl->fast ? fast_y_row : exact_row, ctx, content);
-        if (pl->fast) tl_rz_row(&pl->rz_uv, &w->rz_uv, dy, fast_uv_row, ctx, w->uv), yf.vfirst = 0;
-    }
-    if (direct) return;
-    if (pl->fast) { /* the resized Y and U,V rows to RGB, a chroma pair per pixel */
-        yf.y = content, yf.uv = w->uv;
+    uint8_t *content = w->content;
+    if (pl->fast) { /* RGB straight into the row when it is the destination's order */
         bool into_row = dc == 3 && pl->p.order == TL_IMAGE_RGB;
-        pl->k->yuv_rgb_fast(&yf, (size_t)pl->nw, into_row ? px + pl->left * 3 : w->rgb);
+        fast_rgb(pl, w, ctx, dy, into_row ? px + pl->left * 3 : w->rgb);
         if (into_row) return;
         content = w->rgb;
+    } else { /* resized pixels straight into the row when no channel moves */
+        bool direct = dc == pc && (pc == 1 || pl->p.order == TL_IMAGE_RGB);
+        if (direct) content = px + pl->left * dc;
+        tl_rz_row(&pl->rz, &w->rz, dy, exact_row, ctx, content);
+        if (direct) return;
     }
     int map[4];
     for (int c = 0; c < dc; c++) map[c] = src_channel(pl, c);

@@ -84,11 +84,11 @@ static inline bool madd_ok(const tl_yuv_fast *f)
  * the saturation to bytes, in pixel order: the luma term one multiply-high of
  * Y * 257, sums saturating (past 32767 is past 255 << 6 either way; below
  * -32768 they never go). */
-static inline void rgb32(const tl_yuv_fast *r, const chroma_madd *c, size_t x, __m512i y257, __m512i *R, __m512i *G, __m512i *B)
+static inline void rgb32(const tl_yuv_fast *r, const chroma_madd *c, __m512i y257, __m512i uv, __m512i *R, __m512i *G, __m512i *B)
 {
     const __m512i c32 = _mm512_set1_epi16(32), flip = _mm512_set1_epi8((char)0x80);
     __m512i t = _mm512_add_epi16(_mm512_mulhi_epu16(y257, _mm512_set1_epi16((short)r->yg)), c32);
-    __m512i uv = _mm512_xor_si512(_mm512_loadu_si512((const void *)(r->uv + 2 * x)), flip);
+    uv = _mm512_xor_si512(uv, flip);
     *R = _mm512_srai_epi16(_mm512_adds_epi16(t, _mm512_maddubs_epi16(c->r, uv)), 6);
     *G = _mm512_srai_epi16(_mm512_subs_epi16(t, _mm512_maddubs_epi16(c->g, uv)), 6);
     *B = _mm512_srai_epi16(_mm512_adds_epi16(t, _mm512_maddubs_epi16(c->b, uv)), 6);
@@ -99,6 +99,9 @@ static inline __m256i luma32(const tl_yuv_fast *r, size_t x)
 {
     return _mm256_subs_epu8(_mm256_loadu_si256((const __m256i *)(r->y + x)), _mm256_set1_epi8((char)r->yoff));
 }
+
+/* The (U, V) bytes of pixels x .. x+31. */
+static inline __m512i uv64(const tl_yuv_fast *r, size_t x) { return _mm512_loadu_si512((const void *)(r->uv + 2 * x)); }
 
 /* sat_u8 of 32 words, in order: below 0 -> 0, then the unsigned saturating narrow. */
 static inline __m256i bytes_of(__m512i v) { return _mm512_cvtusepi16_epi8(_mm512_max_epi16(v, _mm512_setzero_si512())); }
@@ -122,7 +125,7 @@ void tl_yuv_rgb_fast_ukernel__avx512(const tl_yuv_fast *r, size_t n, uint8_t *rg
     for (; x + 32 <= n; x += 32, rgb += 96) {
         __m512i R16, G16, B16;
         __m512i y = _mm512_cvtepu8_epi16(luma32(&f, x));
-        rgb32(&f, &c, x, _mm512_or_si512(y, _mm512_slli_epi16(y, 8)), &R16, &G16, &B16);
+        rgb32(&f, &c, _mm512_or_si512(y, _mm512_slli_epi16(y, 8)), uv64(&f, x), &R16, &G16, &B16);
         __m256i R = bytes_of(R16), G = bytes_of(G16), B = bytes_of(B16);
         store_rgb(rgb, _mm256_castsi256_si128(R), _mm256_castsi256_si128(G), _mm256_castsi256_si128(B));
         store_rgb(rgb + 48, _mm256_extracti128_si256(R, 1), _mm256_extracti128_si256(G, 1), _mm256_extracti128_si256(B, 1));
@@ -142,6 +145,14 @@ static const uint8_t each_twice[64] = {0,  0,  1,  1,  2,  2,  3,  3,  4,  4,  5
                                        11, 11, 12, 12, 13, 13, 14, 14, 15, 15, 16, 16, 17, 17, 18, 18, 19, 19, 20, 20, 21, 21,
                                        22, 22, 23, 23, 24, 24, 25, 25, 26, 26, 27, 27, 28, 28, 29, 29, 30, 30, 31, 31};
 
+/* 32 pixels' R, G, B words to 96 RGB bytes: one in-lane pack, two vpermt2b. */
+TL_VBMI static inline void store_rgb96(uint8_t *rgb, __m512i R, __m512i G, __m512i B, __m512i i0, __m512i i1)
+{
+    __m512i rg = _mm512_packus_epi16(R, G), b = _mm512_packus_epi16(B, B); /* in-lane: rgb_interleave undoes it */
+    _mm512_storeu_si512((void *)rgb, _mm512_permutex2var_epi8(rg, i0, b));
+    _mm256_storeu_si256((__m256i *)(rgb + 64), _mm512_castsi512_si256(_mm512_permutex2var_epi8(rg, i1, b)));
+}
+
 TL_VBMI void tl_yuv_rgb_fast_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
 {
     const __m512i i0 = _mm512_loadu_si512((const void *)rgb_interleave);
@@ -156,10 +167,8 @@ TL_VBMI void tl_yuv_rgb_fast_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n,
     size_t x = 0;
     for (; x + 32 <= n; x += 32, rgb += 96) {
         __m512i R, G, B;
-        rgb32(&f, &c, x, _mm512_permutexvar_epi8(twice, _mm512_castsi256_si512(luma32(&f, x))), &R, &G, &B); /* Y * 257 */
-        __m512i rg = _mm512_packus_epi16(R, G), b = _mm512_packus_epi16(B, B); /* in-lane: rgb_interleave undoes it */
-        _mm512_storeu_si512((void *)rgb, _mm512_permutex2var_epi8(rg, i0, b));
-        _mm256_storeu_si256((__m256i *)(rgb + 64), _mm512_castsi512_si256(_mm512_permutex2var_epi8(rg, i1, b)));
+        rgb32(&f, &c, _mm512_permutexvar_epi8(twice, _mm512_castsi256_si512(luma32(&f, x))), uv64(&f, x), &R, &G, &B); /* Y * 257 */
+        store_rgb96(rgb, R, G, B, i0, i1);
     }
     yuv_fast_tail(r, x, n, rgb);
 }
@@ -219,5 +228,59 @@ TL_VBMI void tl_u8_hlinear_fast_ukernel__avx512vbmi(const uint8_t *line, const t
     }
     tl_taps rest = taps_from(t, k);
     tl_u8_hlinear_fast_ukernel__scalar(line, &rest, h + k, n - k);
+}
+/* Y of pixels x .. x+31 picked from the frame row by the plan's byte indices:
+ * one vpermb/vpermt2b from the block's window (the pick kernel's step). */
+TL_VBMI static inline __m256i picked32(const uint8_t *line, const tl_taps *t, size_t x)
+{
+    const int32_t base = t->base[x / 32];
+    if (base < 0) { /* taps further apart: AVX2's gathers */
+        uint8_t got[32];
+        tl_taps block = taps_from(t, x);
+        tl_u8_pick_ukernel__avx2(line, &block, got, 32);
+        return _mm256_loadu_si256((const __m256i *)got);
+    }
+    __m512i idx = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(t->pick + x)));
+    __m512i w0 = _mm512_loadu_si512((const void *)(line + base));
+    __m512i got = t->span <= 64 ? _mm512_permutexvar_epi8(idx, w0)
+                                : _mm512_permutex2var_epi8(w0, idx, _mm512_loadu_si512((const void *)(line + base + 64)));
+    return _mm512_castsi512_si256(got);
+}
+
+/* A destination row from its sources (tl_yuv_rgb_fused_fn), 32 pixels a step:
+ * Y picked (or loaded), the 64 chroma values stepped vertically as
+ * tl_u8_vlinear_fast_ukernel__avx512 does, then the colour step above, all in
+ * registers. */
+TL_VBMI void tl_yuv_rgb_fused_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
+{
+    const tl_yuv_fast f = *r; /* locals: the byte stores could alias *r and *r->y_taps */
+    if (!madd_ok(&f)) {
+        tl_yuv_rgb_fused_ukernel__scalar(r, n, rgb);
+        return;
+    }
+    const tl_taps yt = f.y_taps ? *f.y_taps : (tl_taps){0};
+    const chroma_madd c = chroma_madd_of(&f);
+    const __m512i i0 = _mm512_loadu_si512((const void *)rgb_interleave);
+    const __m512i i1 = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(rgb_interleave + 64)));
+    const __m512i twice = _mm512_loadu_si512((const void *)each_twice);
+    const __m512i b = _mm512_set1_epi16((short)(f.b1 << 9)), c32 = _mm512_set1_epi16(32);
+    const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256i yoff = _mm256_set1_epi8((char)f.yoff);
+    size_t x = 0;
+    for (; x + 32 <= n; x += 32, rgb += 96) {
+        __m256i y = f.y_taps ? picked32(f.y_line, &yt, x) : _mm256_loadu_si256((const __m256i *)(f.y + x));
+        y = _mm256_subs_epu8(y, yoff);
+        const uint16_t *h0 = f.h0 + 2 * x, *h1 = f.h1 + 2 * x;
+        __m512i uv = _mm512_packus_epi16(fast_rows(h0, h1, b, c32), fast_rows(h0 + 32, h1 + 32, b, c32));
+        __m512i R, G, B;
+        rgb32(&f, &c, _mm512_permutexvar_epi8(twice, _mm512_castsi256_si512(y)), _mm512_permutexvar_epi64(order, uv), &R, &G, &B);
+        store_rgb96(rgb, R, G, B, i0, i1);
+    }
+    tl_yuv_fast rest = f;
+    tl_taps yrest;
+    if (f.y_taps) yrest = taps_from(&yt, x), rest.y_taps = &yrest;
+    else rest.y += x;
+    rest.h0 += 2 * x, rest.h1 += 2 * x;
+    tl_yuv_rgb_fused_ukernel__scalar(&rest, n - x, rgb);
 }
 #endif

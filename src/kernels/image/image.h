@@ -76,10 +76,25 @@ typedef struct tl_yuv_fast {
     const uint8_t *y, *uv;
     int32_t vfirst;
     int32_t yoff, yg, cvr, cvg, cug, cub;
+    /* tl_yuv_rgb_fused_fn only: the Y row still to be picked (y_taps: Y[x] =
+     * y_line[y_taps->ofs[x]], tl_pick_fn; NULL: Y is y), and the chroma row
+     * still to be stepped vertically (uv[k] = tl_vlinear_fast_fn of h0, h1, b1;
+     * uv is not read). */
+    const uint8_t *y_line;
+    const tl_taps *y_taps;
+    const uint16_t *h0, *h1;
+    int32_t b1;
 } tl_yuv_fast;
 
 /* Pixels 0 .. n-1 as RGB bytes at rgb[3 x]. */
 typedef void (*tl_yuv_rgb_fast_fn)(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
+
+/* The same RGB bytes with the pick of the Y row and the vertical chroma step
+ * done in the same pass (tl_yuv_fast's last fields): a destination row with
+ * no picked Y row or stepped chroma row stored and read back. Bit-identical
+ * to tl_pick_fn, tl_vlinear_fast_fn and tl_yuv_rgb_fast_fn run in turn (the
+ * scalar twin does exactly that). */
+typedef tl_yuv_rgb_fast_fn tl_yuv_rgb_fused_fn;
 
 typedef struct tl_image_kernels {
     const char *isa;
@@ -90,6 +105,7 @@ typedef struct tl_image_kernels {
     tl_hlinear_fast_fn hlinear_fast;
     tl_vlinear_fast_fn vlinear_fast;
     tl_yuv_rgb_fast_fn yuv_rgb_fast;
+    tl_yuv_rgb_fused_fn yuv_rgb_fused; /* NULL: the path has none; pick, vlinear_fast, yuv_rgb_fast in turn */
 } tl_image_kernels;
 
 void tl_u8_vlinear_ukernel__scalar(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
@@ -123,6 +139,8 @@ void tl_yuv_rgb_fast_ukernel__avx2(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
 void tl_yuv_rgb_fast_ukernel__avx512(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 void tl_yuv_rgb_fast_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 void tl_yuv_rgb_fast_ukernel__neon(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
+void tl_yuv_rgb_fused_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
+void tl_yuv_rgb_fused_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 
 /* The kernels of one instruction set (TL_ISA_*; scalar where a kernel has no
  * such form), or NULL when this build or machine lacks it. */

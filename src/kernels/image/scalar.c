@@ -76,3 +76,24 @@ void tl_yuv_rgb_fast_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *rg
         rgb[2] = sat_u8((t + r->cub * u) >> 6);
     }
 }
+
+/* The definition of the fused row: the three kernels in turn, 64 pixels at a time. */
+void tl_yuv_rgb_fused_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
+{
+    uint8_t y[64], uv[128];
+    for (size_t x = 0; x < n; x += 64) {
+        size_t m = n - x < 64 ? n - x : 64;
+        tl_yuv_fast part = *r;
+        if (r->y_taps) {
+            tl_taps t = *r->y_taps;
+            t.ofs += x;
+            tl_u8_pick_ukernel__scalar(r->y_line, &t, y, m);
+            part.y = y;
+        } else {
+            part.y = r->y + x;
+        }
+        tl_u8_vlinear_fast_ukernel__scalar(r->h0 + 2 * x, r->h1 + 2 * x, r->b1, uv, 2 * m);
+        part.uv = uv;
+        tl_yuv_rgb_fast_ukernel__scalar(&part, m, rgb + 3 * x);
+    }
+}
