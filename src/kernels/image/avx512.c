@@ -81,14 +81,13 @@ static inline bool madd_ok(const tl_yuv_fast *f)
 }
 
 /* 32 pixels of fast mode's YUV -> RGB (tl_yuv_fast) as 16-bit R, G, B before
- * the saturation to bytes, in pixel order: the luma term one multiply-high of
+ * the saturation to bytes, in the order of the words Y * 257 and of the pairs U', V': the luma term one multiply-high of
  * Y * 257, sums saturating (past 32767 is past 255 << 6 either way; below
  * -32768 they never go). */
 static inline void rgb32(const tl_yuv_fast *r, const chroma_madd *c, __m512i y257, __m512i uv, __m512i *R, __m512i *G, __m512i *B)
 {
-    const __m512i c32 = _mm512_set1_epi16(32), flip = _mm512_set1_epi8((char)0x80);
+    const __m512i c32 = _mm512_set1_epi16(32);
     __m512i t = _mm512_add_epi16(_mm512_mulhi_epu16(y257, _mm512_set1_epi16((short)r->yg)), c32);
-    uv = _mm512_xor_si512(uv, flip);
     *R = _mm512_srai_epi16(_mm512_adds_epi16(t, _mm512_maddubs_epi16(c->r, uv)), 6);
     *G = _mm512_srai_epi16(_mm512_subs_epi16(t, _mm512_maddubs_epi16(c->g, uv)), 6);
     *B = _mm512_srai_epi16(_mm512_adds_epi16(t, _mm512_maddubs_epi16(c->b, uv)), 6);
@@ -100,8 +99,11 @@ static inline __m256i luma32(const tl_yuv_fast *r, size_t x)
     return _mm256_subs_epu8(_mm256_loadu_si256((const __m256i *)(r->y + x)), _mm256_set1_epi8((char)r->yoff));
 }
 
-/* The (U, V) bytes of pixels x .. x+31. */
-static inline __m512i uv64(const tl_yuv_fast *r, size_t x) { return _mm512_loadu_si512((const void *)(r->uv + 2 * x)); }
+/* U', V' of pixels x .. x+31 as signed bytes: the (U, V) bytes xor 0x80. */
+static inline __m512i uv64(const tl_yuv_fast *r, size_t x)
+{
+    return _mm512_xor_si512(_mm512_loadu_si512((const void *)(r->uv + 2 * x)), _mm512_set1_epi8((char)0x80));
+}
 
 /* sat_u8 of 32 words, in order: below 0 -> 0, then the unsigned saturating narrow. */
 static inline __m256i bytes_of(__m512i v) { return _mm512_cvtusepi16_epi8(_mm512_max_epi16(v, _mm512_setzero_si512())); }
@@ -247,6 +249,29 @@ TL_VBMI static inline __m256i picked32(const uint8_t *line, const tl_taps *t, si
     return _mm512_castsi512_si256(got);
 }
 
+/* The fused kernel keeps its 32 pixels in the order the vertical chroma step
+ * leaves them (packs of two registers of 16 pixels: word j of lane l is pixel
+ * 4 l + j for j < 4, 16 + 4 l + j - 4 above), so no permute puts the chroma
+ * back in pixel order: Y * 257 is made in that order and the final
+ * interleave undoes it. */
+static const uint8_t fused_twice[64] = { /* byte 2 w and 2 w + 1: Y of the pixel in word w */
+    0,  0,  1,  1,  2,  2,  3,  3,  16, 16, 17, 17, 18, 18, 19, 19, 4,  4,  5,  5,  6,  6,
+    7,  7,  20, 20, 21, 21, 22, 22, 23, 23, 8,  8,  9,  9,  10, 10, 11, 11, 24, 24, 25, 25,
+    26, 26, 27, 27, 12, 12, 13, 13, 14, 14, 15, 15, 28, 28, 29, 29, 30, 30, 31, 31};
+static const uint8_t fused_interleave[96] = { /* rgb_interleave for that order */
+    0,  8,  64,  1,  9,  65,  2,  10, 66,  3,  11, 67,  16, 24, 80,  17, 25, 81,  18, 26, 82,  19, 27, 83,
+    32, 40, 96,  33, 41, 97,  34, 42, 98,  35, 43, 99,  48, 56, 112, 49, 57, 113, 50, 58, 114, 51, 59, 115,
+    4,  12, 68,  5,  13, 69,  6,  14, 70,  7,  15, 71,  20, 28, 84,  21, 29, 85,  22, 30, 86,  23, 31, 87,
+    36, 44, 100, 37, 45, 101, 38, 46, 102, 39, 47, 103, 52, 60, 116, 53, 61, 117, 54, 62, 118, 55, 63, 119};
+
+/* The vertical step of 32 chroma values minus 128 (U', V'):
+ * (h0 + t + 32) >> 6 - 128 = (h0 + t + 32 - 8192) >> 6, arithmetic, in -128..127. */
+static inline __m512i signed_rows(const uint16_t *h0, const uint16_t *h1, __m512i b, __m512i bias)
+{
+    __m512i a = _mm512_loadu_si512((const void *)h0), d = _mm512_sub_epi16(_mm512_loadu_si512((const void *)h1), a);
+    return _mm512_srai_epi16(_mm512_add_epi16(_mm512_add_epi16(a, bias), _mm512_mulhrs_epi16(d, b)), 6);
+}
+
 /* A destination row from its sources (tl_yuv_rgb_fused_fn), 32 pixels a step:
  * Y picked (or loaded), the 64 chroma values stepped vertically as
  * tl_u8_vlinear_fast_ukernel__avx512 does, then the colour step above, all in
@@ -260,20 +285,19 @@ TL_VBMI void tl_yuv_rgb_fused_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n
     }
     const tl_taps yt = f.y_taps ? *f.y_taps : (tl_taps){0};
     const chroma_madd c = chroma_madd_of(&f);
-    const __m512i i0 = _mm512_loadu_si512((const void *)rgb_interleave);
-    const __m512i i1 = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(rgb_interleave + 64)));
-    const __m512i twice = _mm512_loadu_si512((const void *)each_twice);
-    const __m512i b = _mm512_set1_epi16((short)(f.b1 << 9)), c32 = _mm512_set1_epi16(32);
-    const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m512i i0 = _mm512_loadu_si512((const void *)fused_interleave);
+    const __m512i i1 = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(fused_interleave + 64)));
+    const __m512i twice = _mm512_loadu_si512((const void *)fused_twice);
+    const __m512i b = _mm512_set1_epi16((short)(f.b1 << 9)), bias = _mm512_set1_epi16(32 - 8192);
     const __m256i yoff = _mm256_set1_epi8((char)f.yoff);
     size_t x = 0;
     for (; x + 32 <= n; x += 32, rgb += 96) {
         __m256i y = f.y_taps ? picked32(f.y_line, &yt, x) : _mm256_loadu_si256((const __m256i *)(f.y + x));
         y = _mm256_subs_epu8(y, yoff);
         const uint16_t *h0 = f.h0 + 2 * x, *h1 = f.h1 + 2 * x;
-        __m512i uv = _mm512_packus_epi16(fast_rows(h0, h1, b, c32), fast_rows(h0 + 32, h1 + 32, b, c32));
+        __m512i uv = _mm512_packs_epi16(signed_rows(h0, h1, b, bias), signed_rows(h0 + 32, h1 + 32, b, bias));
         __m512i R, G, B;
-        rgb32(&f, &c, _mm512_permutexvar_epi8(twice, _mm512_castsi256_si512(y)), _mm512_permutexvar_epi64(order, uv), &R, &G, &B);
+        rgb32(&f, &c, _mm512_permutexvar_epi8(twice, _mm512_castsi256_si512(y)), uv, &R, &G, &B);
         store_rgb96(rgb, R, G, B, i0, i1);
     }
     tl_yuv_fast rest = f;
