@@ -84,14 +84,15 @@ static size_t up64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 size_t tl_fz_work_bytes(const tl_fz *fz)
 {
-    return up64((size_t)fz->sw * fz->cn + 128) + 2 * up64((size_t)fz->dw * fz->cn * sizeof(uint16_t));
+    return 2 * up64((size_t)fz->sw * fz->cn + 128) + 2 * up64((size_t)fz->dw * fz->cn * sizeof(uint16_t));
 }
 
 void tl_fz_work_init(tl_fz_work *w, const tl_fz *fz, void *mem)
 {
     uint8_t *p = mem;
     size_t line = up64((size_t)fz->sw * fz->cn + 128), row = up64((size_t)fz->dw * fz->cn * sizeof(uint16_t));
-    w->line = p, memset(p, 0, line), p += line;
+    w->line[0] = p, memset(p, 0, line), p += line;
+    w->line[1] = p, memset(p, 0, line), p += line;
     w->h[0] = (uint16_t *)(void *)p, p += row;
     w->h[1] = (uint16_t *)(void *)p;
     w->tag[0] = w->tag[1] = -1;
@@ -104,15 +105,24 @@ static const uint16_t *hrow(const tl_fz *fz, tl_fz_work *w, int32_t sy, tl_fz_sr
     for (int k = 0; k < 2; k++)
         if (w->tag[k] == sy) return w->h[k];
     int k = w->tag[0] < w->tag[1] ? 0 : 1;
-    fz->k->hlinear_fast(src(ctx, sy, w->line), &fz->taps, w->h[k], (size_t)fz->dw * fz->cn);
+    fz->k->hlinear_fast(src(ctx, sy, w->line[0]), &fz->taps, w->h[k], (size_t)fz->dw * fz->cn);
     w->tag[k] = sy;
     return w->h[k];
+}
+
+bool tl_fz_picks(const tl_fz *fz, int32_t dy) { return fz->by[dy] == 0 && fz->pick_x; }
+
+int32_t tl_fz_lines(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx, const uint8_t *line[2])
+{
+    line[0] = src(ctx, fz->y0[dy], w->line[0]);
+    line[1] = fz->by[dy] ? src(ctx, fz->y1[dy], w->line[1]) : line[0];
+    return fz->by[dy];
 }
 
 tl_fz_parts tl_fz_parts_of(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx)
 {
     const int32_t b1 = fz->by[dy];
-    if (b1 == 0 && fz->pick_x) return (tl_fz_parts){src(ctx, fz->y0[dy], w->line), NULL, NULL, 0};
+    if (tl_fz_picks(fz, dy)) return (tl_fz_parts){src(ctx, fz->y0[dy], w->line[0]), NULL, NULL, 0};
     const uint16_t *h0 = hrow(fz, w, fz->y0[dy], src, ctx);
     const uint16_t *h1 = b1 ? hrow(fz, w, fz->y1[dy], src, ctx) : h0; /* b1 = 0: (h0 + 32) >> 6, row y0 alone */
     return (tl_fz_parts){NULL, h0, h1, b1};

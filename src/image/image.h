@@ -89,7 +89,7 @@ typedef struct tl_fz {
 typedef const uint8_t *(*tl_fz_src_fn)(const void *ctx, int32_t sy, uint8_t *scratch);
 
 typedef struct tl_fz_work {
-    uint8_t *line;
+    uint8_t *line[2];        /* scratch for source rows not read in place (tl_fz_lines: two at once) */
     uint16_t *h[2];
     int32_t tag[2];
 } tl_fz_work;
@@ -108,6 +108,11 @@ typedef struct tl_fz_parts {
     int32_t b1;
 } tl_fz_parts;
 tl_fz_parts tl_fz_parts_of(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx);
+/* Is destination row dy a pick of one source row (tl_fz_parts.line)? */
+bool tl_fz_picks(const tl_fz *fz, int32_t dy);
+/* The two source rows of destination row dy, the second's weight returned
+ * (0: line[1] is line[0]), for kernels that make the row from them. */
+int32_t tl_fz_lines(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx, const uint8_t *line[2]);
 /* The parts' last step: the row (dw * cn u8) into out. */
 void tl_fz_finish(const tl_fz *fz, const tl_fz_parts *p, uint8_t *out);
 

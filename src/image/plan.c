@@ -706,8 +706,9 @@ static void fill_border(const tl_image_plan *pl, uint8_t *px, int64_t x0, int64_
 }
 
 /* Fast mode: image row dy as nw RGB pixels into out. With a fused kernel the
- * Y pick and the vertical chroma step happen in the colour pass (no rows
- * stored and read back); else each plane's row is made, then converted. */
+ * Y pick and both chroma steps happen in the colour pass, from the frame's
+ * rows (no rows stored and read back); else each plane's row is made (the
+ * horizontal steps cached per source row), then converted. */
 static void fast_rgb(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, int32_t dy, uint8_t *out)
 {
     const size_t nw = (size_t)pl->nw;
@@ -720,9 +721,9 @@ static void fast_rgb(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, i
         pl->k->yuv_rgb_fast(&yf, nw, out);
         return;
     }
-    tl_fz_parts uv = tl_fz_parts_of(&pl->fz_uv, &w->fz_uv, dy, fz_uv_line, ctx);
     tl_fz_parts y = tl_fz_parts_of(&pl->fz, &w->fz, dy, fz_y_line, ctx);
-    if (!pl->k->yuv_rgb_fused || uv.line) { /* no fused kernel, or chroma picked: the rows, then colour */
+    if (!pl->k->yuv_rgb_fused || tl_fz_picks(&pl->fz_uv, dy)) { /* no fused kernel, or chroma picked: the rows, then colour */
+        tl_fz_parts uv = tl_fz_parts_of(&pl->fz_uv, &w->fz_uv, dy, fz_uv_line, ctx);
         tl_fz_finish(&pl->fz, &y, w->content);
         tl_fz_finish(&pl->fz_uv, &uv, w->uv);
         pl->k->yuv_rgb_fast(&yf, nw, out);
@@ -730,7 +731,9 @@ static void fast_rgb(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, i
     }
     if (y.line) yf.y_line = y.line, yf.y_taps = &pl->fz.taps;
     else tl_fz_finish(&pl->fz, &y, w->content);
-    yf.h0 = uv.h0, yf.h1 = uv.h1, yf.b1 = uv.b1;
+    const uint8_t *uv[2];
+    yf.b1 = tl_fz_lines(&pl->fz_uv, &w->fz_uv, dy, fz_uv_line, ctx, uv);
+    yf.uv_line0 = uv[0], yf.uv_line1 = uv[1], yf.uv_taps = &pl->fz_uv.taps;
     pl->k->yuv_rgb_fused(&yf, nw, out);
 }
 

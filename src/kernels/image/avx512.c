@@ -264,26 +264,48 @@ static const uint8_t fused_interleave[96] = { /* rgb_interleave for that order *
     4,  12, 68,  5,  13, 69,  6,  14, 70,  7,  15, 71,  20, 28, 84,  21, 29, 85,  22, 30, 86,  23, 31, 87,
     36, 44, 100, 37, 45, 101, 38, 46, 102, 39, 47, 103, 52, 60, 116, 53, 61, 117, 54, 62, 118, 55, 63, 119};
 
-/* The vertical step of 32 chroma values minus 128 (U', V'):
+/* 32 chroma values of two source rows: their horizontal steps (the
+ * horizontal kernel's, one vpermb or vpermt2b each from the block's window),
+ * then the vertical step minus 128 (U', V'):
  * (h0 + t + 32) >> 6 - 128 = (h0 + t + 32 - 8192) >> 6, arithmetic, in -128..127. */
-static inline __m512i signed_rows(const uint16_t *h0, const uint16_t *h1, __m512i b, __m512i bias)
+TL_VBMI static inline __m512i chroma32(const tl_yuv_fast *f, const tl_taps *t, size_t k, __m512i b, __m512i bias)
 {
-    __m512i a = _mm512_loadu_si512((const void *)h0), d = _mm512_sub_epi16(_mm512_loadu_si512((const void *)h1), a);
-    return _mm512_srai_epi16(_mm512_add_epi16(_mm512_add_epi16(a, bias), _mm512_mulhrs_epi16(d, b)), 6);
+    const int32_t base = t->base[k / 32];
+    __m512i h0, h1;
+    if (base < 0) { /* taps further apart: AVX2's gathers */
+        uint16_t got[2][32];
+        tl_taps block = taps_from(t, k);
+        tl_u8_hlinear_fast_ukernel__avx2(f->uv_line0, &block, got[0], 32);
+        tl_u8_hlinear_fast_ukernel__avx2(f->uv_line1, &block, got[1], 32);
+        h0 = _mm512_loadu_si512((const void *)got[0]), h1 = _mm512_loadu_si512((const void *)got[1]);
+    } else {
+        const uint8_t *l0 = f->uv_line0 + base, *l1 = f->uv_line1 + base;
+        __m512i ctl = _mm512_loadu_si512((const void *)(t->pair + 2 * k)), w = _mm512_loadu_si512((const void *)(t->w + 2 * k));
+        __m512i p0, p1;
+        if (t->span <= 64) {
+            p0 = _mm512_permutexvar_epi8(ctl, _mm512_loadu_si512((const void *)l0));
+            p1 = _mm512_permutexvar_epi8(ctl, _mm512_loadu_si512((const void *)l1));
+        } else {
+            p0 = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)l0), ctl, _mm512_loadu_si512((const void *)(l0 + 64)));
+            p1 = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)l1), ctl, _mm512_loadu_si512((const void *)(l1 + 64)));
+        }
+        h0 = _mm512_maddubs_epi16(p0, w), h1 = _mm512_maddubs_epi16(p1, w);
+    }
+    __m512i d = _mm512_sub_epi16(h1, h0);
+    return _mm512_srai_epi16(_mm512_add_epi16(_mm512_add_epi16(h0, bias), _mm512_mulhrs_epi16(d, b)), 6);
 }
 
 /* A destination row from its sources (tl_yuv_rgb_fused_fn), 32 pixels a step:
- * Y picked (or loaded), the 64 chroma values stepped vertically as
- * tl_u8_vlinear_fast_ukernel__avx512 does, then the colour step above, all in
- * registers. */
+ * Y picked (or loaded), the 64 chroma values made from the two chroma rows
+ * (chroma32), then the colour step above, all in registers. */
 TL_VBMI void tl_yuv_rgb_fused_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
 {
-    const tl_yuv_fast f = *r; /* locals: the byte stores could alias *r and *r->y_taps */
+    const tl_yuv_fast f = *r; /* locals: the byte stores could alias *r and the taps */
     if (!madd_ok(&f)) {
         tl_yuv_rgb_fused_ukernel__scalar(r, n, rgb);
         return;
     }
-    const tl_taps yt = f.y_taps ? *f.y_taps : (tl_taps){0};
+    const tl_taps yt = f.y_taps ? *f.y_taps : (tl_taps){0}, ct = *f.uv_taps;
     const chroma_madd c = chroma_madd_of(&f);
     const __m512i i0 = _mm512_loadu_si512((const void *)fused_interleave);
     const __m512i i1 = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(fused_interleave + 64)));
@@ -294,17 +316,16 @@ TL_VBMI void tl_yuv_rgb_fused_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n
     for (; x + 32 <= n; x += 32, rgb += 96) {
         __m256i y = f.y_taps ? picked32(f.y_line, &yt, x) : _mm256_loadu_si256((const __m256i *)(f.y + x));
         y = _mm256_subs_epu8(y, yoff);
-        const uint16_t *h0 = f.h0 + 2 * x, *h1 = f.h1 + 2 * x;
-        __m512i uv = _mm512_packs_epi16(signed_rows(h0, h1, b, bias), signed_rows(h0 + 32, h1 + 32, b, bias));
+        __m512i uv = _mm512_packs_epi16(chroma32(&f, &ct, 2 * x, b, bias), chroma32(&f, &ct, 2 * x + 32, b, bias));
         __m512i R, G, B;
         rgb32(&f, &c, _mm512_permutexvar_epi8(twice, _mm512_castsi256_si512(y)), uv, &R, &G, &B);
         store_rgb96(rgb, R, G, B, i0, i1);
     }
     tl_yuv_fast rest = f;
-    tl_taps yrest;
+    tl_taps yrest, crest = taps_from(&ct, 2 * x);
     if (f.y_taps) yrest = taps_from(&yt, x), rest.y_taps = &yrest;
     else rest.y += x;
-    rest.h0 += 2 * x, rest.h1 += 2 * x;
+    rest.uv_taps = &crest;
     tl_yuv_rgb_fused_ukernel__scalar(&rest, n - x, rgb);
 }
 #endif

@@ -78,22 +78,25 @@ typedef struct tl_yuv_fast {
     int32_t yoff, yg, cvr, cvg, cug, cub;
     /* tl_yuv_rgb_fused_fn only: the Y row still to be picked (y_taps: Y[x] =
      * y_line[y_taps->ofs[x]], tl_pick_fn; NULL: Y is y), and the chroma row
-     * still to be stepped vertically (uv[k] = tl_vlinear_fast_fn of h0, h1, b1;
-     * uv is not read). */
+     * still to be resized from two source rows (uv = tl_vlinear_fast_fn of
+     * the tl_hlinear_fast_fn rows of uv_line0 and uv_line1 by uv_taps, second
+     * weight b1; uv is not read). */
     const uint8_t *y_line;
     const tl_taps *y_taps;
-    const uint16_t *h0, *h1;
+    const uint8_t *uv_line0, *uv_line1;
+    const tl_taps *uv_taps;
     int32_t b1;
 } tl_yuv_fast;
 
 /* Pixels 0 .. n-1 as RGB bytes at rgb[3 x]. */
 typedef void (*tl_yuv_rgb_fast_fn)(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 
-/* The same RGB bytes with the pick of the Y row and the vertical chroma step
- * done in the same pass (tl_yuv_fast's last fields): a destination row with
- * no picked Y row or stepped chroma row stored and read back. Bit-identical
- * to tl_pick_fn, tl_vlinear_fast_fn and tl_yuv_rgb_fast_fn run in turn (the
- * scalar twin does exactly that). */
+/* The same RGB bytes with the pick of the Y row and both chroma steps done
+ * in the same pass (tl_yuv_fast's last fields): a destination row made from
+ * the frame's rows with no row stored and read back in between.
+ * Bit-identical to tl_pick_fn, tl_hlinear_fast_fn (twice),
+ * tl_vlinear_fast_fn and tl_yuv_rgb_fast_fn run in turn (the scalar twin
+ * does exactly that). Reads 128 bytes from each line + ofs like them. */
 typedef tl_yuv_rgb_fast_fn tl_yuv_rgb_fused_fn;
 
 typedef struct tl_image_kernels {

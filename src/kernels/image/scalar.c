@@ -77,10 +77,11 @@ void tl_yuv_rgb_fast_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *rg
     }
 }
 
-/* The definition of the fused row: the three kernels in turn, 64 pixels at a time. */
+/* The definition of the fused row: the kernels in turn, 64 pixels at a time. */
 void tl_yuv_rgb_fused_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
 {
     uint8_t y[64], uv[128];
+    uint16_t h0[128], h1[128];
     for (size_t x = 0; x < n; x += 64) {
         size_t m = n - x < 64 ? n - x : 64;
         tl_yuv_fast part = *r;
@@ -92,7 +93,11 @@ void tl_yuv_rgb_fused_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *r
         } else {
             part.y = r->y + x;
         }
-        tl_u8_vlinear_fast_ukernel__scalar(r->h0 + 2 * x, r->h1 + 2 * x, r->b1, uv, 2 * m);
+        tl_taps c = *r->uv_taps;
+        c.ofs += 2 * x, c.w += 4 * x;
+        tl_u8_hlinear_fast_ukernel__scalar(r->uv_line0, &c, h0, 2 * m);
+        tl_u8_hlinear_fast_ukernel__scalar(r->uv_line1, &c, h1, 2 * m);
+        tl_u8_vlinear_fast_ukernel__scalar(h0, h1, r->b1, uv, 2 * m);
         part.uv = uv;
         tl_yuv_rgb_fast_ukernel__scalar(&part, m, rgb + 3 * x);
     }
