@@ -164,9 +164,12 @@ void tl_img_dst_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *p
  * normalisation, no padding): that row in dst, for making it in place; else NULL. */
 uint8_t *tl_img_dst_pixels_at(const tl_img_dst *w, const tl_img_codes *t, int64_t y, uint8_t *dst);
 /* A row of pixels px encoded once (pixel and plane shapes; NULL otherwise or
- * out of memory: then rows are written with tl_img_dst_row), and copied to row y. */
+ * out of memory: then rows are written with tl_img_dst_row), and copied to row
+ * y; fill (tl_img_dst_fill_of: the byte every byte of enc is, else -1) makes
+ * the copy a memset (stores only; a letterbox border of one value). */
 uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px);
-void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, int64_t y, uint8_t *dst);
+int tl_img_dst_fill_of(const tl_img_dst *w, const uint8_t *enc);
+void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, int fill, int64_t y, uint8_t *dst);
 
 /* ---- the vector encode of rows (encode.c, write.c) ------------------------ */
 #define TL_IMG_ENC_CHUNK 256 /* pixels per step: the step's buffers stay in L1 */

@@ -82,6 +82,7 @@ struct tl_image_plan {
     int isa;                   /* the path asked for (-1: the default) */
     uint8_t *border;           /* a destination row of pad pixels (dw x dc) */
     uint8_t *border_row;       /* the same, encoded in the destination (NULL: written each time) */
+    int border_fill;           /* the byte all of border_row is, else -1 (tl_img_dst_fill_of) */
     char text[256];
 };
 
@@ -592,6 +593,7 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
     tl_img_codes_pack(&pl->dst, &pl->codes);
     tl_img_enc_init(&pl->enc, &pl->dst, dst_d, pl->p.mean, pl->p.std, pl->isa);
     if (pl->top > 0 || pl->top + pl->nh < pl->dh) pl->border_row = tl_img_dst_encode(&pl->dst, &pl->codes, pl->border);
+    if (pl->border_row) pl->border_fill = tl_img_dst_fill_of(&pl->dst, pl->border_row);
     describe(pl);
     return TL_OK;
 }
@@ -792,7 +794,7 @@ tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigne
         bool image = y >= 0 && y < pl->dh;
         bool border = image && (y < pl->top || y >= pl->top + pl->nh); /* a whole letterbox border row */
         if (border && pl->border_row) {
-            tl_img_dst_copy_row(&pl->dst, pl->border_row, yp, dst);
+            tl_img_dst_copy_row(&pl->dst, pl->border_row, pl->border_fill, yp, dst);
             continue;
         }
         uint8_t *at = image ? tl_img_dst_pixels_at(&pl->dst, &pl->codes, yp, dst) : NULL;

@@ -242,11 +242,17 @@ static void planes_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t
     for (int64_t c = 0; c < w->cp; c++) plane_channel_row(w, t, px, c, dst + w->row[c * w->hp + y]);
 }
 
+/* Bytes of an encoded row: one line of pixels, or cp plane lines. */
+static size_t encoded_bytes(const tl_img_dst *w)
+{
+    return (size_t)(w->shape == TL_DST_PIXELS ? w->wp * w->ps : w->wp * w->eb * w->cp);
+}
+
 uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px)
 {
     if (w->shape == TL_DST_ELEMENTS) return NULL;
     size_t line = (size_t)(w->shape == TL_DST_PIXELS ? w->wp * w->ps : w->wp * w->eb);
-    uint8_t *enc = malloc(w->shape == TL_DST_PIXELS ? line : line * (size_t)w->cp);
+    uint8_t *enc = malloc(encoded_bytes(w));
     if (!enc) return NULL;
     if (w->shape == TL_DST_PIXELS) pixels_row(w, t, px, enc);
     else
@@ -254,14 +260,28 @@ uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uin
     return enc;
 }
 
-void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, int64_t y, uint8_t *dst)
+int tl_img_dst_fill_of(const tl_img_dst *w, const uint8_t *enc)
+{
+    size_t n = encoded_bytes(w);
+    for (size_t i = 1; i < n; i++)
+        if (enc[i] != enc[0]) return -1;
+    return n ? enc[0] : -1;
+}
+
+static void put_line(uint8_t *to, const uint8_t *enc, int fill, size_t n)
+{
+    if (fill >= 0) memset(to, fill, n);
+    else memcpy(to, enc, n);
+}
+
+void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, int fill, int64_t y, uint8_t *dst)
 {
     if (w->shape == TL_DST_PIXELS) {
-        memcpy(dst + w->row[y], enc, (size_t)(w->wp * w->ps));
+        put_line(dst + w->row[y], enc, fill, (size_t)(w->wp * w->ps));
         return;
     }
     size_t line = (size_t)(w->wp * w->eb);
-    for (int64_t c = 0; c < w->cp; c++) memcpy(dst + w->row[c * w->hp + y], enc + (size_t)c * line, line);
+    for (int64_t c = 0; c < w->cp; c++) put_line(dst + w->row[c * w->hp + y], enc + (size_t)c * line, fill, line);
 }
 
 uint8_t *tl_img_dst_pixels_at(const tl_img_dst *w, const tl_img_codes *t, int64_t y, uint8_t *dst)
