@@ -18,7 +18,7 @@
 
 void tl_fz_free(tl_fz *fz)
 {
-    free(fz->ofs), free(fz->wx), free(fz->y0), free(fz->y1), free(fz->by), free(fz->base), free(fz->pair), free(fz->pick);
+    free(fz->ofs), free(fz->wx), free(fz->y0), free(fz->y1), free(fz->by), free(fz->base), free(fz->pair), free(fz->pick), free(fz->pick_words);
     memset(fz, 0, sizeof *fz);
 }
 
@@ -67,15 +67,15 @@ tl_status tl_fz_init(tl_fz *fz, int resize, int cn, int32_t sw, int32_t sh, int3
     fz->ofs = malloc(sizeof(int32_t) * n), fz->wx = malloc(2 * n);
     fz->y0 = malloc(sizeof(int32_t) * (size_t)dh), fz->y1 = malloc(sizeof(int32_t) * (size_t)dh), fz->by = malloc((size_t)dh);
     size_t nb = (n + 31) / 32;
-    fz->base = malloc(sizeof(int32_t) * nb), fz->pair = malloc(64 * nb), fz->pick = malloc(32 * nb);
-    if (!fz->ofs || !fz->wx || !fz->y0 || !fz->y1 || !fz->by || !fz->base || !fz->pair || !fz->pick) {
+    fz->base = malloc(sizeof(int32_t) * nb), fz->pair = malloc(64 * nb), fz->pick = malloc(32 * nb), fz->pick_words = malloc(64 * nb);
+    if (!fz->ofs || !fz->wx || !fz->y0 || !fz->y1 || !fz->by || !fz->base || !fz->pair || !fz->pick || !fz->pick_words) {
         tl_rz_free(&rz), tl_fz_free(fz);
         return tl_fail(TL_ERR_NOMEM, "image resize tables: out of memory");
     }
     columns(fz, &rz);
     rows(fz, &rz);
-    int span = tl_taps_blocks(fz->ofs, cn, n, fz->base, fz->pair, fz->pick);
-    fz->taps = (tl_taps){fz->ofs, fz->wx, cn, fz->base, fz->pair, fz->pick, span};
+    int span = tl_taps_blocks(fz->ofs, cn, n, fz->base, fz->pair, fz->pick, fz->pick_words);
+    fz->taps = (tl_taps){fz->ofs, fz->wx, cn, fz->base, fz->pair, fz->pick, fz->pick_words, span};
     tl_rz_free(&rz);
     return TL_OK;
 }

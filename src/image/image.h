@@ -77,8 +77,8 @@ typedef struct tl_fz {
     int32_t *ofs;            /* per output value (dx, c): byte of its first tap in a source row */
     int8_t *wx;              /* per output value: (w0, w1), sum 64 */
     int32_t *base;           /* ofs by blocks of 32 values (tl_taps) */
-    uint8_t *pair, *pick;
-    tl_taps taps;            /* the four above */
+    uint8_t *pair, *pick, *pick_words;
+    tl_taps taps;            /* the five above */
     int32_t *y0, *y1;        /* per destination row: the two source rows */
     uint8_t *by;             /* per destination row: weight of y1, 0..63 (0: y0 alone) */
 } tl_fz;

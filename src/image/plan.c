@@ -504,7 +504,7 @@ static const uint8_t *fz_uv_line(const void *ctx, int32_t sy, uint8_t *scratch)
 {
     const src_ctx *s = ctx;
     const tl_image_plan *pl = s->pl;
-    const int64_t y = pl->cy + (int64_t)sy * pl->chroma_sy, n = pl->cw / pl->chroma_sx;
+    const int64_t y = pl->cy + (int64_t)sy * pl->chroma_sy, n = pl->fz_uv.sw; /* cw / chroma_sx, without a division per row */
     const uint8_t *r1 = s->src + pl->src.row[1][y], *r2 = s->src + pl->src.row[2][y];
     if (pl->cols.kernel && pl->cols.step[1] == 2) /* NV12, NV21: the pairs as they are (yf.vfirst says which) */
         return in_place(pl, s, (r1 < r2 ? r1 : r2) + pl->cx, (size_t)(2 * n), scratch);

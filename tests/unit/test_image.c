@@ -473,7 +473,7 @@ TL_TEST(fast_kernels_match_scalar)
     static int32_t ofs[N];
     static int8_t wt[2 * N];
     static int32_t base[(N + 31) / 32];
-    static uint8_t pair[64 * ((N + 31) / 32)], pick[32 * ((N + 31) / 32)];
+    static uint8_t pair[64 * ((N + 31) / 32)], pick[32 * ((N + 31) / 32)], words[64 * ((N + 31) / 32)];
     static uint16_t h0[N], h1[N], hw[N], hg[N + 1];
     /* the fused row: chroma taps of 2 n values over two chroma lines */
     enum { CLINE = 2 * 3 * N + 4 + 128 };
@@ -481,7 +481,7 @@ TL_TEST(fast_kernels_match_scalar)
     static uint16_t ch0[2 * N], ch1[2 * N];
     static int32_t cofs[2 * N], cbase[(2 * N + 31) / 32];
     static int8_t cwt[4 * N];
-    static uint8_t cpair[64 * ((2 * N + 31) / 32)], cpick[32 * ((2 * N + 31) / 32)];
+    static uint8_t cpair[64 * ((2 * N + 31) / 32)], cpick[32 * ((2 * N + 31) / 32)], cwords[64 * ((2 * N + 31) / 32)];
     static const int32_t yg[] = {18997, 16320, 18997, 16320}, cv[][4] = {{102, -52, -25, 129}, {101, -22, -46, 113},
                                                                          {115, -34, -14, 135}, {101, -30, -12, 119}};
     for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
@@ -500,8 +500,8 @@ TL_TEST(fast_kernels_match_scalar)
                 h0[q] = (uint16_t)(it % 8 == 3 ? 16320 : tl_rng_range(&r, 0, 16320));
                 h1[q] = (uint16_t)(it % 4 == 0 ? 16320 : it % 8 == 3 ? 0 : tl_rng_range(&r, 0, 16320));
             }
-            int span = tl_taps_blocks(ofs, cn, n, base, pair, pick);
-            tl_taps taps = {ofs, wt, cn, base, pair, pick, span};
+            int span = tl_taps_blocks(ofs, cn, n, base, pair, pick, words);
+            tl_taps taps = {ofs, wt, cn, base, pair, pick, words, span};
             memset(got, 0xEE, sizeof got);
             ref->pick(line, &taps, want, n);
             k->pick(line, &taps, got, n);
@@ -534,8 +534,8 @@ TL_TEST(fast_kernels_match_scalar)
                 int w1 = (int)tl_rng_range(&r, 0, 63);
                 cwt[2 * q] = (int8_t)(64 - w1), cwt[2 * q + 1] = (int8_t)w1;
             }
-            int cspan = tl_taps_blocks(cofs, 2, 2 * n, cbase, cpair, cpick);
-            tl_taps ctaps = {cofs, cwt, 2, cbase, cpair, cpick, cspan};
+            int cspan = tl_taps_blocks(cofs, 2, 2 * n, cbase, cpair, cpick, cwords);
+            tl_taps ctaps = {cofs, cwt, 2, cbase, cpair, cpick, cwords, cspan};
             if (picked) ref->pick(line, &taps, yp, n);
             ref->hlinear_fast(cl0, &ctaps, ch0, 2 * n);
             ref->hlinear_fast(cl1, &ctaps, ch1, 2 * n);

@@ -179,7 +179,7 @@ TL_VBMI void tl_yuv_rgb_fast_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n,
 static inline tl_taps taps_from(const tl_taps *t, size_t k)
 {
     tl_taps r = *t;
-    r.ofs += k, r.w += 2 * k, r.base += k / 32, r.pair += 2 * k, r.pick += k;
+    r.ofs += k, r.w += 2 * k, r.base += k / 32, r.pair += 2 * k, r.pick += k, r.pick_words += 2 * k;
     return r;
 }
 
@@ -231,33 +231,37 @@ TL_VBMI void tl_u8_hlinear_fast_ukernel__avx512vbmi(const uint8_t *line, const t
     tl_taps rest = taps_from(t, k);
     tl_u8_hlinear_fast_ukernel__scalar(line, &rest, h + k, n - k);
 }
-/* Y of pixels x .. x+31 picked from the frame row by the plan's byte indices:
- * one vpermb/vpermt2b from the block's window (the pick kernel's step). */
-TL_VBMI static inline __m256i picked32(const uint8_t *line, const tl_taps *t, size_t x)
-{
-    const int32_t base = t->base[x / 32];
-    if (base < 0) { /* taps further apart: AVX2's gathers */
-        uint8_t got[32];
-        tl_taps block = taps_from(t, x);
-        tl_u8_pick_ukernel__avx2(line, &block, got, 32);
-        return _mm256_loadu_si256((const __m256i *)got);
-    }
-    __m512i idx = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(t->pick + x)));
-    __m512i w0 = _mm512_loadu_si512((const void *)(line + base));
-    __m512i got = t->span <= 64 ? _mm512_permutexvar_epi8(idx, w0)
-                                : _mm512_permutex2var_epi8(w0, idx, _mm512_loadu_si512((const void *)(line + base + 64)));
-    return _mm512_castsi512_si256(got);
-}
-
 /* The fused kernel keeps its 32 pixels in the order the vertical chroma step
  * leaves them (packs of two registers of 16 pixels: word j of lane l is pixel
  * 4 l + j for j < 4, 16 + 4 l + j - 4 above), so no permute puts the chroma
- * back in pixel order: Y * 257 is made in that order and the final
- * interleave undoes it. */
+ * back in pixel order: Y * 257 is made in that order (picked so by
+ * tl_taps.pick_words) and the final interleave undoes it. */
 static const uint8_t fused_twice[64] = { /* byte 2 w and 2 w + 1: Y of the pixel in word w */
     0,  0,  1,  1,  2,  2,  3,  3,  16, 16, 17, 17, 18, 18, 19, 19, 4,  4,  5,  5,  6,  6,
     7,  7,  20, 20, 21, 21, 22, 22, 23, 23, 8,  8,  9,  9,  10, 10, 11, 11, 24, 24, 25, 25,
     26, 26, 27, 27, 12, 12, 13, 13, 14, 14, 15, 15, 28, 28, 29, 29, 30, 30, 31, 31};
+/* max(0, Y - yoff) * 257 of pixels x .. x+31 in that order: picked from the
+ * frame row by one vpermb/vpermt2b from the block's window (pick_words: each
+ * byte twice), or the given row's bytes permuted so. */
+TL_VBMI static inline __m512i luma_words(const tl_yuv_fast *f, const tl_taps *t, size_t x, __m512i twice, __m512i yoff)
+{
+    __m512i y;
+    if (!f->y_taps) {
+        y = _mm512_permutexvar_epi8(twice, _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(f->y + x))));
+    } else if (t->base[x / 32] < 0) { /* taps further apart: AVX2's gathers */
+        uint8_t got[32];
+        tl_taps block = taps_from(t, x);
+        tl_u8_pick_ukernel__avx2(f->y_line, &block, got, 32);
+        y = _mm512_permutexvar_epi8(twice, _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)got)));
+    } else {
+        const uint8_t *w0 = f->y_line + t->base[x / 32];
+        __m512i idx = _mm512_loadu_si512((const void *)(t->pick_words + 2 * x));
+        y = t->span <= 64 ? _mm512_permutexvar_epi8(idx, _mm512_loadu_si512((const void *)w0))
+                          : _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)w0), idx, _mm512_loadu_si512((const void *)(w0 + 64)));
+    }
+    return _mm512_subs_epu8(y, yoff);
+}
+
 static const uint8_t fused_interleave[96] = { /* rgb_interleave for that order */
     0,  8,  64,  1,  9,  65,  2,  10, 66,  3,  11, 67,  16, 24, 80,  17, 25, 81,  18, 26, 82,  19, 27, 83,
     32, 40, 96,  33, 41, 97,  34, 42, 98,  35, 43, 99,  48, 56, 112, 49, 57, 113, 50, 58, 114, 51, 59, 115,
@@ -311,14 +315,12 @@ TL_VBMI void tl_yuv_rgb_fused_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n
     const __m512i i1 = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(fused_interleave + 64)));
     const __m512i twice = _mm512_loadu_si512((const void *)fused_twice);
     const __m512i b = _mm512_set1_epi16((short)(f.b1 << 9)), bias = _mm512_set1_epi16(32 - 8192);
-    const __m256i yoff = _mm256_set1_epi8((char)f.yoff);
+    const __m512i yoff = _mm512_set1_epi8((char)f.yoff);
     size_t x = 0;
     for (; x + 32 <= n; x += 32, rgb += 96) {
-        __m256i y = f.y_taps ? picked32(f.y_line, &yt, x) : _mm256_loadu_si256((const __m256i *)(f.y + x));
-        y = _mm256_subs_epu8(y, yoff);
         __m512i uv = _mm512_packs_epi16(chroma32(&f, &ct, 2 * x, b, bias), chroma32(&f, &ct, 2 * x + 32, b, bias));
         __m512i R, G, B;
-        rgb32(&f, &c, _mm512_permutexvar_epi8(twice, _mm512_castsi256_si512(y)), uv, &R, &G, &B);
+        rgb32(&f, &c, luma_words(&f, &yt, x, twice, yoff), uv, &R, &G, &B);
         store_rgb96(rgb, R, G, B, i0, i1);
     }
     tl_yuv_fast rest = f;

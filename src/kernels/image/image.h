@@ -39,19 +39,24 @@ typedef void (*tl_yuv_rgb_fn)(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
  * permute: block b reads line + base[b] .. + 127, value 32 b + j's samples
  * are bytes pair[64 b + 2 j] and pair[64 b + 2 j + 1] of it, and pick[32 b + j]
  * = pair[64 b + 2 j]; base[b] = -1 when the block's taps spread wider (and
- * for the last, partial block). Made once per plan by tl_taps_blocks. */
+ * for the last, partial block). pick_words[64 b ..] are the block's pick
+ * indices each twice, as the 32 words of a 512-bit register in the order
+ * the fused colour kernels keep pixels (two 16-value halves packed lane by
+ * lane: word 8 l + i is value 4 l + i for i < 4, 16 + 4 l + i - 4 above), so
+ * one byte permute gives those words as Y * 257. Made once per plan by
+ * tl_taps_blocks. */
 typedef struct tl_taps {
     const int32_t *ofs;
     const int8_t *w;
     int cn;
     const int32_t *base;
-    const uint8_t *pair, *pick;
+    const uint8_t *pair, *pick, *pick_words;
     int span;            /* every block's pairs lie in its first `span` bytes (<= 128) */
 } tl_taps;
 
-/* Fill base[(n + 31) / 32], pair[64 ...], pick[32 ...] from ofs and cn;
- * returns `span`. */
-int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick);
+/* Fill base[(n + 31) / 32], pair[64 ...], pick[32 ...], pick_words[64 ...]
+ * from ofs and cn; returns `span`. */
+int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick, uint8_t *pick_words);
 
 /* out[k] = line[t->ofs[k]]: the taps of rows and columns whose weights are
  * all one. May read 128 bytes from each line + ofs[k]. */

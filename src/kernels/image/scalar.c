@@ -29,7 +29,10 @@ void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, ui
 }
 
 /* ---- fast mode ---- */
-int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick)
+/* Value of the word w of the fused kernels' order (tl_taps). */
+static int fused_value(int w) { return w % 8 < 4 ? 4 * (w / 8) + w % 8 : 16 + 4 * (w / 8) + w % 8 - 4; }
+
+int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick, uint8_t *pick_words)
 {
     int span = 1;
     memset(pair, 0, 64 * ((n + 31) / 32)), memset(pick, 0, 32 * ((n + 31) / 32));
@@ -42,6 +45,7 @@ int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t 
             pair[64 * b + 2 * j] = pick[32 * b + j] = (uint8_t)rel, pair[64 * b + 2 * j + 1] = (uint8_t)(rel + cn);
         }
         base[b] = fits ? ofs[32 * b] : -1;
+        for (int w = 0; w < 32; w++) pick_words[64 * b + 2 * w] = pick_words[64 * b + 2 * w + 1] = pick[32 * b + fused_value(w)];
     }
     return span;
 }
