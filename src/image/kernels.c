@@ -32,10 +32,14 @@ static const tl_image_kernels avx512vbmi = {"avx512vbmi", tl_u8_vlinear_ukernel_
                                            tl_u8_hlinear_fast_ukernel__avx512vbmi, tl_u8_vlinear_fast_ukernel__avx512,
                                            tl_yuv_rgb_fast_ukernel__avx512vbmi, tl_yuv_rgb_fused_ukernel__avx512vbmi};
 #endif
+#if defined(__aarch64__)
+#define TL_NEON_PICK tl_u8_pick_ukernel__neon, tl_u8_hlinear_fast_ukernel__neon /* fast_neon.c: 64-byte lookups */
+#else
+#define TL_NEON_PICK tl_u8_pick_ukernel__scalar, tl_u8_hlinear_fast_ukernel__scalar /* Armv7: 32-byte lookups only */
+#endif
 #if defined(__aarch64__) || defined(__arm__)
 static const tl_image_kernels neon = {"neon", tl_u8_vlinear_ukernel__neon, tl_u8_hlinear_ukernel__neon,
-                                     tl_yuv_rgb_ukernel__neon, tl_u8_pick_ukernel__scalar,
-                                     tl_u8_hlinear_fast_ukernel__scalar, tl_u8_vlinear_fast_ukernel__neon,
+                                     tl_yuv_rgb_ukernel__neon, TL_NEON_PICK, tl_u8_vlinear_fast_ukernel__neon,
                                      tl_yuv_rgb_fast_ukernel__neon, NULL};
 #endif
 

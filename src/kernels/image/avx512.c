@@ -175,14 +175,6 @@ TL_VBMI void tl_yuv_rgb_fast_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n,
     yuv_fast_tail(r, x, n, rgb);
 }
 
-/* The taps from value k on (k a multiple of 32: whole blocks). */
-static inline tl_taps taps_from(const tl_taps *t, size_t k)
-{
-    tl_taps r = *t;
-    r.ofs += k, r.w += 2 * k, r.base += k / 32, r.pair += 2 * k, r.pick += k, r.pick_words += 2 * k;
-    return r;
-}
-
 /* 32 taps a step from one 128-byte window, the plan's byte indices (tl_taps). */
 TL_VBMI void tl_u8_pick_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n)
 {
@@ -193,7 +185,7 @@ TL_VBMI void tl_u8_pick_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *
     for (; k + 32 <= n; k += 32) {
         const int32_t base = bases[k / 32];
         if (base < 0) { /* taps further apart: a 32-bit gather each */
-            tl_taps block = taps_from(t, k);
+            tl_taps block = tl_taps_at(t, k);
             tl_u8_pick_ukernel__avx2(line, &block, out + k, 32);
             continue;
         }
@@ -203,7 +195,7 @@ TL_VBMI void tl_u8_pick_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *
                              : _mm512_permutex2var_epi8(w0, idx, _mm512_loadu_si512((const void *)(line + base + 64)));
         _mm256_storeu_si256((__m256i *)(out + k), _mm512_castsi512_si256(got));
     }
-    tl_taps rest = taps_from(t, k);
+    tl_taps rest = tl_taps_at(t, k);
     tl_u8_pick_ukernel__scalar(line, &rest, out + k, n - k);
 }
 
@@ -219,7 +211,7 @@ TL_VBMI void tl_u8_hlinear_fast_ukernel__avx512vbmi(const uint8_t *line, const t
     for (; k + 32 <= n; k += 32) {
         const int32_t base = bases[k / 32];
         if (base < 0) {
-            tl_taps block = taps_from(t, k);
+            tl_taps block = tl_taps_at(t, k);
             tl_u8_hlinear_fast_ukernel__avx2(line, &block, h + k, 32);
             continue;
         }
@@ -228,7 +220,7 @@ TL_VBMI void tl_u8_hlinear_fast_ukernel__avx512vbmi(const uint8_t *line, const t
                                : _mm512_permutex2var_epi8(w0, ctl, _mm512_loadu_si512((const void *)(line + base + 64)));
         _mm512_storeu_si512((void *)(h + k), _mm512_maddubs_epi16(pairs, _mm512_loadu_si512((const void *)(w + 2 * k))));
     }
-    tl_taps rest = taps_from(t, k);
+    tl_taps rest = tl_taps_at(t, k);
     tl_u8_hlinear_fast_ukernel__scalar(line, &rest, h + k, n - k);
 }
 /* The fused kernel keeps its 32 pixels in the order the vertical chroma step
@@ -250,7 +242,7 @@ TL_VBMI static inline __m512i luma_words(const tl_yuv_fast *f, const tl_taps *t,
         y = _mm512_permutexvar_epi8(twice, _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(f->y + x))));
     } else if (t->base[x / 32] < 0) { /* taps further apart: AVX2's gathers */
         uint8_t got[32];
-        tl_taps block = taps_from(t, x);
+        tl_taps block = tl_taps_at(t, x);
         tl_u8_pick_ukernel__avx2(f->y_line, &block, got, 32);
         y = _mm512_permutexvar_epi8(twice, _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)got)));
     } else {
@@ -278,7 +270,7 @@ TL_VBMI static inline __m512i chroma32(const tl_yuv_fast *f, const tl_taps *t, s
     __m512i h0, h1;
     if (base < 0) { /* taps further apart: AVX2's gathers */
         uint16_t got[2][32];
-        tl_taps block = taps_from(t, k);
+        tl_taps block = tl_taps_at(t, k);
         tl_u8_hlinear_fast_ukernel__avx2(f->uv_line0, &block, got[0], 32);
         tl_u8_hlinear_fast_ukernel__avx2(f->uv_line1, &block, got[1], 32);
         h0 = _mm512_loadu_si512((const void *)got[0]), h1 = _mm512_loadu_si512((const void *)got[1]);
@@ -324,8 +316,8 @@ TL_VBMI void tl_yuv_rgb_fused_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n
         store_rgb96(rgb, R, G, B, i0, i1);
     }
     tl_yuv_fast rest = f;
-    tl_taps yrest, crest = taps_from(&ct, 2 * x);
-    if (f.y_taps) yrest = taps_from(&yt, x), rest.y_taps = &yrest;
+    tl_taps yrest, crest = tl_taps_at(&ct, 2 * x);
+    if (f.y_taps) yrest = tl_taps_at(&yt, x), rest.y_taps = &yrest;
     else rest.y += x;
     rest.uv_taps = &crest;
     tl_yuv_rgb_fused_ukernel__scalar(&rest, n - x, rgb);

@@ -54,6 +54,14 @@ typedef struct tl_taps {
     int span;            /* every block's pairs lie in its first `span` bytes (<= 128) */
 } tl_taps;
 
+/* The taps from value k on (k a multiple of 32: whole blocks). */
+static inline tl_taps tl_taps_at(const tl_taps *t, size_t k)
+{
+    tl_taps r = *t;
+    r.ofs += k, r.w += 2 * k, r.base += k / 32, r.pair += 2 * k, r.pick += k, r.pick_words += 2 * k;
+    return r;
+}
+
 /* Fill base[(n + 31) / 32], pair[64 ...], pick[32 ...], pick_words[64 ...]
  * from ofs and cn; returns `span`. */
 int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick, uint8_t *pick_words);
@@ -132,6 +140,8 @@ void tl_u8_hlinear_ukernel__neon(const uint8_t *line, const int32_t *ofs, const 
 
 void tl_u8_pick_ukernel__scalar(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
 void tl_u8_pick_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
+void tl_u8_pick_ukernel__neon(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
+void tl_u8_hlinear_fast_ukernel__neon(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
 void tl_u8_pick_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
 void tl_u8_hlinear_fast_ukernel__scalar(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
 void tl_u8_hlinear_fast_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
