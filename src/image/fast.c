@@ -18,7 +18,7 @@
 
 void tl_fz_free(tl_fz *fz)
 {
-    free(fz->ofs), free(fz->wx), free(fz->y0), free(fz->y1), free(fz->by), free(fz->base), free(fz->pair), free(fz->pick);
+    free(fz->ofs), free(fz->wx), free(fz->y0), free(fz->y1), free(fz->by), free(fz->base), free(fz->pair), free(fz->pick), free(fz->pick_words);
     memset(fz, 0, sizeof *fz);
 }
 
@@ -67,15 +67,15 @@ tl_status tl_fz_init(tl_fz *fz, int resize, int cn, int32_t sw, int32_t sh, int3
     fz->ofs = malloc(sizeof(int32_t) * n), fz->wx = malloc(2 * n);
     fz->y0 = malloc(sizeof(int32_t) * (size_t)dh), fz->y1 = malloc(sizeof(int32_t) * (size_t)dh), fz->by = malloc((size_t)dh);
     size_t nb = (n + 31) / 32;
-    fz->base = malloc(sizeof(int32_t) * nb), fz->pair = malloc(64 * nb), fz->pick = malloc(32 * nb);
-    if (!fz->ofs || !fz->wx || !fz->y0 || !fz->y1 || !fz->by || !fz->base || !fz->pair || !fz->pick) {
+    fz->base = malloc(sizeof(int32_t) * nb), fz->pair = malloc(64 * nb), fz->pick = malloc(32 * nb), fz->pick_words = malloc(64 * nb);
+    if (!fz->ofs || !fz->wx || !fz->y0 || !fz->y1 || !fz->by || !fz->base || !fz->pair || !fz->pick || !fz->pick_words) {
         tl_rz_free(&rz), tl_fz_free(fz);
         return tl_fail(TL_ERR_NOMEM, "image resize tables: out of memory");
     }
     columns(fz, &rz);
     rows(fz, &rz);
-    int span = tl_taps_blocks(fz->ofs, cn, n, fz->base, fz->pair, fz->pick);
-    fz->taps = (tl_taps){fz->ofs, fz->wx, cn, fz->base, fz->pair, fz->pick, span};
+    int span = tl_taps_blocks(fz->ofs, cn, n, fz->base, fz->pair, fz->pick, fz->pick_words);
+    fz->taps = (tl_taps){fz->ofs, fz->wx, cn, fz->base, fz->pair, fz->pick, fz->pick_words, span};
     tl_rz_free(&rz);
     return TL_OK;
 }
@@ -84,14 +84,15 @@ static size_t up64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 size_t tl_fz_work_bytes(const tl_fz *fz)
 {
-    return up64((size_t)fz->sw * fz->cn + 128) + 2 * up64((size_t)fz->dw * fz->cn * sizeof(uint16_t));
+    return 2 * up64((size_t)fz->sw * fz->cn + 128) + 2 * up64((size_t)fz->dw * fz->cn * sizeof(uint16_t));
 }
 
 void tl_fz_work_init(tl_fz_work *w, const tl_fz *fz, void *mem)
 {
     uint8_t *p = mem;
     size_t line = up64((size_t)fz->sw * fz->cn + 128), row = up64((size_t)fz->dw * fz->cn * sizeof(uint16_t));
-    w->line = p, memset(p, 0, line), p += line;
+    w->line[0] = p, memset(p, 0, line), p += line;
+    w->line[1] = p, memset(p, 0, line), p += line;
     w->h[0] = (uint16_t *)(void *)p, p += row;
     w->h[1] = (uint16_t *)(void *)p;
     w->tag[0] = w->tag[1] = -1;
@@ -104,20 +105,32 @@ static const uint16_t *hrow(const tl_fz *fz, tl_fz_work *w, int32_t sy, tl_fz_sr
     for (int k = 0; k < 2; k++)
         if (w->tag[k] == sy) return w->h[k];
     int k = w->tag[0] < w->tag[1] ? 0 : 1;
-    fz->k->hlinear_fast(src(ctx, sy, w->line), &fz->taps, w->h[k], (size_t)fz->dw * fz->cn);
+    fz->k->hlinear_fast(src(ctx, sy, w->line[0]), &fz->taps, w->h[k], (size_t)fz->dw * fz->cn);
     w->tag[k] = sy;
     return w->h[k];
 }
 
-void tl_fz_row(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx, uint8_t *out)
+bool tl_fz_picks(const tl_fz *fz, int32_t dy) { return fz->by[dy] == 0 && fz->pick_x; }
+
+int32_t tl_fz_lines(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx, const uint8_t *line[2])
 {
-    const size_t n = (size_t)fz->dw * fz->cn;
+    line[0] = src(ctx, fz->y0[dy], w->line[0]);
+    line[1] = fz->by[dy] ? src(ctx, fz->y1[dy], w->line[1]) : line[0];
+    return fz->by[dy];
+}
+
+tl_fz_parts tl_fz_parts_of(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx)
+{
     const int32_t b1 = fz->by[dy];
-    if (b1 == 0 && fz->pick_x) {
-        fz->k->pick(src(ctx, fz->y0[dy], w->line), &fz->taps, out, n);
-        return;
-    }
+    if (tl_fz_picks(fz, dy)) return (tl_fz_parts){src(ctx, fz->y0[dy], w->line[0]), NULL, NULL, 0};
     const uint16_t *h0 = hrow(fz, w, fz->y0[dy], src, ctx);
     const uint16_t *h1 = b1 ? hrow(fz, w, fz->y1[dy], src, ctx) : h0; /* b1 = 0: (h0 + 32) >> 6, row y0 alone */
-    fz->k->vlinear_fast(h0, h1, b1, out, n);
+    return (tl_fz_parts){NULL, h0, h1, b1};
+}
+
+void tl_fz_finish(const tl_fz *fz, const tl_fz_parts *p, uint8_t *out)
+{
+    const size_t n = (size_t)fz->dw * fz->cn;
+    if (p->line) fz->k->pick(p->line, &fz->taps, out, n);
+    else fz->k->vlinear_fast(p->h0, p->h1, p->b1, out, n);
 }

@@ -77,8 +77,8 @@ typedef struct tl_fz {
     int32_t *ofs;            /* per output value (dx, c): byte of its first tap in a source row */
     int8_t *wx;              /* per output value: (w0, w1), sum 64 */
     int32_t *base;           /* ofs by blocks of 32 values (tl_taps) */
-    uint8_t *pair, *pick;
-    tl_taps taps;            /* the four above */
+    uint8_t *pair, *pick, *pick_words;
+    tl_taps taps;            /* the five above */
     int32_t *y0, *y1;        /* per destination row: the two source rows */
     uint8_t *by;             /* per destination row: weight of y1, 0..63 (0: y0 alone) */
 } tl_fz;
@@ -89,7 +89,7 @@ typedef struct tl_fz {
 typedef const uint8_t *(*tl_fz_src_fn)(const void *ctx, int32_t sy, uint8_t *scratch);
 
 typedef struct tl_fz_work {
-    uint8_t *line;
+    uint8_t *line[2];        /* scratch for source rows not read in place (tl_fz_lines: two at once) */
     uint16_t *h[2];
     int32_t tag[2];
 } tl_fz_work;
@@ -99,8 +99,22 @@ tl_status tl_fz_init(tl_fz *fz, int resize, int cn, int32_t sw, int32_t sh, int3
 void tl_fz_free(tl_fz *fz);
 size_t tl_fz_work_bytes(const tl_fz *fz);
 void tl_fz_work_init(tl_fz_work *w, const tl_fz *fz, void *mem);
-/* Destination row dy (dw * cn u8) into out. */
-void tl_fz_row(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx, uint8_t *out);
+/* What destination row dy is made of, before the last step: a source row
+ * whose taps are the row (line; pick with the plane's taps), or two
+ * horizontal rows and the weight of the second (line NULL; vlinear_fast). */
+typedef struct tl_fz_parts {
+    const uint8_t *line;
+    const uint16_t *h0, *h1;
+    int32_t b1;
+} tl_fz_parts;
+tl_fz_parts tl_fz_parts_of(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx);
+/* Is destination row dy a pick of one source row (tl_fz_parts.line)? */
+bool tl_fz_picks(const tl_fz *fz, int32_t dy);
+/* The two source rows of destination row dy, the second's weight returned
+ * (0: line[1] is line[0]), for kernels that make the row from them. */
+int32_t tl_fz_lines(const tl_fz *fz, tl_fz_work *w, int32_t dy, tl_fz_src_fn src, const void *ctx, const uint8_t *line[2]);
+/* The parts' last step: the row (dw * cn u8) into out. */
+void tl_fz_finish(const tl_fz *fz, const tl_fz_parts *p, uint8_t *out);
 
 /* tl_image_plan_create with the row kernels of one path (TL_ISA_*), for the
  * tests of every path; NULL kernels (path missing) give TL_ERR_UNSUPPORTED. */
@@ -158,9 +172,13 @@ typedef struct tl_img_fill {
     int64_t at, len;
 } tl_img_fill;
 /* A row of pixels px encoded once (pixel and plane shapes; NULL otherwise or
- * out of memory: then rows are written with tl_img_dst_row), and copied to row y. */
+ * out of memory: then rows are written with tl_img_dst_row), and copied to row
+ * y by fill, or by a memset where byte >= 0 (tl_img_dst_fill_of: the byte
+ * every byte of enc is, else -1; a letterbox border of one value). */
 uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px);
-void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, const tl_img_fill *fill, int64_t y, uint8_t *dst);
+int tl_img_dst_fill_of(const tl_img_dst *w, const uint8_t *enc);
+void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, const tl_img_fill *fill, int byte, int64_t y,
+                         uint8_t *dst);
 
 /* ---- the vector encode of rows (encode.c, write.c) ------------------------ */
 #define TL_IMG_ENC_CHUNK 256 /* pixels per step: the step's buffers stay in L1 */

@@ -82,6 +82,7 @@ struct tl_image_plan {
     int isa;                   /* the path asked for (-1: the default) */
     uint8_t *border;           /* a destination row of pad pixels (dw x dc) */
     uint8_t *border_row;       /* the same, encoded in the destination (NULL: written each time) */
+    int border_fill;           /* the byte all of border_row is, else -1 (tl_img_dst_fill_of) */
     char text[256];
 };
 
@@ -503,7 +504,7 @@ static const uint8_t *fz_uv_line(const void *ctx, int32_t sy, uint8_t *scratch)
 {
     const src_ctx *s = ctx;
     const tl_image_plan *pl = s->pl;
-    const int64_t y = pl->cy + (int64_t)sy * pl->chroma_sy, n = pl->cw / pl->chroma_sx;
+    const int64_t y = pl->cy + (int64_t)sy * pl->chroma_sy, n = pl->fz_uv.sw; /* cw / chroma_sx, without a division per row */
     const uint8_t *r1 = s->src + pl->src.row[1][y], *r2 = s->src + pl->src.row[2][y];
     if (pl->cols.kernel && pl->cols.step[1] == 2) /* NV12, NV21: the pairs as they are (yf.vfirst says which) */
         return in_place(pl, s, (r1 < r2 ? r1 : r2) + pl->cx, (size_t)(2 * n), scratch);
@@ -592,6 +593,7 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
     tl_img_codes_pack(&pl->dst, &pl->codes);
     tl_img_enc_init(&pl->enc, &pl->dst, dst_d, &pl->codes, pl->p.mean, pl->p.std, pl->isa);
     if (pl->top > 0 || pl->top + pl->nh < pl->dh) pl->border_row = tl_img_dst_encode(&pl->dst, &pl->codes, pl->border);
+    if (pl->border_row) pl->border_fill = tl_img_dst_fill_of(&pl->dst, pl->border_row);
     describe(pl);
     return TL_OK;
 }
@@ -705,6 +707,38 @@ static void fill_border(const tl_image_plan *pl, uint8_t *px, int64_t x0, int64_
     memcpy(px + x0 * pl->dc, pl->border + x0 * pl->dc, (size_t)((x1 - x0) * pl->dc));
 }
 
+/* Fast mode: image row dy as nw RGB pixels into out. With a fused kernel the
+ * Y pick and both chroma steps happen in the colour pass, from the frame's
+ * rows (no rows stored and read back); else each plane's row is made (the
+ * horizontal steps cached per source row), then converted. */
+static void fast_rgb(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, int32_t dy, uint8_t *out)
+{
+    const size_t nw = (size_t)pl->nw;
+    tl_yuv_fast yf = pl->yf;
+    yf.y = w->content, yf.uv = w->uv;
+    if (!pl->fz_on) {
+        tl_rz_row(&pl->rz, &w->rz, dy, fast_y_row, ctx, w->content);
+        tl_rz_row(&pl->rz_uv, &w->rz_uv, dy, fast_uv_row, ctx, w->uv);
+        yf.vfirst = 0;
+        pl->k->yuv_rgb_fast(&yf, nw, out);
+        return;
+    }
+    tl_fz_parts y = tl_fz_parts_of(&pl->fz, &w->fz, dy, fz_y_line, ctx);
+    if (!pl->k->yuv_rgb_fused || tl_fz_picks(&pl->fz_uv, dy)) { /* no fused kernel, or chroma picked: the rows, then colour */
+        tl_fz_parts uv = tl_fz_parts_of(&pl->fz_uv, &w->fz_uv, dy, fz_uv_line, ctx);
+        tl_fz_finish(&pl->fz, &y, w->content);
+        tl_fz_finish(&pl->fz_uv, &uv, w->uv);
+        pl->k->yuv_rgb_fast(&yf, nw, out);
+        return;
+    }
+    if (y.line) yf.y_line = y.line, yf.y_taps = &pl->fz.taps;
+    else tl_fz_finish(&pl->fz, &y, w->content);
+    const uint8_t *uv[2];
+    yf.b1 = tl_fz_lines(&pl->fz_uv, &w->fz_uv, dy, fz_uv_line, ctx, uv);
+    yf.uv_line0 = uv[0], yf.uv_line1 = uv[1], yf.uv_taps = &pl->fz_uv.taps;
+    pl->k->yuv_rgb_fused(&yf, nw, out);
+}
+
 /* Destination row y as dw pixels of dc u8 channels in destination order, into px. */
 static void pixel_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, int64_t y, uint8_t *px)
 {
@@ -713,24 +747,17 @@ static void pixel_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, 
     fill_border(pl, px, 0, pl->left);
     fill_border(pl, px, pl->left + pl->nw, pl->dw);
     int32_t dy = (int32_t)(y - pl->top);
-    /* resized pixels straight into the row when no channel moves */
-    bool direct = !pl->fast && dc == pc && (pc == 1 || pl->p.order == TL_IMAGE_RGB);
-    uint8_t *content = direct ? px + pl->left * dc : w->content;
-    tl_yuv_fast yf = pl->yf;
-    if (pl->fz_on) {
-        tl_fz_row(&pl->fz, &w->fz, dy, fz_y_line, ctx, content);
-        tl_fz_row(&pl->fz_uv, &w->fz_uv, dy, fz_uv_line, ctx, w->uv);
-    } else {
-        tl_rz_row(&pl->rz, &w->rz, dy, pl->fast ? fast_y_row : exact_row, ctx, content);
-        if (pl->fast) tl_rz_row(&pl->rz_uv, &w->rz_uv, dy, fast_uv_row, ctx, w->uv), yf.vfirst = 0;
-    }
-    if (direct) return;
-    if (pl->fast) { /* the resized Y and U,V rows to RGB, a chroma pair per pixel */
-        yf.y = content, yf.uv = w->uv;
+    uint8_t *content = w->content;
+    if (pl->fast) { /* RGB straight into the row when it is the destination's order */
         bool into_row = dc == 3 && pl->p.order == TL_IMAGE_RGB;
-        pl->k->yuv_rgb_fast(&yf, (size_t)pl->nw, into_row ? px + pl->left * 3 : w->rgb);
+        fast_rgb(pl, w, ctx, dy, into_row ? px + pl->left * 3 : w->rgb);
         if (into_row) return;
         content = w->rgb;
+    } else { /* resized pixels straight into the row when no channel moves */
+        bool direct = dc == pc && (pc == 1 || pl->p.order == TL_IMAGE_RGB);
+        if (direct) content = px + pl->left * dc;
+        tl_rz_row(&pl->rz, &w->rz, dy, exact_row, ctx, content);
+        if (direct) return;
     }
     int map[4];
     for (int c = 0; c < dc; c++) map[c] = src_channel(pl, c);
@@ -767,7 +794,7 @@ tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigne
         bool image = y >= 0 && y < pl->dh;
         bool border = image && (y < pl->top || y >= pl->top + pl->nh); /* a whole letterbox border row */
         if (border && pl->border_row) {
-            tl_img_dst_copy_row(&pl->dst, pl->border_row, &pl->enc.fill, yp, dst);
+            tl_img_dst_copy_row(&pl->dst, pl->border_row, &pl->enc.fill, pl->border_fill, yp, dst);
             continue;
         }
         uint8_t *at = image ? tl_img_dst_pixels_at(&pl->dst, &pl->codes, yp, dst) : NULL;

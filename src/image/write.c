@@ -242,11 +242,17 @@ static void planes_row(const tl_img_dst *w, const tl_img_codes *t, const uint8_t
     for (int64_t c = 0; c < w->cp; c++) plane_channel_row(w, t, px, c, dst + w->row[c * w->hp + y]);
 }
 
+/* Bytes of an encoded row: one line of pixels, or cp plane lines. */
+static size_t encoded_bytes(const tl_img_dst *w)
+{
+    return (size_t)(w->shape == TL_DST_PIXELS ? w->wp * w->ps : w->wp * w->eb * w->cp);
+}
+
 uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uint8_t *px)
 {
     if (w->shape == TL_DST_ELEMENTS) return NULL;
     size_t line = (size_t)(w->shape == TL_DST_PIXELS ? w->wp * w->ps : w->wp * w->eb);
-    uint8_t *enc = malloc(w->shape == TL_DST_PIXELS ? line : line * (size_t)w->cp);
+    uint8_t *enc = malloc(encoded_bytes(w));
     if (!enc) return NULL;
     if (w->shape == TL_DST_PIXELS) pixels_row(w, t, px, enc);
     else
@@ -254,8 +260,23 @@ uint8_t *tl_img_dst_encode(const tl_img_dst *w, const tl_img_codes *t, const uin
     return enc;
 }
 
-static void copy_line(uint8_t *d, const uint8_t *s, size_t line, const tl_img_fill *f)
+int tl_img_dst_fill_of(const tl_img_dst *w, const uint8_t *enc)
 {
+    size_t n = encoded_bytes(w);
+    for (size_t i = 1; i < n; i++)
+        if (enc[i] != enc[0]) return -1;
+    return n ? enc[0] : -1;
+}
+
+/* One row of `line` bytes from its encoded copy s: a memset where the whole
+ * row is one byte (byte >= 0), the image's span by its pad pattern where f
+ * has a kernel, else copies. Both spare the loads of a copy. */
+static void copy_line(uint8_t *d, const uint8_t *s, size_t line, const tl_img_fill *f, int byte)
+{
+    if (byte >= 0) {
+        memset(d, byte, line);
+        return;
+    }
     if (!f->fn) {
         memcpy(d, s, line);
         return;
@@ -266,14 +287,15 @@ static void copy_line(uint8_t *d, const uint8_t *s, size_t line, const tl_img_fi
     memcpy(d + at + len, s + at + len, line - at - len);
 }
 
-void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, const tl_img_fill *fill, int64_t y, uint8_t *dst)
+void tl_img_dst_copy_row(const tl_img_dst *w, const uint8_t *enc, const tl_img_fill *fill, int byte, int64_t y,
+                         uint8_t *dst)
 {
     if (w->shape == TL_DST_PIXELS) {
-        copy_line(dst + w->row[y], enc, (size_t)(w->wp * w->ps), fill);
+        copy_line(dst + w->row[y], enc, (size_t)(w->wp * w->ps), fill, byte);
         return;
     }
     size_t line = (size_t)(w->wp * w->eb);
-    for (int64_t c = 0; c < w->cp; c++) copy_line(dst + w->row[c * w->hp + y], enc + (size_t)c * line, line, fill);
+    for (int64_t c = 0; c < w->cp; c++) copy_line(dst + w->row[c * w->hp + y], enc + (size_t)c * line, line, fill, byte);
 }
 
 uint8_t *tl_img_dst_pixels_at(const tl_img_dst *w, const tl_img_codes *t, int64_t y, uint8_t *dst)

@@ -473,8 +473,15 @@ TL_TEST(fast_kernels_match_scalar)
     static int32_t ofs[N];
     static int8_t wt[2 * N];
     static int32_t base[(N + 31) / 32];
-    static uint8_t pair[64 * ((N + 31) / 32)], pick[32 * ((N + 31) / 32)];
+    static uint8_t pair[64 * ((N + 31) / 32)], pick[32 * ((N + 31) / 32)], words[64 * ((N + 31) / 32)];
     static uint16_t h0[N], h1[N], hw[N], hg[N + 1];
+    /* the fused row: chroma taps of 2 n values over two chroma lines */
+    enum { CLINE = 2 * 3 * N + 4 + 128 };
+    static uint8_t yp[N], uvp[2 * N], cl0[CLINE], cl1[CLINE];
+    static uint16_t ch0[2 * N], ch1[2 * N];
+    static int32_t cofs[2 * N], cbase[(2 * N + 31) / 32];
+    static int8_t cwt[4 * N];
+    static uint8_t cpair[64 * ((2 * N + 31) / 32)], cpick[32 * ((2 * N + 31) / 32)], cwords[64 * ((2 * N + 31) / 32)];
     static const int32_t yg[] = {18997, 16320, 18997, 16320}, cv[][4] = {{102, -52, -25, 129}, {101, -22, -46, 113},
                                                                          {115, -34, -14, 135}, {101, -30, -12, 119}};
     for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
@@ -493,8 +500,8 @@ TL_TEST(fast_kernels_match_scalar)
                 h0[q] = (uint16_t)(it % 8 == 3 ? 16320 : tl_rng_range(&r, 0, 16320));
                 h1[q] = (uint16_t)(it % 4 == 0 ? 16320 : it % 8 == 3 ? 0 : tl_rng_range(&r, 0, 16320));
             }
-            int span = tl_taps_blocks(ofs, cn, n, base, pair, pick);
-            tl_taps taps = {ofs, wt, cn, base, pair, pick, span};
+            int span = tl_taps_blocks(ofs, cn, n, base, pair, pick, words);
+            tl_taps taps = {ofs, wt, cn, base, pair, pick, words, span};
             memset(got, 0xEE, sizeof got);
             ref->pick(line, &taps, want, n);
             k->pick(line, &taps, got, n);
@@ -510,11 +517,41 @@ TL_TEST(fast_kernels_match_scalar)
             if (memcmp(want, got, n) != 0 || got[n] != 0xEE) FAILF("%s vlinear_fast n=%zu b1=%d", k->isa, n, b1);
             tl_rng_bytes(&r, y, sizeof y), tl_rng_bytes(&r, uv, sizeof uv);
             int m = it % 4;
-            tl_yuv_fast f = {y, uv, it % 2, m % 2 ? 0 : 16, yg[m], cv[m][0], cv[m][1], cv[m][2], cv[m][3]};
+            tl_yuv_fast f = {y, uv, it % 2, m % 2 ? 0 : 16, yg[m], cv[m][0], cv[m][1], cv[m][2], cv[m][3], NULL, NULL, NULL, NULL, NULL, 0};
             memset(got, 0xEE, sizeof got);
             ref->yuv_rgb_fast(&f, n, want);
             k->yuv_rgb_fast(&f, n, got);
             if (memcmp(want, got, 3 * n) != 0 || got[3 * n] != 0xEE) FAILF("%s yuv_rgb_fast n=%zu matrix %d", k->isa, n, m);
+            /* the scalar twin (the SIMD kernels' tails) on the scalar path, which makes rows separately */
+            tl_yuv_rgb_fused_fn fused_fn = isa == TL_ISA_SCALAR ? tl_yuv_rgb_fused_ukernel__scalar : k->yuv_rgb_fused;
+            if (!fused_fn) continue;
+            /* the fused row against the kernels in turn: Y picked (or given); chroma pairs up to 3:1
+             * (a few steps 1 or 2 pairs apart, some taps anywhere), both rows stepped horizontally, then vertically */
+            bool picked = it % 3 != 1;
+            int cstep = 1 + it % 3;
+            tl_rng_bytes(&r, cl0, sizeof cl0), tl_rng_bytes(&r, cl1, sizeof cl1);
+            for (size_t q = 0; q < 2 * n; q++) {
+                int32_t px = (int32_t)(q / 2) * cstep + (int32_t)tl_rng_range(&r, 0, 1);
+                cofs[q] = it % 11 == 10 ? 2 * (int32_t)tl_rng_range(&r, 0, 3 * N) + (int32_t)(q % 2) : 2 * px + (int32_t)(q % 2);
+                int w1 = (int)tl_rng_range(&r, 0, 63);
+                cwt[2 * q] = (int8_t)(64 - w1), cwt[2 * q + 1] = (int8_t)w1;
+            }
+            int cspan = tl_taps_blocks(cofs, 2, 2 * n, cbase, cpair, cpick, cwords);
+            tl_taps ctaps = {cofs, cwt, 2, cbase, cpair, cpick, cwords, cspan};
+            if (picked) ref->pick(line, &taps, yp, n);
+            ref->hlinear_fast(cl0, &ctaps, ch0, 2 * n);
+            ref->hlinear_fast(cl1, &ctaps, ch1, 2 * n);
+            ref->vlinear_fast(ch0, ch1, b1, uvp, 2 * n);
+            tl_yuv_fast three = f;
+            three.y = picked ? yp : y, three.uv = uvp;
+            ref->yuv_rgb_fast(&three, n, want);
+            tl_yuv_fast fused = f;
+            fused.uv = NULL, fused.y_line = line, fused.y_taps = picked ? &taps : NULL;
+            fused.uv_line0 = cl0, fused.uv_line1 = cl1, fused.uv_taps = &ctaps, fused.b1 = b1;
+            memset(got, 0xEE, sizeof got);
+            fused_fn(&fused, n, got);
+            if (memcmp(want, got, 3 * n) != 0 || got[3 * n] != 0xEE)
+                FAILF("%s yuv_rgb_fused n=%zu matrix %d %s step %d chroma step %d b1=%d", k->isa, n, m, picked ? "picked" : "given", step, cstep, b1);
         }
     }
 }

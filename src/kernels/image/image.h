@@ -39,19 +39,32 @@ typedef void (*tl_yuv_rgb_fn)(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
  * permute: block b reads line + base[b] .. + 127, value 32 b + j's samples
  * are bytes pair[64 b + 2 j] and pair[64 b + 2 j + 1] of it, and pick[32 b + j]
  * = pair[64 b + 2 j]; base[b] = -1 when the block's taps spread wider (and
- * for the last, partial block). Made once per plan by tl_taps_blocks. */
+ * for the last, partial block). pick_words[64 b ..] are the block's pick
+ * indices each twice, as the 32 words of a 512-bit register in the order
+ * the fused colour kernels keep pixels (two 16-value halves packed lane by
+ * lane: word 8 l + i is value 4 l + i for i < 4, 16 + 4 l + i - 4 above), so
+ * one byte permute gives those words as Y * 257. Made once per plan by
+ * tl_taps_blocks. */
 typedef struct tl_taps {
     const int32_t *ofs;
     const int8_t *w;
     int cn;
     const int32_t *base;
-    const uint8_t *pair, *pick;
+    const uint8_t *pair, *pick, *pick_words;
     int span;            /* every block's pairs lie in its first `span` bytes (<= 128) */
 } tl_taps;
 
-/* Fill base[(n + 31) / 32], pair[64 ...], pick[32 ...] from ofs and cn;
- * returns `span`. */
-int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick);
+/* The taps from value k on (k a multiple of 32: whole blocks). */
+static inline tl_taps tl_taps_at(const tl_taps *t, size_t k)
+{
+    tl_taps r = *t;
+    r.ofs += k, r.w += 2 * k, r.base += k / 32, r.pair += 2 * k, r.pick += k, r.pick_words += 2 * k;
+    return r;
+}
+
+/* Fill base[(n + 31) / 32], pair[64 ...], pick[32 ...], pick_words[64 ...]
+ * from ofs and cn; returns `span`. */
+int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick, uint8_t *pick_words);
 
 /* out[k] = line[t->ofs[k]]: the taps of rows and columns whose weights are
  * all one. May read 128 bytes from each line + ofs[k]. */
@@ -76,10 +89,28 @@ typedef struct tl_yuv_fast {
     const uint8_t *y, *uv;
     int32_t vfirst;
     int32_t yoff, yg, cvr, cvg, cug, cub;
+    /* tl_yuv_rgb_fused_fn only: the Y row still to be picked (y_taps: Y[x] =
+     * y_line[y_taps->ofs[x]], tl_pick_fn; NULL: Y is y), and the chroma row
+     * still to be resized from two source rows (uv = tl_vlinear_fast_fn of
+     * the tl_hlinear_fast_fn rows of uv_line0 and uv_line1 by uv_taps, second
+     * weight b1; uv is not read). */
+    const uint8_t *y_line;
+    const tl_taps *y_taps;
+    const uint8_t *uv_line0, *uv_line1;
+    const tl_taps *uv_taps;
+    int32_t b1;
 } tl_yuv_fast;
 
 /* Pixels 0 .. n-1 as RGB bytes at rgb[3 x]. */
 typedef void (*tl_yuv_rgb_fast_fn)(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
+
+/* The same RGB bytes with the pick of the Y row and both chroma steps done
+ * in the same pass (tl_yuv_fast's last fields): a destination row made from
+ * the frame's rows with no row stored and read back in between.
+ * Bit-identical to tl_pick_fn, tl_hlinear_fast_fn (twice),
+ * tl_vlinear_fast_fn and tl_yuv_rgb_fast_fn run in turn (the scalar twin
+ * does exactly that). Reads 128 bytes from each line + ofs like them. */
+typedef tl_yuv_rgb_fast_fn tl_yuv_rgb_fused_fn;
 
 typedef struct tl_image_kernels {
     const char *isa;
@@ -90,6 +121,7 @@ typedef struct tl_image_kernels {
     tl_hlinear_fast_fn hlinear_fast;
     tl_vlinear_fast_fn vlinear_fast;
     tl_yuv_rgb_fast_fn yuv_rgb_fast;
+    tl_yuv_rgb_fused_fn yuv_rgb_fused; /* NULL: the path has none; pick, vlinear_fast, yuv_rgb_fast in turn */
 } tl_image_kernels;
 
 void tl_u8_vlinear_ukernel__scalar(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
@@ -108,6 +140,8 @@ void tl_u8_hlinear_ukernel__neon(const uint8_t *line, const int32_t *ofs, const 
 
 void tl_u8_pick_ukernel__scalar(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
 void tl_u8_pick_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
+void tl_u8_pick_ukernel__neon(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
+void tl_u8_hlinear_fast_ukernel__neon(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
 void tl_u8_pick_ukernel__avx512vbmi(const uint8_t *line, const tl_taps *t, uint8_t *out, size_t n);
 void tl_u8_hlinear_fast_ukernel__scalar(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
 void tl_u8_hlinear_fast_ukernel__avx2(const uint8_t *line, const tl_taps *t, uint16_t *h, size_t n);
@@ -123,6 +157,8 @@ void tl_yuv_rgb_fast_ukernel__avx2(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
 void tl_yuv_rgb_fast_ukernel__avx512(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 void tl_yuv_rgb_fast_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 void tl_yuv_rgb_fast_ukernel__neon(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
+void tl_yuv_rgb_fused_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
+void tl_yuv_rgb_fused_ukernel__avx512vbmi(const tl_yuv_fast *r, size_t n, uint8_t *rgb);
 
 /* The kernels of one instruction set (TL_ISA_*; scalar where a kernel has no
  * such form), or NULL when this build or machine lacks it. */

@@ -29,7 +29,10 @@ void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, ui
 }
 
 /* ---- fast mode ---- */
-int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick)
+/* Value of the word w of the fused kernels' order (tl_taps). */
+static int fused_value(int w) { return w % 8 < 4 ? 4 * (w / 8) + w % 8 : 16 + 4 * (w / 8) + w % 8 - 4; }
+
+int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t *pair, uint8_t *pick, uint8_t *pick_words)
 {
     int span = 1;
     memset(pair, 0, 64 * ((n + 31) / 32)), memset(pick, 0, 32 * ((n + 31) / 32));
@@ -42,6 +45,7 @@ int tl_taps_blocks(const int32_t *ofs, int cn, size_t n, int32_t *base, uint8_t 
             pair[64 * b + 2 * j] = pick[32 * b + j] = (uint8_t)rel, pair[64 * b + 2 * j + 1] = (uint8_t)(rel + cn);
         }
         base[b] = fits ? ofs[32 * b] : -1;
+        for (int w = 0; w < 32; w++) pick_words[64 * b + 2 * w] = pick_words[64 * b + 2 * w + 1] = pick[32 * b + fused_value(w)];
     }
     return span;
 }
@@ -74,5 +78,31 @@ void tl_yuv_rgb_fast_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *rg
         rgb[0] = sat_u8((t + r->cvr * v) >> 6);
         rgb[1] = sat_u8((t + r->cug * u + r->cvg * v) >> 6);
         rgb[2] = sat_u8((t + r->cub * u) >> 6);
+    }
+}
+
+/* The definition of the fused row: the kernels in turn, 64 pixels at a time. */
+void tl_yuv_rgb_fused_ukernel__scalar(const tl_yuv_fast *r, size_t n, uint8_t *rgb)
+{
+    uint8_t y[64], uv[128];
+    uint16_t h0[128], h1[128];
+    for (size_t x = 0; x < n; x += 64) {
+        size_t m = n - x < 64 ? n - x : 64;
+        tl_yuv_fast part = *r;
+        if (r->y_taps) {
+            tl_taps t = *r->y_taps;
+            t.ofs += x;
+            tl_u8_pick_ukernel__scalar(r->y_line, &t, y, m);
+            part.y = y;
+        } else {
+            part.y = r->y + x;
+        }
+        tl_taps c = *r->uv_taps;
+        c.ofs += 2 * x, c.w += 4 * x;
+        tl_u8_hlinear_fast_ukernel__scalar(r->uv_line0, &c, h0, 2 * m);
+        tl_u8_hlinear_fast_ukernel__scalar(r->uv_line1, &c, h1, 2 * m);
+        tl_u8_vlinear_fast_ukernel__scalar(h0, h1, r->b1, uv, 2 * m);
+        part.uv = uv;
+        tl_yuv_rgb_fast_ukernel__scalar(&part, m, rgb + 3 * x);
     }
 }
