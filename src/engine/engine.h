@@ -151,6 +151,8 @@ typedef struct tl_pass {
                                            count + tail source rows, fed from an L1 tile whose
                                            extra rows are zero (whole destination rows) */
             uint8_t convert_first;      /* with a conversion: narrow first, then move */
+            uint8_t lut;                /* the 8-bit table in the (de)interleave's register (AVX-512
+                                           VBMI, 3 channels): one kernel, no tile */
         } t2d;
         const tl_ilv_kernel *ilv;
         const tl_repack_kernel *repack;

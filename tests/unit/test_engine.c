@@ -406,6 +406,14 @@ static const char *const k_specs[][2] = {
     {"trt.dla_hwc4:f16:1x3x3x37", "NHWC:u8:1x3x37x3"},
     {"trt.dla_hwc4:f16:1x1x4x70", "NHWC:u8:1x4x70x1"},
     {"trt.dla_hwc4:f16:1x3x3x29", "NHWC:u8:1x3x29x3:zp=9:scale=0.25"},
+    /* 3-channel byte (de)interleaves with the 8-bit table in the register
+     * (AVX-512 VBMI): TIDL padded i8 both ways, rows shorter and longer than
+     * a step, plane pitches off a line, i8 -> i8 requantization */
+    {"NHWC:u8:1x6x150x3", "tidl:i8:1x3x6x150:pad=1,1,1,1:scale=0.5"},
+    {"tidl:i8:1x3x5x131:pad=1,1,1,1:scale=0.5", "NHWC:u8:1x5x131x3"},
+    {"NHWC:u8:1x3x37x3", "tidl:i8:1x3x3x37:pad=2,2,3,3:scale=0.25"},
+    {"NCHW:i8:1x3x7x70:zp=3:scale=0.1", "NHWC:i8:1x7x70x3:zp=-2:scale=0.3"},
+    {"NHWC:i8:1x4x65x3:scale=2", "NCHW:u8:1x3x4x65:zp=100:scale=1.5"},
     {"NHWC:u8:1x5x7x5", "NCHW64c:u8:1x5x5x7"},
     {"NCHW64c:f32:1x5x5x7", "NHWC:i8:1x5x7x5"},
 };
