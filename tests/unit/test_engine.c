@@ -170,12 +170,26 @@ TL_TEST(plan_shapes)
     CHECK_EQ_I64(p->passes[0].x.px.bytes, 8);
     tl_plan_destroy(p);
 
-    /* 4:2:0 chroma to full resolution: raw elements at byte strides, two nodes a call */
+    /* 4:2:0 chroma to full resolution: each chroma row expanded once into its
+     * two image rows, three nodes a call; an odd last row (one image row) by
+     * the strided copy, two nodes a call */
     p = plan_of("yuv.nv12:u8:3x6x10", "CHW:u8:3x6x10", 0);
     REQUIRE(p != NULL);
     CHECK_EQ_I64(p->npasses, 3);
-    CHECK(p->passes[1].ex == &tl_exec_strided_copy);
-    CHECK(p->passes[2].ex == &tl_exec_strided_copy);
+    CHECK(p->passes[1].ex == &tl_exec_chroma_rows);
+    CHECK(p->passes[2].ex == &tl_exec_chroma_rows);
+    CHECK_EQ_I64(p->passes[1].nodes[p->passes[1].nnodes - 3].ss, 0);
+    CHECK_EQ_I64(p->passes[1].nodes[p->passes[1].nnodes - 3].count, 2);
+    tl_plan_destroy(p);
+    p = plan_of("yuv.nv12:u8:3x7x10", "CHW:u8:3x7x10", 0);
+    REQUIRE(p != NULL);
+    int chroma_rows = 0, strided = 0;
+    for (int i = 0; i < p->npasses; i++) {
+        chroma_rows += p->passes[i].ex == &tl_exec_chroma_rows;
+        strided += p->passes[i].ex == &tl_exec_strided_copy;
+    }
+    CHECK_EQ_I64(chroma_rows, 2);
+    CHECK_EQ_I64(strided, 2);
     tl_plan_destroy(p);
 
     /* a quantized 8-bit pair goes through the plan's table where a table is

@@ -483,6 +483,48 @@ TL_TEST(chroma_moves_avx512)
 #endif
 }
 
+/* dup even into several rows (4:2:0 chroma rows, the chroma rows executor):
+ * the AVX-512 kernel and its scalar twin against the definition, rows with
+ * gaps that must stay untouched, the source ending at a PROT_NONE page. */
+TL_TEST(chroma_dup_rows)
+{
+    tl_rng r = tl_test_rng();
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    for (size_t n = 1; n < 200 && TL_TEST_FAILURES() == 0; n += n < 70 ? 1 : (size_t)tl_rng_range(&r, 1, 20)) {
+        size_t len = 2 * n - 1, maplen = (len + pg - 1) / pg * pg + pg;
+        size_t rows = (size_t)tl_rng_range(&r, 1, 3), ds = 2 * n + (size_t)tl_rng_range(&r, 0, 40);
+        size_t total = rows * ds + 2 * PAD;
+        uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        REQUIRE(map != MAP_FAILED);
+        REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
+        uint8_t *src = map + maplen - pg - len, *out = malloc(total);
+        tl_rng_bytes(&r, src, len);
+        for (int k = 0; k < 2; k++) {
+#if defined(__x86_64__) || defined(_M_X64)
+            if (k == 1 && !tl_cpu_has(TL_ISA_AVX512)) continue;
+            tl_dup_even_rows_fn fn = k ? tl_x8_dup_even_rows_ukernel__avx512 : tl_x8_dup_even_rows_ukernel__scalar;
+#else
+            if (k == 1) continue;
+            tl_dup_even_rows_fn fn = tl_x8_dup_even_rows_ukernel__scalar;
+#endif
+            memset(out, 0xA5, total);
+            fn(src, out + PAD, n, rows, (ptrdiff_t)ds);
+            for (size_t i = 0; i < total; i++) {
+                size_t j = i - PAD;
+                uint8_t want = 0xA5;
+                if (i >= PAD && j < rows * ds && j % ds < 2 * n) want = src[(j % ds) & ~(size_t)1];
+                if (out[i] != want) {
+                    FAILF("dup even rows (%s) n=%zu rows=%zu ds=%zu: byte %zu: 0x%02x != 0x%02x",
+                          k ? "avx512" : "scalar", n, rows, ds, i, out[i], want);
+                    break;
+                }
+            }
+        }
+        free(out);
+        munmap(map, maplen);
+    }
+}
+
 /* The re-packs that saturate in the register (interleave/avx512.c, taken by
  * the repack executor, not in the registry) against the definition. */
 #if defined(__x86_64__) || defined(_M_X64)
@@ -644,6 +686,7 @@ int main(int argc, char **argv)
     TL_RUN(repack_and_fill);
     TL_RUN(pixel_moves_vbmi);
     TL_RUN(chroma_moves_avx512);
+    TL_RUN(chroma_dup_rows);
     TL_RUN(saturating_repack_avx512);
     TL_RUN(lut_interleave_vbmi);
     return tl_test_finish();
