@@ -201,25 +201,82 @@ TL_FN void dlv3_load_n(const uint8_t *p, __m512i a[3], size_t bytes)
     }
 }
 
-TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream, const uint8_t *lut)
+#if TL_X8_LUT
+/* With VBMI the step loads 3 whole registers and takes channel c by one
+ * two-source byte permute of the first 128 bytes (byte 3j + c) and a
+ * masked permute of the last 64 (where 3j + c >= 128): 6 shuffles a step
+ * instead of 9, which leaves room for the table's 9. k[c][0], k[c][1]:
+ * the two index tables; k[c][2]: the mask, as bytes of all ones. */
+TL_FN void dlv3_tables(__m512i k[3][3])
 {
-    __m512i k[3][3], a[3], t[4], prev[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-    map8_tables(t, lut);
+    _Alignas(64) uint8_t lo[64], hi[64], m[64];
+    for (int c = 0; c < 3; c++) {
+        for (int j = 0; j < 64; j++) {
+            int b = 3 * j + c;
+            lo[j] = (uint8_t)(b & 127);
+            hi[j] = (uint8_t)(b >= 128 ? b - 128 : 0);
+            m[j] = (uint8_t)(b >= 128 ? 0xFF : 0);
+        }
+        k[c][0] = _mm512_load_si512((const void *)lo);
+        k[c][1] = _mm512_load_si512((const void *)hi);
+        k[c][2] = _mm512_load_si512((const void *)m);
+    }
+}
+
+TL_FN void dlv3_load_whole(const uint8_t *p, __m512i a[3])
+{
+    TL_UNROLL
+    for (int q = 0; q < 3; q++) a[q] = _mm512_loadu_si512((const void *)(p + 64 * q));
+}
+
+TL_FN void dlv3_load_part(const uint8_t *p, __m512i a[3], size_t bytes)
+{
+    TL_UNROLL
+    for (int q = 0; q < 3; q++) {
+        size_t k = bytes > (size_t)(64 * q) ? bytes - (size_t)(64 * q) : 0;
+        a[q] = _mm512_maskz_loadu_epi8(mask_n(k), p + 64 * q);
+    }
+}
+
+TL_FN __m512i dlv3_channel(const __m512i a[3], const __m512i k[3][3], int c)
+{
+    __mmask64 m = _mm512_movepi8_mask(k[c][2]);
+    return _mm512_mask_permutexvar_epi8(_mm512_permutex2var_epi8(a[0], k[c][0], a[1]), m, k[c][1], a[2]);
+}
+#define TL_DLV3_LOAD dlv3_load_whole
+#define TL_DLV3_LOAD_N dlv3_load_part
+#else
+TL_FN void dlv3_tables(__m512i k[3][3])
+{
     TL_UNROLL
     for (int c = 0; c < 3; c++)
         TL_UNROLL
         for (int b = 0; b < 3; b++) k[c][b] = bmask(k_dlv3[c][b]);
+}
+
+TL_FN __m512i dlv3_channel(const __m512i a[3], const __m512i k[3][3], int c)
+{
+    return or3(_mm512_shuffle_epi8(a[0], k[c][0]), _mm512_shuffle_epi8(a[1], k[c][1]), _mm512_shuffle_epi8(a[2], k[c][2]));
+}
+#define TL_DLV3_LOAD dlv3_load
+#define TL_DLV3_LOAD_N dlv3_load_n
+#endif
+
+TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream, const uint8_t *lut)
+{
+    __m512i k[3][3], a[3], t[4], prev[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+    map8_tables(t, lut);
+    dlv3_tables(k);
     aligner al[3];
     TL_UNROLL
     for (int c = 0; c < 3; c++) aligner_init(&al[c], d + c * ds1);
     int nt = streams(stream, 0, 0); /* every full store below is aligned */
     size_t i = 0;
     for (; i + 64 <= n; i += 64) {
-        dlv3_load(s + 3 * i, a);
+        TL_DLV3_LOAD(s + 3 * i, a);
         TL_UNROLL
         for (int c = 0; c < 3; c++) {
-            __m512i v = map8(or3(_mm512_shuffle_epi8(a[0], k[c][0]), _mm512_shuffle_epi8(a[1], k[c][1]),
-                                 _mm512_shuffle_epi8(a[2], k[c][2])), t);
+            __m512i v = map8(dlv3_channel(a, k, c), t);
             uint8_t *row = d + c * ds1;
             if (al[c].a == 0) store_line(row + i, v, nt);
             else if (i == 0) _mm512_mask_storeu_epi8(row, mask_n(al[c].a), v); /* the head */
@@ -234,12 +291,11 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, in
             if (al[c].a) _mm512_mask_storeu_epi8(d + c * ds1 + i - 64, ~mask_n(al[c].a), prev[c]);
     if (i < n) { /* the last 1..63 pixels: the last 64 again (same bytes), or masked */
         size_t m = n - i, j = n >= 64 ? n - 64 : i;
-        if (n >= 64) dlv3_load(s + 3 * j, a);
-        else dlv3_load_n(s + 3 * i, a, 3 * m);
+        if (n >= 64) TL_DLV3_LOAD(s + 3 * j, a);
+        else TL_DLV3_LOAD_N(s + 3 * i, a, 3 * m);
         TL_UNROLL
         for (int c = 0; c < 3; c++) {
-            __m512i v = map8(or3(_mm512_shuffle_epi8(a[0], k[c][0]), _mm512_shuffle_epi8(a[1], k[c][1]),
-                                 _mm512_shuffle_epi8(a[2], k[c][2])), t);
+            __m512i v = map8(dlv3_channel(a, k, c), t);
             if (n >= 64) _mm512_storeu_si512((void *)(d + c * ds1 + j), v);
             else _mm512_mask_storeu_epi8(d + c * ds1 + i, mask_n(m), v);
         }
