@@ -23,12 +23,21 @@
 #define TL_X8_LUT 1
 #include "kernels/interleave/x86_tables.h"
 #include "kernels/interleave/x86_bytes3_512.h"
+#include "kernels/interleave/x86_wrap.h"
 
 TL_KERNEL void tl_x8_lut_deinterleave3_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, ptrdiff_t ds1,
                                                            size_t n, int stream, const uint8_t *lut)
 {
     dilv_x8_3(src, dst, ds1, n, stream, lut);
 }
+
+/* Without a table: the VBMI de-interleave's 6 shuffles a step, a registry
+ * row (interleave.inc) listed before the F/BW/VL kernel. */
+TL_FN size_t dilv_x8_3_copy(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
+{
+    return dilv_x8_3(s, d, ds1, n, stream, NULL);
+}
+TL_DILV_T2D(tl_x8_deinterleave3_ukernel__avx512vbmi, 1, 3, dilv_x8_3_copy)
 
 TL_KERNEL void tl_x8_lut_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *dst, size_t n,
                                                          int stream, const uint8_t *lut)

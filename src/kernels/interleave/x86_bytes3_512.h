@@ -13,11 +13,12 @@
 #define TL_X8_LUT 0
 #endif
 
-/* The table's four 64-byte quarters (nothing without TL_X8_LUT). */
+/* The table's four 64-byte quarters (nothing without TL_X8_LUT or a table:
+ * a NULL table is no lookup). */
 TL_FN void map8_tables(__m512i t[4], const uint8_t *lut)
 {
 #if TL_X8_LUT
-    for (int q = 0; q < 4; q++) t[q] = _mm512_loadu_si512((const void *)(lut + 64 * q));
+    for (int q = 0; q < 4; q++) t[q] = lut ? _mm512_loadu_si512((const void *)(lut + 64 * q)) : _mm512_setzero_si512();
 #else
     (void)lut;
     for (int q = 0; q < 4; q++) t[q] = _mm512_setzero_si512();
@@ -205,21 +206,51 @@ TL_FN void dlv3_load_n(const uint8_t *p, __m512i a[3], size_t bytes)
 /* With VBMI the step loads 3 whole registers and takes channel c by one
  * two-source byte permute of the first 128 bytes (byte 3j + c) and a
  * masked permute of the last 64 (where 3j + c >= 128): 6 shuffles a step
- * instead of 9, which leaves room for the table's 9. k[c][0], k[c][1]:
- * the two index tables; k[c][2]: the mask, as bytes of all ones. */
+ * instead of 9, which leaves room for the table's 9. The tables: byte
+ * 3j + c's index in the first 128 bytes, and in the last 64 where
+ * 3j + c >= 128 (the mask's bits); constants, as the step is called per
+ * row (a TIDL row is 296 pixels). */
+static const uint8_t k_dlv3_vbmi[3][2][64] __attribute__((aligned(64))) = {
+    {{
+           0,   3,   6,   9,  12,  15,  18,  21,  24,  27,  30,  33,  36,  39,  42,  45,
+          48,  51,  54,  57,  60,  63,  66,  69,  72,  75,  78,  81,  84,  87,  90,  93,
+          96,  99, 102, 105, 108, 111, 114, 117, 120, 123, 126,   1,   4,   7,  10,  13,
+          16,  19,  22,  25,  28,  31,  34,  37,  40,  43,  46,  49,  52,  55,  58,  61},
+     {
+           0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+           0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+           0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   1,   4,   7,  10,  13,
+          16,  19,  22,  25,  28,  31,  34,  37,  40,  43,  46,  49,  52,  55,  58,  61}},
+    {{
+           1,   4,   7,  10,  13,  16,  19,  22,  25,  28,  31,  34,  37,  40,  43,  46,
+          49,  52,  55,  58,  61,  64,  67,  70,  73,  76,  79,  82,  85,  88,  91,  94,
+          97, 100, 103, 106, 109, 112, 115, 118, 121, 124, 127,   2,   5,   8,  11,  14,
+          17,  20,  23,  26,  29,  32,  35,  38,  41,  44,  47,  50,  53,  56,  59,  62},
+     {
+           0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+           0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+           0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   2,   5,   8,  11,  14,
+          17,  20,  23,  26,  29,  32,  35,  38,  41,  44,  47,  50,  53,  56,  59,  62}},
+    {{
+           2,   5,   8,  11,  14,  17,  20,  23,  26,  29,  32,  35,  38,  41,  44,  47,
+          50,  53,  56,  59,  62,  65,  68,  71,  74,  77,  80,  83,  86,  89,  92,  95,
+          98, 101, 104, 107, 110, 113, 116, 119, 122, 125,   0,   3,   6,   9,  12,  15,
+          18,  21,  24,  27,  30,  33,  36,  39,  42,  45,  48,  51,  54,  57,  60,  63},
+     {
+           0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+           0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+           0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   3,   6,   9,  12,  15,
+          18,  21,  24,  27,  30,  33,  36,  39,  42,  45,  48,  51,  54,  57,  60,  63}},
+};
+static const uint64_t k_dlv3_vbmi_hi[3] = {0xfffff80000000000ull, 0xfffff80000000000ull, 0xfffffc0000000000ull};
+
 TL_FN void dlv3_tables(__m512i k[3][3])
 {
-    _Alignas(64) uint8_t lo[64], hi[64], m[64];
+    TL_UNROLL
     for (int c = 0; c < 3; c++) {
-        for (int j = 0; j < 64; j++) {
-            int b = 3 * j + c;
-            lo[j] = (uint8_t)(b & 127);
-            hi[j] = (uint8_t)(b >= 128 ? b - 128 : 0);
-            m[j] = (uint8_t)(b >= 128 ? 0xFF : 0);
-        }
-        k[c][0] = _mm512_load_si512((const void *)lo);
-        k[c][1] = _mm512_load_si512((const void *)hi);
-        k[c][2] = _mm512_load_si512((const void *)m);
+        k[c][0] = _mm512_load_si512((const void *)k_dlv3_vbmi[c][0]);
+        k[c][1] = _mm512_load_si512((const void *)k_dlv3_vbmi[c][1]);
+        k[c][2] = _mm512_setzero_si512(); /* (unused: the mask is k_dlv3_vbmi_hi[c]) */
     }
 }
 
@@ -240,8 +271,8 @@ TL_FN void dlv3_load_part(const uint8_t *p, __m512i a[3], size_t bytes)
 
 TL_FN __m512i dlv3_channel(const __m512i a[3], const __m512i k[3][3], int c)
 {
-    __mmask64 m = _mm512_movepi8_mask(k[c][2]);
-    return _mm512_mask_permutexvar_epi8(_mm512_permutex2var_epi8(a[0], k[c][0], a[1]), m, k[c][1], a[2]);
+    return _mm512_mask_permutexvar_epi8(_mm512_permutex2var_epi8(a[0], k[c][0], a[1]), k_dlv3_vbmi_hi[c], k[c][1],
+                                        a[2]);
 }
 #define TL_DLV3_LOAD dlv3_load_whole
 #define TL_DLV3_LOAD_N dlv3_load_part
@@ -276,7 +307,7 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, in
         TL_DLV3_LOAD(s + 3 * i, a);
         TL_UNROLL
         for (int c = 0; c < 3; c++) {
-            __m512i v = map8(dlv3_channel(a, k, c), t);
+            __m512i v = lut ? map8(dlv3_channel(a, k, c), t) : dlv3_channel(a, k, c); /* (folded per kernel) */
             uint8_t *row = d + c * ds1;
             if (al[c].a == 0) store_line(row + i, v, nt);
             else if (i == 0) _mm512_mask_storeu_epi8(row, mask_n(al[c].a), v); /* the head */
@@ -295,7 +326,7 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, in
         else TL_DLV3_LOAD_N(s + 3 * i, a, 3 * m);
         TL_UNROLL
         for (int c = 0; c < 3; c++) {
-            __m512i v = map8(dlv3_channel(a, k, c), t);
+            __m512i v = lut ? map8(dlv3_channel(a, k, c), t) : dlv3_channel(a, k, c); /* (folded per kernel) */
             if (n >= 64) _mm512_storeu_si512((void *)(d + c * ds1 + j), v);
             else _mm512_mask_storeu_epi8(d + c * ds1 + i, mask_n(m), v);
         }
