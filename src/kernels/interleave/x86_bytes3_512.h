@@ -80,6 +80,64 @@ TL_FN __m512i ld_plane(const uint8_t *p, size_t i, __mmask64 m, const __m512i t[
     return p ? map8(_mm512_maskz_loadu_epi8(m, p + i), t) : _mm512_setzero_si512();
 }
 
+#if TL_X8_LUT
+/* With VBMI, output register q (bytes 64q .. 64q + 63 of 64 pixels) is one
+ * two-source byte permute of the R and G registers and a masked permute of
+ * B: 6 shuffles and 3 whole stores a step, where the lane shuffles take 9
+ * and 12 lane stores. Byte j of register q is channel (64q + j) % 3 of
+ * pixel (64q + j) / 3: its index in R:G, and in B where the mask says. */
+static const uint8_t k_ilv3_vbmi[3][2][64] __attribute__((aligned(64))) = {
+    {{
+           0,  64,   0,   1,  65,   0,   2,  66,   0,   3,  67,   0,   4,  68,   0,   5,
+          69,   0,   6,  70,   0,   7,  71,   0,   8,  72,   0,   9,  73,   0,  10,  74,
+           0,  11,  75,   0,  12,  76,   0,  13,  77,   0,  14,  78,   0,  15,  79,   0,
+          16,  80,   0,  17,  81,   0,  18,  82,   0,  19,  83,   0,  20,  84,   0,  21},
+     {
+           0,   0,   0,   0,   0,   1,   0,   0,   2,   0,   0,   3,   0,   0,   4,   0,
+           0,   5,   0,   0,   6,   0,   0,   7,   0,   0,   8,   0,   0,   9,   0,   0,
+          10,   0,   0,  11,   0,   0,  12,   0,   0,  13,   0,   0,  14,   0,   0,  15,
+           0,   0,  16,   0,   0,  17,   0,   0,  18,   0,   0,  19,   0,   0,  20,   0}},
+    {{
+          85,   0,  22,  86,   0,  23,  87,   0,  24,  88,   0,  25,  89,   0,  26,  90,
+           0,  27,  91,   0,  28,  92,   0,  29,  93,   0,  30,  94,   0,  31,  95,   0,
+          32,  96,   0,  33,  97,   0,  34,  98,   0,  35,  99,   0,  36, 100,   0,  37,
+         101,   0,  38, 102,   0,  39, 103,   0,  40, 104,   0,  41, 105,   0,  42, 106},
+     {
+           0,  21,   0,   0,  22,   0,   0,  23,   0,   0,  24,   0,   0,  25,   0,   0,
+          26,   0,   0,  27,   0,   0,  28,   0,   0,  29,   0,   0,  30,   0,   0,  31,
+           0,   0,  32,   0,   0,  33,   0,   0,  34,   0,   0,  35,   0,   0,  36,   0,
+           0,  37,   0,   0,  38,   0,   0,  39,   0,   0,  40,   0,   0,  41,   0,   0}},
+    {{
+           0,  43, 107,   0,  44, 108,   0,  45, 109,   0,  46, 110,   0,  47, 111,   0,
+          48, 112,   0,  49, 113,   0,  50, 114,   0,  51, 115,   0,  52, 116,   0,  53,
+         117,   0,  54, 118,   0,  55, 119,   0,  56, 120,   0,  57, 121,   0,  58, 122,
+           0,  59, 123,   0,  60, 124,   0,  61, 125,   0,  62, 126,   0,  63, 127,   0},
+     {
+          42,   0,   0,  43,   0,   0,  44,   0,   0,  45,   0,   0,  46,   0,   0,  47,
+           0,   0,  48,   0,   0,  49,   0,   0,  50,   0,   0,  51,   0,   0,  52,   0,
+           0,  53,   0,   0,  54,   0,   0,  55,   0,   0,  56,   0,   0,  57,   0,   0,
+          58,   0,   0,  59,   0,   0,  60,   0,   0,  61,   0,   0,  62,   0,   0,  63}},
+};
+static const uint64_t k_ilv3_vbmi_b[3] = {0x4924924924924924ull, 0x2492492492492492ull, 0x9249249249249249ull};
+
+TL_FN void ilv3_regs(__m512i r, __m512i g, __m512i b, const __m512i k[3][3], __m512i w[3])
+{
+    (void)k;
+    TL_UNROLL
+    for (int q = 0; q < 3; q++)
+        w[q] = _mm512_mask_permutexvar_epi8(
+            _mm512_permutex2var_epi8(r, _mm512_load_si512((const void *)k_ilv3_vbmi[q][0]), g), k_ilv3_vbmi_b[q],
+            _mm512_load_si512((const void *)k_ilv3_vbmi[q][1]), b);
+}
+#else
+TL_FN void ilv3_regs(__m512i r, __m512i g, __m512i b, const __m512i k[3][3], __m512i w[3])
+{
+    __m512i o[3];
+    ilv3_blocks(r, g, b, k, o);
+    ilv3_whole(o, w);
+}
+#endif
+
 TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream, const uint8_t *lut)
 {
     __m512i k[3][3], o[3], w[3], t[4];
@@ -96,8 +154,17 @@ TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream
         __m512i r = p0 ? map8(_mm512_loadu_si512((const void *)(p0 + i)), t) : zero;
         __m512i g = p1 ? map8(_mm512_loadu_si512((const void *)(p1 + i)), t) : zero;
         __m512i b = p2 ? map8(_mm512_loadu_si512((const void *)(p2 + i)), t) : zero;
-        ilv3_blocks(r, g, b, k, o);
         uint8_t *p = d + 3 * i;
+#if TL_X8_LUT
+        ilv3_regs(r, g, b, k, w);
+        TL_UNROLL
+        for (int j = 0; j < 3; j++) {
+            if (nt) _mm512_stream_si512((void *)(p + 64 * j), w[j]);
+            else _mm512_storeu_si512((void *)(p + 64 * j), w[j]);
+        }
+        continue;
+#endif
+        ilv3_blocks(r, g, b, k, o);
         if (nt) {
             ilv3_whole(o, w);
             TL_UNROLL
@@ -120,15 +187,13 @@ TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream
     if (nt) _mm_sfence();
     if (i < n && n >= 64) { /* the last 1..63 pixels: the last 64 again (same bytes) */
         i = n - 64;
-        ilv3_blocks(ld_plane(p0, i, ~(__mmask64)0, t), ld_plane(p1, i, ~(__mmask64)0, t), ld_plane(p2, i, ~(__mmask64)0, t), k, o);
-        ilv3_whole(o, w);
+        ilv3_regs(ld_plane(p0, i, ~(__mmask64)0, t), ld_plane(p1, i, ~(__mmask64)0, t), ld_plane(p2, i, ~(__mmask64)0, t), k, w);
         TL_UNROLL
         for (int j = 0; j < 3; j++) _mm512_storeu_si512((void *)(d + 3 * i + 64 * j), w[j]);
     } else if (i < n) { /* fewer than 64 pixels: masked loads and stores */
         size_t m = n - i;
         __mmask64 lm = mask_n(m);
-        ilv3_blocks(ld_plane(p0, i, lm, t), ld_plane(p1, i, lm, t), ld_plane(p2, i, lm, t), k, o);
-        ilv3_whole(o, w);
+        ilv3_regs(ld_plane(p0, i, lm, t), ld_plane(p1, i, lm, t), ld_plane(p2, i, lm, t), k, w);
         for (size_t j = 0; j < 3 && 64 * j < 3 * m; j++)
             _mm512_mask_storeu_epi8(d + 3 * i + 64 * j, mask_n(3 * m - 64 * j), w[j]);
     }
