@@ -287,7 +287,7 @@ TL_TEST(interleave_zero_lanes)
     tl_rng r = tl_test_rng();
     for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
         const tl_ilv_kernel *kl = &ks[k];
-        if (!tl_cpu_has(kl->isa)) continue;
+        if (!tl_cpu_runs(kl->isa, kl->feat)) continue;
         for (size_t n = 0; n < 200; n += (size_t)tl_rng_range(&r, 1, 9)) {
             size_t e = kl->esize, c = kl->c;
             uint8_t *pl[4] = {NULL, NULL, NULL, NULL}, *out = malloc(n * c * e + 2 * PAD);

@@ -32,12 +32,21 @@ TL_KERNEL void tl_x8_lut_deinterleave3_ukernel__avx512vbmi(const uint8_t *src, u
 }
 
 /* Without a table: the VBMI de-interleave's 6 shuffles a step, a registry
- * row (interleave.inc) listed before the F/BW/VL kernel. */
+ * row (interleave.inc) listed before the F/BW/VL kernel; the same for the
+ * interleave. */
 TL_FN size_t dilv_x8_3_copy(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
 {
     return dilv_x8_3(s, d, ds1, n, stream, NULL);
 }
 TL_DILV_T2D(tl_x8_deinterleave3_ukernel__avx512vbmi, 1, 3, dilv_x8_3_copy)
+
+/* The same for the interleave: whole output registers by byte permutes. */
+TL_FN size_t ilv_x8_3_copy(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
+{
+    return ilv_x8_3(pl, d, n, stream, NULL);
+}
+TL_ILV_PLANES(tl_x8_interleave3_ukernel__avx512vbmi, 1, 3, ilv_x8_3_copy)
+TL_ILV_T2D(tl_x8_interleave3_t2d_ukernel__avx512vbmi, tl_x8_interleave3_ukernel__avx512vbmi, 1, 3)
 
 TL_KERNEL void tl_x8_lut_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *dst, size_t n,
                                                          int stream, const uint8_t *lut)
