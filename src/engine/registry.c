@@ -70,7 +70,7 @@ static const tl_t2d_kernel k_t2d[] = {
     TL_INTERLEAVE_SCALAR(IL_T2D_ENTRY, DL_ENTRY, RP_NONE) TL_BLOCK_SCALAR(BL_ENTRY)
     TL_TRANSPOSE_SCALAR(TR_ENTRY)};
 
-#define IL_ENTRY(fn, t2d_fn, isa, ISA, E, C) {#fn, ISA, E, C, fn},
+#define IL_ENTRY(fn, t2d_fn, isa, ISA, E, C) {#fn, ISA, E, C, fn, FEAT_##isa},
 #define DL_NONE(fn, isa, ISA, E, C)
 #define IL_NONE(fn, t2d_fn, isa, ISA, E, C)
 static const tl_ilv_kernel k_ilv[] = {
@@ -159,7 +159,7 @@ const tl_t2d_kernel *tl_find_t2d(int isa, unsigned esize, size_t n0, size_t n1)
 const tl_ilv_kernel *tl_find_ilv(int isa, unsigned esize, unsigned c)
 {
     for (size_t i = 0; i < COUNT(k_ilv); i++)
-        if (tl_isa_includes(isa, k_ilv[i].isa) && k_ilv[i].esize == esize && k_ilv[i].c == c)
+        if (row_runs(isa, k_ilv[i].isa, k_ilv[i].feat) && k_ilv[i].esize == esize && k_ilv[i].c == c)
             return &k_ilv[i];
     return NULL;
 }

@@ -11,7 +11,7 @@ static void byte_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
     int64_t idx[TL_MAX_NODES] = {0};
     const uint8_t *s = src + ps->src_bit;
     uint8_t *d = dst + ps->dst_bit;
-    const tl_node *in = &nodes[n - 1], *out = k == 2 ? &nodes[n - 2] : NULL;
+    const tl_node *in = &nodes[n - 1], *out = k >= 2 ? &nodes[n - 2] : NULL;
     for (;;) {
         ps->ex->run(p, ps, s, d, in, out);
         int i = outer - 1;
@@ -32,14 +32,16 @@ static void byte_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
  * unless its kernel is made for that count (de-interleave, unpack); the
  * innermost node of a 2d move whose kernel is not made for its count
  * (transposes, de-interleaves, unpacks: the executor tiles those rows
- * itself). Never the innermost node of a pass with fused zeros (its head and
- * tail belong to each whole run). */
+ * itself). None of a 3-node executor's nodes (chroma rows). Never the
+ * innermost node of a pass with fused zeros (its head and tail belong to
+ * each whole run). */
 static bool sliceable(const tl_pass *ps, int i)
 {
     int n = ps->nnodes, outer = n - ps->ex->nodes;
     bool fused = ps->head || ps->tail;
     if (i < outer) return true;
     if (ps->ex->nodes == 1) return !fused;
+    if (ps->ex->nodes == 3) return false; /* the parts slice the rows above */
     int shape = ps->ex == &tl_exec_2d ? ps->x.t2d.k->shape : -1;
     if (i == n - 2) return shape != TL_T2D_DILV && shape != TL_T2D_UNPACK;
     return shape >= 0 && shape != TL_T2D_ILV && shape != TL_T2D_PACK && !fused;

@@ -11,7 +11,7 @@
  * interleave (fused zero lanes) before 2d. */
 static const tl_executor *const k_convert[] = {
     &tl_exec_repack, &tl_exec_pixels, &tl_exec_interleave, &tl_exec_2d,
-    &tl_exec_row,    &tl_exec_strided_copy, &tl_exec_strided,
+    &tl_exec_row,    &tl_exec_chroma_rows, &tl_exec_strided_copy, &tl_exec_strided,
 };
 
 static const tl_executor *const k_fill[] = {&tl_exec_fill, &tl_exec_fill_strided};

@@ -145,6 +145,7 @@ typedef struct tl_ilv_kernel {
     const char *name;
     uint8_t isa, esize, c;
     tl_ilv_fn fn;
+    uint8_t feat;       /* TL_FEAT_* bits the row needs besides its ISA */
 } tl_ilv_kernel;
 
 typedef struct tl_repack_kernel {

@@ -170,12 +170,26 @@ TL_TEST(plan_shapes)
     CHECK_EQ_I64(p->passes[0].x.px.bytes, 8);
     tl_plan_destroy(p);
 
-    /* 4:2:0 chroma to full resolution: raw elements at byte strides, two nodes a call */
+    /* 4:2:0 chroma to full resolution: each chroma row expanded once into its
+     * two image rows, three nodes a call; an odd last row (one image row) by
+     * the strided copy, two nodes a call */
     p = plan_of("yuv.nv12:u8:3x6x10", "CHW:u8:3x6x10", 0);
     REQUIRE(p != NULL);
     CHECK_EQ_I64(p->npasses, 3);
-    CHECK(p->passes[1].ex == &tl_exec_strided_copy);
-    CHECK(p->passes[2].ex == &tl_exec_strided_copy);
+    CHECK(p->passes[1].ex == &tl_exec_chroma_rows);
+    CHECK(p->passes[2].ex == &tl_exec_chroma_rows);
+    CHECK_EQ_I64(p->passes[1].nodes[p->passes[1].nnodes - 3].ss, 0);
+    CHECK_EQ_I64(p->passes[1].nodes[p->passes[1].nnodes - 3].count, 2);
+    tl_plan_destroy(p);
+    p = plan_of("yuv.nv12:u8:3x7x10", "CHW:u8:3x7x10", 0);
+    REQUIRE(p != NULL);
+    int chroma_rows = 0, strided = 0;
+    for (int i = 0; i < p->npasses; i++) {
+        chroma_rows += p->passes[i].ex == &tl_exec_chroma_rows;
+        strided += p->passes[i].ex == &tl_exec_strided_copy;
+    }
+    CHECK_EQ_I64(chroma_rows, 2);
+    CHECK_EQ_I64(strided, 2);
     tl_plan_destroy(p);
 
     /* a quantized 8-bit pair goes through the plan's table where a table is
@@ -406,6 +420,14 @@ static const char *const k_specs[][2] = {
     {"trt.dla_hwc4:f16:1x3x3x37", "NHWC:u8:1x3x37x3"},
     {"trt.dla_hwc4:f16:1x1x4x70", "NHWC:u8:1x4x70x1"},
     {"trt.dla_hwc4:f16:1x3x3x29", "NHWC:u8:1x3x29x3:zp=9:scale=0.25"},
+    /* 3-channel byte (de)interleaves with the 8-bit table in the register
+     * (AVX-512 VBMI): TIDL padded i8 both ways, rows shorter and longer than
+     * a step, plane pitches off a line, i8 -> i8 requantization */
+    {"NHWC:u8:1x6x150x3", "tidl:i8:1x3x6x150:pad=1,1,1,1:scale=0.5"},
+    {"tidl:i8:1x3x5x131:pad=1,1,1,1:scale=0.5", "NHWC:u8:1x5x131x3"},
+    {"NHWC:u8:1x3x37x3", "tidl:i8:1x3x3x37:pad=2,2,3,3:scale=0.25"},
+    {"NCHW:i8:1x3x7x70:zp=3:scale=0.1", "NHWC:i8:1x7x70x3:zp=-2:scale=0.3"},
+    {"NHWC:i8:1x4x65x3:scale=2", "NCHW:u8:1x3x4x65:zp=100:scale=1.5"},
     {"NHWC:u8:1x5x7x5", "NCHW64c:u8:1x5x5x7"},
     {"NCHW64c:f32:1x5x5x7", "NHWC:i8:1x5x7x5"},
 };

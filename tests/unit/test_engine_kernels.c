@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "kernels/interleave/interleave_lut.h"
 #include "kernels/move/move.h"
 #include "tl_engine_test.h"
 #include "tl_test.h"
@@ -291,7 +292,7 @@ TL_TEST(interleave_zero_lanes)
     tl_rng r = tl_test_rng();
     for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
         const tl_ilv_kernel *kl = &ks[k];
-        if (!tl_cpu_has(kl->isa)) continue;
+        if (!tl_cpu_runs(kl->isa, kl->feat)) continue;
         for (size_t n = 0; n < 200; n += (size_t)tl_rng_range(&r, 1, 9)) {
             size_t e = kl->esize, c = kl->c;
             uint8_t *pl[4] = {NULL, NULL, NULL, NULL}, *out = malloc(n * c * e + 2 * PAD);
@@ -487,6 +488,48 @@ TL_TEST(chroma_moves_avx512)
 #endif
 }
 
+/* dup even into several rows (4:2:0 chroma rows, the chroma rows executor):
+ * the AVX-512 kernel and its scalar twin against the definition, rows with
+ * gaps that must stay untouched, the source ending at a PROT_NONE page. */
+TL_TEST(chroma_dup_rows)
+{
+    tl_rng r = tl_test_rng();
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    for (size_t n = 1; n < 200 && TL_TEST_FAILURES() == 0; n += n < 70 ? 1 : (size_t)tl_rng_range(&r, 1, 20)) {
+        size_t len = 2 * n - 1, maplen = (len + pg - 1) / pg * pg + pg;
+        size_t rows = (size_t)tl_rng_range(&r, 1, 3), ds = 2 * n + (size_t)tl_rng_range(&r, 0, 40);
+        size_t total = rows * ds + 2 * PAD;
+        uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        REQUIRE(map != MAP_FAILED);
+        REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
+        uint8_t *src = map + maplen - pg - len, *out = malloc(total);
+        tl_rng_bytes(&r, src, len);
+        for (int k = 0; k < 2; k++) {
+#if defined(__x86_64__) || defined(_M_X64)
+            if (k == 1 && !tl_cpu_has(TL_ISA_AVX512)) continue;
+            tl_dup_even_rows_fn fn = k ? tl_x8_dup_even_rows_ukernel__avx512 : tl_x8_dup_even_rows_ukernel__scalar;
+#else
+            if (k == 1) continue;
+            tl_dup_even_rows_fn fn = tl_x8_dup_even_rows_ukernel__scalar;
+#endif
+            memset(out, 0xA5, total);
+            fn(src, out + PAD, n, rows, (ptrdiff_t)ds);
+            for (size_t i = 0; i < total; i++) {
+                size_t j = i - PAD;
+                uint8_t want = 0xA5;
+                if (i >= PAD && j < rows * ds && j % ds < 2 * n) want = src[(j % ds) & ~(size_t)1];
+                if (out[i] != want) {
+                    FAILF("dup even rows (%s) n=%zu rows=%zu ds=%zu: byte %zu: 0x%02x != 0x%02x",
+                          k ? "avx512" : "scalar", n, rows, ds, i, out[i], want);
+                    break;
+                }
+            }
+        }
+        free(out);
+        munmap(map, maplen);
+    }
+}
+
 /* The re-packs that saturate in the register (interleave/avx512.c, taken by
  * the repack executor, not in the registry) against the definition. */
 #if defined(__x86_64__) || defined(_M_X64)
@@ -544,6 +587,98 @@ TL_TEST(pixel_moves_vbmi)
         }
 }
 
+/* The 3-channel byte (de)interleaves with the 8-bit table in the register
+ * (interleave/avx512vbmi.c, taken by the 2d executor, not in the registry)
+ * against their definition, the scalar de-interleave plus a lookup per
+ * byte: random tables and the element rule's own (u8 -> TIDL i8 at scale
+ * 0.5), every length up to 4 steps and then some, destination rows at every
+ * offset in a line and gaps between them that must stay untouched, the
+ * source ending at a PROT_NONE page, streamed and plain stores. */
+#if defined(__x86_64__) || defined(_M_X64)
+static void check_lut_dilv(tl_rng *r, size_t n, const uint8_t *lut, size_t pg)
+{
+    size_t len = 3 * n, maplen = (len + pg - 1) / pg * pg + pg, gap = (size_t)tl_rng_range(r, 0, 70);
+    size_t ds1 = n + gap, off = (size_t)tl_rng_range(r, 0, 63), total = off + 3 * ds1 + 2 * PAD;
+    uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(map != MAP_FAILED);
+    REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
+    uint8_t *src = map + maplen - pg - len, *raw = aligned_alloc(64, (total + 63) / 64 * 64);
+    tl_rng_bytes(r, src, len);
+    memset(raw, 0xA5, total);
+    uint8_t *out = raw + PAD + off;
+    tl_x8_lut_deinterleave3_ukernel__avx512vbmi(src, out, (ptrdiff_t)ds1, n, (int)tl_rng_range(r, 0, 1), lut);
+    for (size_t i = 0; i < total; i++) {
+        uint8_t want = 0xA5;
+        ptrdiff_t j = (ptrdiff_t)i - (ptrdiff_t)(PAD + off);
+        if (j >= 0 && (size_t)j < 3 * ds1 && (size_t)j % ds1 < n) want = lut[src[3 * ((size_t)j % ds1) + (size_t)j / ds1]];
+        if (raw[i] != want) {
+            FAILF("lut de-interleave n=%zu ds1=%zu off=%zu: byte %td: 0x%02x != 0x%02x", n, ds1, off, j, raw[i], want);
+            break;
+        }
+    }
+    free(raw);
+    munmap(map, maplen);
+}
+
+static void check_lut_ilv(tl_rng *r, size_t n, const uint8_t *lut, size_t pg)
+{
+    size_t maplen = (n + pg - 1) / pg * pg + pg, off = (size_t)tl_rng_range(r, 0, 63), total = off + 3 * n + 2 * PAD;
+    uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(map != MAP_FAILED);
+    REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
+    uint8_t *p0 = malloc(n + 1), *p2 = malloc(n + 1), *raw = aligned_alloc(64, (total + 63) / 64 * 64);
+    const uint8_t *planes[3] = {p0, map + maplen - pg - n, p2};
+    tl_rng_bytes(r, p0, n + 1);
+    tl_rng_bytes(r, map + maplen - pg - n, n);
+    tl_rng_bytes(r, p2, n + 1);
+    if (tl_rng_range(r, 0, 3) == 0) planes[2] = NULL; /* a lane of zeros */
+    memset(raw, 0xA5, total);
+    tl_x8_lut_interleave3_ukernel__avx512vbmi(planes, raw + PAD + off, n, (int)tl_rng_range(r, 0, 1), lut);
+    for (size_t i = 0; i < total; i++) {
+        uint8_t want = 0xA5;
+        ptrdiff_t j = (ptrdiff_t)i - (ptrdiff_t)(PAD + off);
+        if (j >= 0 && (size_t)j < 3 * n) {
+            const uint8_t *pl = planes[j % 3];
+            want = pl ? lut[pl[j / 3]] : 0;
+        }
+        if (raw[i] != want) {
+            FAILF("lut interleave n=%zu off=%zu: byte %td: 0x%02x != 0x%02x", n, off, j, raw[i], want);
+            break;
+        }
+    }
+    free(p0);
+    free(p2);
+    free(raw);
+    munmap(map, maplen);
+}
+#endif
+
+TL_TEST(lut_interleave_vbmi)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
+        printf("lut_interleave_vbmi: skipped (no AVX-512 VBMI here)\n");
+        return;
+    }
+    tl_rng r = tl_test_rng();
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    tl_quant q = {0};
+    q.kind = TL_Q_AFFINE;
+    q.scale = 0.5;
+    tl_cvt cv;
+    tl_cvt_init_dt(&cv, TL_U8, NULL, TL_I8, &q);
+    REQUIRE(cv.lut8);
+    for (unsigned c = 0; c < 256; c++) CHECK(cv.lut[c] == (uint8_t)tl_elem_convert_raw(&cv.op, c));
+    uint8_t lut[256];
+    for (size_t n = 0; n < 400 && TL_TEST_FAILURES() == 0; n += n < 200 ? 1 : (size_t)tl_rng_range(&r, 1, 40)) {
+        tl_rng_bytes(&r, lut, sizeof lut);
+        const uint8_t *t = n % 2 ? cv.lut : lut;
+        check_lut_dilv(&r, n, t, pg);
+        check_lut_ilv(&r, n, t, pg);
+    }
+#endif
+}
+
 int main(int argc, char **argv)
 {
     tl_test_init(argc, argv);
@@ -556,6 +691,8 @@ int main(int argc, char **argv)
     TL_RUN(repack_and_fill);
     TL_RUN(pixel_moves_vbmi);
     TL_RUN(chroma_moves_avx512);
+    TL_RUN(chroma_dup_rows);
     TL_RUN(saturating_repack_avx512);
+    TL_RUN(lut_interleave_vbmi);
     return tl_test_finish();
 }

@@ -6,6 +6,7 @@
  * copy whose inner run is contiguous on both sides is folded into a wider
  * element first (tl_pass_fold), when the two nodes above it then transpose. */
 #include "engine/exec/exec.h"
+#include "kernels/interleave/interleave_lut.h"
 
 bool tl_exec_2d_shape(const tl_plan *p, const tl_pass *ps)
 {
@@ -36,6 +37,41 @@ static uint8_t alias_flags(const tl_plan *p, const tl_node *in, const tl_node *o
                      (tl_machine_rows_alias(m, in->ss, n0) ? TL_T2D_SRC_ALIAS : 0));
 }
 
+/* An 8-bit table conversion around the AVX-512 3-channel byte (de)interleave
+ * of packed pixels runs in its registers on a CPU with VBMI: one pass over
+ * memory instead of a table pass over an L1 tile and a move (an NHWC u8
+ * image into TIDL's padded i8 planes, and back). */
+static bool lut_in_register(const tl_plan *p, const tl_t2d_kernel *k, const tl_node *in, const tl_node *out)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (!p->cv.lut8 || !tl_isa_includes(p->isa, TL_ISA_AVX512) || !tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI))
+        return false;
+    if (k->isa != TL_ISA_AVX512 || k->esize != 1 || k->param != 3) return false;
+    if (k->shape == TL_T2D_DILV) return in->ss == 3;   /* packed source pixels */
+    if (k->shape == TL_T2D_ILV) return out->ds == 3;   /* packed destination pixels */
+#else
+    (void)p, (void)k, (void)in, (void)out;
+#endif
+    return false;
+}
+
+/* The move with its table lookup in one kernel call (lut_in_register). */
+static void t2d_lut(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
+                    const tl_node *out)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    int stream = tl_exec_streams(p, (uint64_t)in->count * (uint64_t)out->count);
+    if (ps->x.t2d.k->shape == TL_T2D_DILV) {
+        tl_x8_lut_deinterleave3_ukernel__avx512vbmi(s, d, out->ds, (size_t)in->count, stream, p->cv.lut);
+    } else {
+        const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
+        tl_x8_lut_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, p->cv.lut);
+    }
+#else
+    (void)p, (void)ps, (void)s, (void)d, (void)in, (void)out;
+#endif
+}
+
 /* The move kernel for the pass as it stands; false (nothing set) if none. */
 static bool choose(const tl_plan *p, tl_pass *ps)
 {
@@ -49,6 +85,14 @@ static bool choose(const tl_plan *p, tl_pass *ps)
     ps->x.t2d.convert_first = (uint8_t)(!copy && cv->ed <= cv->es);
     ps->kernel_name = k->name;
     ps->esize = (uint8_t)esz;
+    ps->x.t2d.lut = 0, ps->x.t2d.alias = 0, ps->x.t2d.lanes = NULL;
+    if (lut_in_register(p, k, in, out)) {
+        ps->x.t2d.lut = 1;
+        ps->kernel_name = k->shape == TL_T2D_DILV ? "tl_x8_lut_deinterleave3_ukernel__avx512vbmi"
+                                                  : "tl_x8_lut_interleave3_ukernel__avx512vbmi";
+        ps->row = NULL; /* no row conversion runs */
+        return true;
+    }
     /* a partial channel block (NCHW16c with C = 24: 8 channels and 8 zero
      * lanes): the tiled transpose writes whole destination rows from a tile
      * with zero rows, instead of short rows and a zero store per row */
@@ -176,6 +220,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         if (cv->path == TL_EP_COPY)
             k->fn(s, in->ss, d, out->ds, (size_t)in->count, (size_t)out->count,
                   tl_exec_streams(p, (uint64_t)in->count * (uint64_t)out->count * ps->esize) | ps->x.t2d.alias);
+        else if (ps->x.t2d.lut) t2d_lut(p, ps, s, d, in, out);
         else t2d_tiles(p, ps, s, d, in, out);
         return;
     }
@@ -190,6 +235,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         if (cv->path == TL_EP_COPY)
             k->fn(sr, in->ss, dr + ps->head * cv->ed, out->ds, (size_t)in->count, (size_t)part.count,
                   tl_exec_streams(p, (uint64_t)in->count * (uint64_t)part.count * ps->esize) | ps->x.t2d.alias);
+        else if (ps->x.t2d.lut) t2d_lut(p, ps, sr, dr + ps->head * cv->ed, in, &part);
         else t2d_tiles(p, ps, sr, dr, in, &part);
         for (int64_t r = 0; r < part.count; r++) {
             uint8_t *row = dr + r * out->ds;

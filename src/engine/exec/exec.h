@@ -12,12 +12,13 @@
 
 struct tl_executor {
     const char *name;   /* as tl_plan_describe prints it and docs/engine.md names it */
-    int nodes;          /* innermost nodes one run call takes (1 or 2) */
+    int nodes;          /* innermost nodes one run call takes (1, 2 or 3) */
     /* The pass (byte strides, normalised) can run here: sets the pass's
      * parameters (ps->x, kernels) and returns true; false leaves it as it was. */
     bool (*applicable)(const tl_plan *p, tl_pass *ps);
-    /* Run the innermost nodes `in` (and `out` above it, for 2-node executors)
-     * from byte addresses s and d. */
+    /* Run the innermost nodes `in` (and `out` above it, for 2- and 3-node
+     * executors; a 3-node one finds its third at out - 1) from byte
+     * addresses s and d. */
     void (*run)(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                 const tl_node *out);
 };
@@ -26,7 +27,7 @@ struct tl_executor {
 #define TL_TILE_BYTES 16384
 
 extern const tl_executor tl_exec_walk, tl_exec_row, tl_exec_2d, tl_exec_interleave, tl_exec_repack,
-    tl_exec_pixels, tl_exec_strided_copy, tl_exec_strided, tl_exec_fill, tl_exec_fill_strided;
+    tl_exec_pixels, tl_exec_chroma_rows, tl_exec_strided_copy, tl_exec_strided, tl_exec_fill, tl_exec_fill_strided;
 
 /* ---- what several executors share (exec_common.c) -------------------------------- */
 /* The row kernel of a plan's conversion: the 8-bit table when it has one. */

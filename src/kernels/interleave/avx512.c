@@ -23,215 +23,18 @@
 #define TL_FN static inline TL_TARGET
 #define TL_KERNEL TL_TARGET
 #include "kernels/interleave/x86_tables.h"
+#include "kernels/interleave/x86_bytes3_512.h"
 #include "kernels/interleave/x86_wrap.h"
 
-
-/* Lane L (1..3) of v straight to memory: the memory form of vextracti32x4
- * is a plain store (compilers emit a shuffle and a store). */
-#define TL_STORE_LANE(p, v, L) __asm__ volatile("vextracti32x4 $" #L ", %1, %0" : "=m"(*(__m128i *)(p)) : "v"(v))
-
-/* Non-temporal stores when the engine allows them (the call writes more than
- * the cache holds) and the 64-byte stores are aligned (whole lines, written in order). */
-TL_FN int streams(int stream, uintptr_t d, ptrdiff_t ds1)
+/* The byte bodies without a table (TL_X8_LUT is 0 here). */
+TL_FN size_t ilv_x8_3_copy(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
 {
-    return stream && ((d | (uintptr_t)ds1) & 63) == 0;
+    return ilv_x8_3(pl, d, n, stream, NULL);
 }
 
-static inline __mmask64 mask_n(size_t n) { return n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1; }
-
-TL_FN __m512i bmask(const uint8_t *m) { return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)m)); }
-
-TL_FN __m512i or3(__m512i a, __m512i b, __m512i c) { return _mm512_ternarylogic_epi32(a, b, c, 0xFE); }
-
-/* ---- interleave: 3 planes -> 64 packed pixels per step ----------------------------- */
-/* o[q], lane L: output block 3L + q (16 bytes) of the 192. */
-TL_FN void ilv3_blocks(__m512i r, __m512i g, __m512i b, const __m512i k[3][3], __m512i o[3])
+TL_FN size_t dilv_x8_3_copy(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
 {
-    TL_UNROLL
-    for (int q = 0; q < 3; q++)
-        o[q] = or3(_mm512_shuffle_epi8(r, k[q][0]), _mm512_shuffle_epi8(g, k[q][1]), _mm512_shuffle_epi8(b, k[q][2]));
-}
-
-/* The blocks in memory order as 3 whole registers (for streaming and tails). */
-TL_FN void ilv3_whole(const __m512i o[3], __m512i w[3])
-{
-    __m512i t = _mm512_permutex2var_epi64(o[0], _mm512_setr_epi64(0, 1, 8, 9, 0, 0, 2, 3), o[1]);
-    w[0] = _mm512_mask_permutexvar_epi64(t, 0x30, _mm512_setr_epi64(0, 0, 0, 0, 0, 1, 0, 0), o[2]);
-    t = _mm512_permutex2var_epi64(o[1], _mm512_setr_epi64(2, 3, 0, 0, 12, 13, 4, 5), o[0]);
-    w[1] = _mm512_mask_permutexvar_epi64(t, 0x0C, _mm512_setr_epi64(0, 0, 2, 3, 0, 0, 0, 0), o[2]);
-    t = _mm512_permutex2var_epi64(o[2], _mm512_setr_epi64(4, 5, 14, 15, 0, 0, 6, 7), o[0]);
-    w[2] = _mm512_mask_permutexvar_epi64(t, 0x30, _mm512_setr_epi64(0, 0, 0, 0, 6, 7, 0, 0), o[1]);
-}
-
-TL_FN __m512i ld_plane(const uint8_t *p, size_t i, __mmask64 m)
-{
-    return p ? _mm512_maskz_loadu_epi8(m, p + i) : _mm512_setzero_si512();
-}
-
-TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
-{
-    __m512i k[3][3], o[3], w[3];
-    TL_UNROLL
-    for (int q = 0; q < 3; q++)
-        TL_UNROLL
-        for (int c = 0; c < 3; c++) k[q][c] = bmask(k_ilv3[q][c]);
-    const __m512i zero = _mm512_setzero_si512();
-    const uint8_t *p0 = pl[0], *p1 = pl[1], *p2 = pl[2];
-    int nt = streams(stream, (uintptr_t)d, 0);
-    size_t i = 0;
-    for (; i + 64 <= n; i += 64) {
-        __m512i r = p0 ? _mm512_loadu_si512((const void *)(p0 + i)) : zero;
-        __m512i g = p1 ? _mm512_loadu_si512((const void *)(p1 + i)) : zero;
-        __m512i b = p2 ? _mm512_loadu_si512((const void *)(p2 + i)) : zero;
-        ilv3_blocks(r, g, b, k, o);
-        uint8_t *p = d + 3 * i;
-        if (nt) {
-            ilv3_whole(o, w);
-            TL_UNROLL
-            for (int j = 0; j < 3; j++) _mm512_stream_si512((void *)(p + 64 * j), w[j]);
-            continue;
-        }
-        _mm_storeu_si128((__m128i *)p, _mm512_castsi512_si128(o[0]));
-        _mm_storeu_si128((__m128i *)(p + 16), _mm512_castsi512_si128(o[1]));
-        _mm_storeu_si128((__m128i *)(p + 32), _mm512_castsi512_si128(o[2]));
-        TL_STORE_LANE(p + 48, o[0], 1);
-        TL_STORE_LANE(p + 64, o[1], 1);
-        TL_STORE_LANE(p + 80, o[2], 1);
-        TL_STORE_LANE(p + 96, o[0], 2);
-        TL_STORE_LANE(p + 112, o[1], 2);
-        TL_STORE_LANE(p + 128, o[2], 2);
-        TL_STORE_LANE(p + 144, o[0], 3);
-        TL_STORE_LANE(p + 160, o[1], 3);
-        TL_STORE_LANE(p + 176, o[2], 3);
-    }
-    if (nt) _mm_sfence();
-    if (i < n && n >= 64) { /* the last 1..63 pixels: the last 64 again (same bytes) */
-        i = n - 64;
-        ilv3_blocks(ld_plane(p0, i, ~(__mmask64)0), ld_plane(p1, i, ~(__mmask64)0), ld_plane(p2, i, ~(__mmask64)0), k, o);
-        ilv3_whole(o, w);
-        TL_UNROLL
-        for (int j = 0; j < 3; j++) _mm512_storeu_si512((void *)(d + 3 * i + 64 * j), w[j]);
-    } else if (i < n) { /* fewer than 64 pixels: masked loads and stores */
-        size_t m = n - i;
-        __mmask64 lm = mask_n(m);
-        ilv3_blocks(ld_plane(p0, i, lm), ld_plane(p1, i, lm), ld_plane(p2, i, lm), k, o);
-        ilv3_whole(o, w);
-        for (size_t j = 0; j < 3 && 64 * j < 3 * m; j++)
-            _mm512_mask_storeu_epi8(d + 3 * i + 64 * j, mask_n(3 * m - 64 * j), w[j]);
-    }
-    return n;
-}
-
-/* ---- de-interleave: 64 packed pixels -> 3 planes per step ---------------------------- */
-/* a[q], lane L: input block 3L + q, loaded by inserts (no shuffle port). */
-TL_FN void dlv3_load(const uint8_t *p, __m512i a[3])
-{
-    TL_UNROLL
-    for (int q = 0; q < 3; q++) {
-        const uint8_t *s = p + 16 * q;
-        __m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)s));
-        v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(s + 48)), 1);
-        v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(s + 96)), 2);
-        a[q] = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(s + 144)), 3);
-    }
-}
-
-/* A destination row that starts off a 64-byte line would take a split store
- * per register, which costs as much as the whole shuffle work here. Such a
- * row is written with aligned stores: each one takes the row's bytes from
- * the previous and the current register (two dword permutes and a shift,
- * no store splits). */
-typedef struct aligner {
-    __m512i lo_idx, hi_idx, rsh, lsh;
-    unsigned a; /* bytes from the row start to its first line boundary, 0..63 */
-} aligner;
-
-TL_FN void aligner_init(aligner *al, const uint8_t *row)
-{
-    unsigned a = (unsigned)(-(uintptr_t)row & 63), q = a / 4, r = a % 4;
-    al->a = a;
-    al->lo_idx = _mm512_add_epi32(_mm512_set1_epi32((int)q), _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    al->hi_idx = _mm512_add_epi32(al->lo_idx, _mm512_set1_epi32(1));
-    al->rsh = _mm512_set1_epi32((int)(8 * r));
-    al->lsh = _mm512_set1_epi32((int)(32 - 8 * r)); /* 32: a zero shift-in when r == 0 */
-}
-
-/* A whole aligned line, non-temporal when the call streams. */
-TL_FN void store_line(uint8_t *p, __m512i v, int nt)
-{
-    if (nt) _mm512_stream_si512((void *)p, v);
-    else _mm512_store_si512((void *)p, v);
-}
-
-/* Bytes a .. a + 63 of prev:cur (prev the lower addresses). */
-TL_FN __m512i aligner_cat(const aligner *al, __m512i prev, __m512i cur)
-{
-    __m512i x = _mm512_permutex2var_epi32(prev, al->lo_idx, cur), y = _mm512_permutex2var_epi32(prev, al->hi_idx, cur);
-    return _mm512_or_si512(_mm512_srlv_epi32(x, al->rsh), _mm512_sllv_epi32(y, al->lsh));
-}
-
-/* The same for the last 1..63 pixels: masked loads of their `bytes` (a copy
- * to a buffer would be reloaded before the store buffer can forward it). */
-TL_FN void dlv3_load_n(const uint8_t *p, __m512i a[3], size_t bytes)
-{
-    TL_UNROLL
-    for (int q = 0; q < 3; q++) {
-        __m128i x[4];
-        TL_UNROLL
-        for (int l = 0; l < 4; l++) {
-            size_t off = (size_t)(48 * l + 16 * q), k = bytes > off ? bytes - off : 0;
-            x[l] = _mm_maskz_loadu_epi8((__mmask16)mask_n(k > 16 ? 16 : k), p + off);
-        }
-        __m512i v = _mm512_castsi128_si512(x[0]);
-        v = _mm512_inserti32x4(v, x[1], 1);
-        v = _mm512_inserti32x4(v, x[2], 2);
-        a[q] = _mm512_inserti32x4(v, x[3], 3);
-    }
-}
-
-TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
-{
-    __m512i k[3][3], a[3], prev[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-    TL_UNROLL
-    for (int c = 0; c < 3; c++)
-        TL_UNROLL
-        for (int b = 0; b < 3; b++) k[c][b] = bmask(k_dlv3[c][b]);
-    aligner al[3];
-    TL_UNROLL
-    for (int c = 0; c < 3; c++) aligner_init(&al[c], d + c * ds1);
-    int nt = streams(stream, 0, 0); /* every full store below is aligned */
-    size_t i = 0;
-    for (; i + 64 <= n; i += 64) {
-        dlv3_load(s + 3 * i, a);
-        TL_UNROLL
-        for (int c = 0; c < 3; c++) {
-            __m512i v = or3(_mm512_shuffle_epi8(a[0], k[c][0]), _mm512_shuffle_epi8(a[1], k[c][1]),
-                            _mm512_shuffle_epi8(a[2], k[c][2]));
-            uint8_t *row = d + c * ds1;
-            if (al[c].a == 0) store_line(row + i, v, nt);
-            else if (i == 0) _mm512_mask_storeu_epi8(row, mask_n(al[c].a), v); /* the head */
-            else store_line(row + i - 64 + al[c].a, aligner_cat(&al[c], prev[c], v), nt);
-            prev[c] = v;
-        }
-    }
-    if (nt) _mm_sfence();
-    if (i > 0) /* the rest of the last whole register */
-        TL_UNROLL
-        for (int c = 0; c < 3; c++)
-            if (al[c].a) _mm512_mask_storeu_epi8(d + c * ds1 + i - 64, ~mask_n(al[c].a), prev[c]);
-    if (i < n) { /* the last 1..63 pixels: the last 64 again (same bytes), or masked */
-        size_t m = n - i, j = n >= 64 ? n - 64 : i;
-        if (n >= 64) dlv3_load(s + 3 * j, a);
-        else dlv3_load_n(s + 3 * i, a, 3 * m);
-        TL_UNROLL
-        for (int c = 0; c < 3; c++) {
-            __m512i v = or3(_mm512_shuffle_epi8(a[0], k[c][0]), _mm512_shuffle_epi8(a[1], k[c][1]),
-                            _mm512_shuffle_epi8(a[2], k[c][2]));
-            if (n >= 64) _mm512_storeu_si512((void *)(d + c * ds1 + j), v);
-            else _mm512_mask_storeu_epi8(d + c * ds1 + i, mask_n(m), v);
-        }
-    }
-    return n;
+    return dilv_x8_3(s, d, ds1, n, stream, NULL);
 }
 
 /* ---- 32-bit de-interleave: 16 packed pixels -> 3 planes per step -------------------- */
@@ -350,8 +153,8 @@ TL_KERNEL void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t 
     repack3_0_1(src, dst, n, SAT_TO_U8);
 }
 
-TL_ILV_PLANES(tl_x8_interleave3_ukernel__avx512, 1, 3, ilv_x8_3)
+TL_ILV_PLANES(tl_x8_interleave3_ukernel__avx512, 1, 3, ilv_x8_3_copy)
 TL_ILV_T2D(tl_x8_interleave3_t2d_ukernel__avx512, tl_x8_interleave3_ukernel__avx512, 1, 3)
-TL_DILV_T2D(tl_x8_deinterleave3_ukernel__avx512, 1, 3, dilv_x8_3)
+TL_DILV_T2D(tl_x8_deinterleave3_ukernel__avx512, 1, 3, dilv_x8_3_copy)
 TL_DILV_T2D(tl_x32_deinterleave3_ukernel__avx512, 4, 3, dilv_x32_3)
 #endif

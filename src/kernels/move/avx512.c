@@ -28,16 +28,31 @@ TL_AVX512 void tl_x8_copy_even_ukernel__avx512(const uint8_t *s, uint8_t *d, siz
     }
 }
 
-TL_AVX512 void tl_x8_dup_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n)
+/* dup even into `rows` rows ds apart from the same register: a 4:2:0 chroma
+ * row is expanded once for both image rows it covers (one call moves twice
+ * the bytes, with half the loads and shuffles). */
+TL_AVX512 static inline void dup_even_rows(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds)
 {
     const __m512i dup = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14));
     size_t j = 0;
-    for (; j + 32 < n; j += 32) /* (the same bound) */
-        _mm512_storeu_si512((void *)(d + 2 * j), _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)(s + 2 * j)), dup));
+    for (; j + 32 < n; j += 32) { /* (the same bound) */
+        __m512i v = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)(s + 2 * j)), dup);
+        for (size_t r = 0; r < rows; r++) _mm512_storeu_si512((void *)(d + (ptrdiff_t)r * ds + 2 * j), v);
+    }
     if (j < n) {
         size_t k = 2 * (n - j);
-        _mm512_mask_storeu_epi8(d + 2 * j, first_n(k),
-                                _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(first_n(k - 1), s + 2 * j), dup));
+        __m512i v = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(first_n(k - 1), s + 2 * j), dup);
+        for (size_t r = 0; r < rows; r++) _mm512_mask_storeu_epi8(d + (ptrdiff_t)r * ds + 2 * j, first_n(k), v);
     }
+}
+
+TL_AVX512 void tl_x8_dup_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n)
+{
+    dup_even_rows(s, d, n, 1, 0);
+}
+
+TL_AVX512 void tl_x8_dup_even_rows_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds)
+{
+    dup_even_rows(s, d, n, rows, ds);
 }
 #endif

@@ -61,8 +61,12 @@ void tl_x64_dup2d_ukernel__scalar(const uint8_t *, uint8_t *, size_t, ptrdiff_t,
 /* n even bytes of s (every other byte: one plane of an interleaved chroma
  * pair) each twice into 2n bytes of d. */
 void tl_x8_dup_even_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n);
+/* The same into `rows` rows ds apart (the rows do not overlap). */
+typedef void (*tl_dup_even_rows_fn)(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
+void tl_x8_dup_even_rows_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
 #if defined(__x86_64__) || defined(_M_X64)
 void tl_x8_dup_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n);
+void tl_x8_dup_even_rows_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
 /* n even bytes of s into the even bytes of d, the odd bytes of d neither
  * read nor written (one plane into an interleaved chroma pair). */
 void tl_x8_copy_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n);

@@ -51,6 +51,14 @@ void tl_x8_dup_even_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n)
     for (; j < n; j++) d[2 * j] = d[2 * j + 1] = s[2 * j];
 }
 
+/* The same into `rows` rows ds apart (4:2:0 chroma: each chroma row is two
+ * image rows): expanded once, then copied. */
+void tl_x8_dup_even_rows_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds)
+{
+    tl_x8_dup_even_ukernel__scalar(s, d, n);
+    for (size_t r = 1; r < rows; r++) memcpy(d + (ptrdiff_t)r * ds, d, 2 * n);
+}
+
 /* W-byte moves with a constant W: each pixel is one to eight word loads and
  * stores. */
 #define TL_SPREAD(name, W)                                                                             \

@@ -1,0 +1,23 @@
+/* 3-channel byte (de)interleaves that map every byte through a 256-byte
+ * table on the way (the plan's 8-bit conversion table, tl_cvt.lut), in one
+ * pass. Called directly by the 2d executor (not registry rows: they take the
+ * table), only on a CPU with AVX-512 VBMI. Not installed. */
+#ifndef TL_KERNELS_INTERLEAVE_LUT_H
+#define TL_KERNELS_INTERLEAVE_LUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__x86_64__) || defined(_M_X64)
+/* n packed 3-byte pixels at src -> 3 planes ds1 bytes apart at dst, each
+ * byte as lut[byte]. Writes exactly the 3 rows of n bytes; `stream`: the
+ * caller allows non-temporal stores (used for whole aligned lines). */
+void tl_x8_lut_deinterleave3_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, ptrdiff_t ds1, size_t n,
+                                                 int stream, const uint8_t *lut);
+/* n bytes of each of 3 planes -> n packed 3-byte pixels at dst, each byte as
+ * lut[byte]; a NULL plane gives zero lanes (not looked up). */
+void tl_x8_lut_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream,
+                                               const uint8_t *lut);
+#endif
+
+#endif
