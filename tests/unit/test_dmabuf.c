@@ -13,6 +13,7 @@
 #define _GNU_SOURCE /* memfd_create, MFD_*, F_ADD_SEALS */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,22 @@ TL_TEST(size_and_kind_of_memfd)
     close(fd);
 }
 
+/* The fd's total bytes are want at [off, off + n) and SENTINEL elsewhere. */
+static bool range_is(int fd, size_t total, size_t off, const void *want, size_t n)
+{
+    unsigned char *got = contents(fd, total);
+    if (!got) return false;
+    bool ok = memcmp(got + off, want, n) == 0;
+    if (!ok) FAILF("bytes [%zu, %zu) differ from tl_convert's", off, off + n);
+    for (size_t i = 0; ok && i < total; i++)
+        if ((i < off || i >= off + n) && got[i] != SENTINEL) {
+            FAILF("byte %zu outside the range was written", i);
+            ok = false;
+        }
+    free(got);
+    return ok;
+}
+
 /* At an offset that is not page aligned: exactly [offset, offset + dl) changes. */
 TL_TEST(convert_to_memfd_at_offset)
 {
@@ -116,15 +133,7 @@ TL_TEST(convert_to_memfd_at_offset)
     REQUIRE(fd >= 0);
     CHECK_STATUS(tl_convert_to_fd(&p.s, p.src, p.sl, &p.d, fd, off, 0), TL_OK);
     CHECK_STR_EQ(tl_last_error(), "");
-    unsigned char *got = contents(fd, total);
-    REQUIRE(got);
-    CHECK_MEM_EQ(got + off, p.ref, p.dl);
-    for (size_t i = 0; i < total; i++)
-        if ((i < off || i >= off + p.dl) && got[i] != SENTINEL) {
-            FAILF("byte %zu outside the range was written", i);
-            break;
-        }
-    free(got);
+    CHECK(range_is(fd, total, off, p.ref, p.dl));
     close(fd);
     pair_free(&p);
 }
@@ -144,15 +153,7 @@ TL_TEST(convert_to_memfd_4bit_staged)
     int fd = memfd_of(total, 0);
     REQUIRE(fd >= 0);
     CHECK_STATUS(tl_convert_to_fd(&p.s, p.src, p.sl, &p.d, fd, off, 0), TL_OK);
-    unsigned char *got = contents(fd, total);
-    REQUIRE(got);
-    CHECK_MEM_EQ(got + off, p.ref, p.dl);
-    for (size_t i = 0; i < total; i++)
-        if ((i < off || i >= off + p.dl) && got[i] != SENTINEL) {
-            FAILF("byte %zu outside the range was written", i);
-            break;
-        }
-    free(got);
+    CHECK(range_is(fd, total, off, p.ref, p.dl));
     /* a source too small fails before the fd is touched */
     int fd2 = memfd_of(p.dl, 0);
     REQUIRE(fd2 >= 0);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "kernels/image/image.h"
+#include "kernels/image/yuv_split.h"
 #include "kernels/image/x86_rgb.h"
 
 static inline __m256i half_rows(const int32_t *h, __m256i b)
@@ -79,13 +80,7 @@ static inline __m128i channel(__m256i t_lo, __m256i t_hi, __m256i c_lo, __m256i 
  * |a| < 2^15, b < 2^s) and the sum exact in 32 bits. */
 typedef struct split { __m256i ab; int s; } split;
 
-static inline split split_of(int32_t c, int s)
-{
-    int32_t a = c >> s, b = c - a * (1 << s);
-    return (split){_mm256_set1_epi32((int32_t)(((uint32_t)b << 16) | ((uint32_t)a & 0xFFFF))), s};
-}
-
-static inline bool splits(int32_t c, int s) { return (c >> s) >= -32768 && (c >> s) <= 32767; }
+static inline split split_of(int32_t c, int s) { return (split){_mm256_set1_epi32(tl_yuv_split_word(c, s)), s}; }
 
 static inline void times(__m256i x, split c, __m256i *lo, __m256i *hi)
 {
@@ -125,14 +120,7 @@ static inline void load_chroma(const tl_yuv_rows *r, int64_t ci, __m256i *u, __m
 void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
 {
     int64_t x = x0;
-    if (!splits(r->cy, 7) || !splits(r->cvr, 8) || !splits(r->cvg, 8) || !splits(r->cug, 8) || !splits(r->cub, 8)) {
-        tl_yuv_rgb_ukernel__scalar(r, x0, x1, rgb); /* constants beyond 2^22: not OpenCV's */
-        return;
-    }
-    if (r->cshift && (x & 1) && x < x1) { /* start on a chroma pair */
-        tl_yuv_rgb_ukernel__scalar(r, x, x + 1, rgb);
-        x++, rgb += 3;
-    }
+    if (!tl_yuv_rgb_vector_start(r, &x, x1, &rgb)) return;
     const split cy = split_of(r->cy, 7), cvr = split_of(r->cvr, 8), cvg = split_of(r->cvg, 8);
     const split cug = split_of(r->cug, 8), cub = split_of(r->cub, 8);
     const __m256i half = _mm256_set1_epi32(1 << 19), yoff = _mm256_set1_epi16((short)r->yoff);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernels/image/image.h"
+#include "kernels/image/yuv_split.h"
 
 static inline __m128i half_rows(const int32_t *h, __m128i b)
 {
@@ -53,13 +54,7 @@ static inline void store_rgb8(uint8_t *out, __m128i r, __m128i g, __m128i b)
  * x c = (x 2^s) a + x b, all factors 16-bit (as the AVX2 kernel). */
 typedef struct split { __m128i ab; int s; } split;
 
-static inline split split_of(int32_t c, int s)
-{
-    int32_t a = c >> s, b = c - a * (1 << s);
-    return (split){_mm_set1_epi32((int32_t)(((uint32_t)b << 16) | ((uint32_t)a & 0xFFFF))), s};
-}
-
-static inline bool splits(int32_t c, int s) { return (c >> s) >= -32768 && (c >> s) <= 32767; }
+static inline split split_of(int32_t c, int s) { return (split){_mm_set1_epi32(tl_yuv_split_word(c, s)), s}; }
 
 static inline void times(__m128i x, split c, __m128i *lo, __m128i *hi)
 {
@@ -105,14 +100,7 @@ static inline void load_chroma(const tl_yuv_rows *r, int64_t ci, __m128i *u, __m
 void tl_yuv_rgb_ukernel__sse2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
 {
     int64_t x = x0;
-    if (!splits(r->cy, 7) || !splits(r->cvr, 8) || !splits(r->cvg, 8) || !splits(r->cug, 8) || !splits(r->cub, 8)) {
-        tl_yuv_rgb_ukernel__scalar(r, x0, x1, rgb); /* constants beyond 2^22: not OpenCV's */
-        return;
-    }
-    if (r->cshift && (x & 1) && x < x1) { /* start on a chroma pair */
-        tl_yuv_rgb_ukernel__scalar(r, x, x + 1, rgb);
-        x++, rgb += 3;
-    }
+    if (!tl_yuv_rgb_vector_start(r, &x, x1, &rgb)) return;
     const split cy = split_of(r->cy, 7), cvr = split_of(r->cvr, 8), cvg = split_of(r->cvg, 8);
     const split cug = split_of(r->cug, 8), cub = split_of(r->cub, 8);
     const __m128i half = _mm_set1_epi32(1 << 19), yoff = _mm_set1_epi16((short)r->yoff), zero = _mm_setzero_si128();
