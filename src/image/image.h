@@ -62,6 +62,10 @@ void tl_rz_free(tl_rz *rz);
 /* Bytes of scratch tl_rz_work_init carves from `mem` (64-byte aligned pieces). */
 size_t tl_rz_work_bytes(const tl_rz *rz);
 void tl_rz_work_init(tl_rz_work *w, const tl_rz *rz, void *mem);
+/* Whether destination row dy is source row *sy, column k being cols[k] (a
+ * crop, or a shrink by an odd whole factor: every weight (2048, 0)); such a
+ * row can be made straight from the source in any layout. */
+bool tl_rz_row_is_line(const tl_rz *rz, int32_t dy, int32_t *sy);
 /* Destination row dy (dw * cn u8) into out. */
 void tl_rz_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn src, const void *ctx,
                uint8_t *out);
@@ -211,6 +215,10 @@ void tl_img_enc_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const
  * px != NULL and t->width = width). */
 void tl_img_enc_row(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *px, int64_t y, uint8_t *dst,
                     int64_t width);
+/* The same from one u8 row per destination channel (a planar destination,
+ * w->shape TL_DST_PLANES): no deinterleave. */
+void tl_img_enc_rows(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *const *rows, int64_t y, uint8_t *dst,
+                     int64_t width);
 /* The real-value kernel of a path (tests: scalar when the path has none). */
 const tl_img_real_kernel *tl_img_real_kernel_for(int isa);
 /* The encoder's kernels (tests): "real + elem", or NULL when the plan uses its table. */

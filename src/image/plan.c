@@ -79,6 +79,7 @@ struct tl_image_plan {
     tl_desc dst_d;
     tl_img_codes codes;        /* destination raw code per channel and u8 value */
     tl_img_enc enc;            /* the same by vector kernels (encode.c), when on */
+    bool rows_direct;          /* exact into planes: rows that are source lines are made a row per channel */
     int isa;                   /* the path asked for (-1: the default) */
     uint8_t *border;           /* a destination row of pad pixels (dw x dc) */
     uint8_t *border_row;       /* the same, encoded in the destination (NULL: written each time) */
@@ -348,12 +349,12 @@ static void cols_init(tl_image_plan *pl)
         for (int64_t y = 0; y < pl->sh && k->kernel; y++) k->kernel = llabs(pl->src.row[1][y] - pl->src.row[2][y]) == 1;
 }
 
-static inline void yuv_to_rgb_tab(const tl_csc *m, int y, int u, int v, uint8_t *rgb)
+static inline void yuv_to_rgb_tab(const tl_csc *m, int y, int u, int v, const tl_rgb_out *o, int64_t k)
 {
     int32_t t = m->ty[y];
-    rgb[0] = sat8((t + m->tr[v]) >> 20);
-    rgb[1] = sat8((t + m->tgu[u] + m->tgv[v]) >> 20);
-    rgb[2] = sat8((t + m->tb[u]) >> 20);
+    o->ch[0][k * o->step] = sat8((t + m->tr[v]) >> 20);
+    o->ch[1][k * o->step] = sat8((t + m->tgu[u] + m->tgv[v]) >> 20);
+    o->ch[2][k * o->step] = sat8((t + m->tb[u]) >> 20);
 }
 
 /* Source rows hand the resize only the columns it reads, compacted (pixel k
@@ -363,7 +364,7 @@ static bool dense(const int32_t *cols, int32_t ncols) { return ncols && cols[nco
 /* The vector YUV kernel over the columns cols[]: straight from the frame when
  * they are side by side in a kernel layout, else from their Y, U, V samples
  * gathered into rows with a chroma sample per pixel (the kernel's cshift 0). */
-static void yuv_kernel_row(const src_ctx *s, const uint8_t *r[3], const int32_t *cols, int32_t ncols, uint8_t *out)
+static void yuv_kernel_row(const src_ctx *s, const uint8_t *r[3], const int32_t *cols, int32_t ncols, const tl_rgb_out *out)
 {
     const tl_image_plan *pl = s->pl;
     const tl_csc *m = &pl->csc;
@@ -391,31 +392,29 @@ static void yuv_kernel_row(const src_ctx *s, const uint8_t *r[3], const int32_t 
     pl->k->yuv_rgb(&rows, 0, ncols, out);
 }
 
-/* Exact mode: crop row sy as the resize sees it (RGB or gray), at the columns
- * the resize reads. Frame column = crop x + column; the offset tables hold
- * each channel's row and column terms (chroma subsampling included). */
-static void exact_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t ncols, uint8_t *out)
+/* Exact mode: crop row sy as the resize sees it, at the columns the resize
+ * reads, into o: column cols[k]'s R, G, B at o->ch[c][k * o->step], or its
+ * gray value at o->ch[0][k * o->step] (pc 1). Frame column = crop x +
+ * column; the offset tables hold each channel's row and column terms
+ * (chroma subsampling included). */
+static void exact_pixels(const src_ctx *s, int32_t sy, const int32_t *cols, int32_t ncols, const tl_rgb_out *o)
 {
-    const src_ctx *s = ctx;
     const tl_image_plan *pl = s->pl;
-    const int64_t y = pl->cy + sy;
+    const int64_t y = pl->cy + sy, step = o->step;
     const uint8_t *r0 = s->src + pl->src.row[0][y];
     const int64_t *c0 = pl->src.col[0] + pl->cx;
-    if (pl->sc == 1) { /* gray source */
+    if (pl->sc == 1 || (pl->kind == SRC_YUV && pl->pc == 1)) { /* gray source, or the Y of a gray output */
         for (int32_t k = 0; k < ncols; k++) {
             uint8_t g = r0[c0[cols[k]]];
-            if (pl->pc == 1) out[k] = g;
-            else memset(out + 3 * k, g, 3);
+            for (int c = 0; c < pl->pc; c++) o->ch[c][k * step] = g;
         }
         return;
     }
     const uint8_t *r1 = s->src + pl->src.row[1][y], *r2 = s->src + pl->src.row[2][y];
     const int64_t *c1 = pl->src.col[1] + pl->cx, *c2 = pl->src.col[2] + pl->cx;
-    if (pl->kind == SRC_YUV && pl->pc == 1) {
-        for (int32_t k = 0; k < ncols; k++) out[k] = r0[c0[cols[k]]];
-    } else if (pl->kind == SRC_YUV && pl->k->yuv_rgb != tl_yuv_rgb_ukernel__scalar) {
+    if (pl->kind == SRC_YUV && pl->k->yuv_rgb != tl_yuv_rgb_ukernel__scalar) {
         const uint8_t *r[3] = {r0, r1, r2};
-        yuv_kernel_row(s, r, cols, ncols, out);
+        yuv_kernel_row(s, r, cols, ncols, o);
     } else if (pl->kind == SRC_YUV && pl->cols.regular) {
         const tl_csc *m = &pl->csc;
         const tl_cols *g = &pl->cols;
@@ -423,13 +422,13 @@ static void exact_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t 
         for (int32_t k = 0; k < ncols; k++) {
             int64_t x = cx + cols[k];
             yuv_to_rgb_tab(m, r0[x * g->step[0]], r1[(x >> g->shift[1]) * g->step[1]], r2[(x >> g->shift[2]) * g->step[2]],
-                           out + 3 * k);
+                           o, k);
         }
     } else if (pl->kind == SRC_YUV) {
         const tl_csc *m = &pl->csc;
         for (int32_t k = 0; k < ncols; k++) {
             int32_t i = cols[k];
-            yuv_to_rgb_tab(m, r0[c0[i]], r1[c1[i]], r2[c2[i]], out + 3 * k);
+            yuv_to_rgb_tab(m, r0[c0[i]], r1[c1[i]], r2[c2[i]], o, k);
         }
     } else {
         const bool bgr = pl->p.src_order == TL_IMAGE_BGR;
@@ -437,10 +436,17 @@ static void exact_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t 
             int32_t i = cols[k];
             uint8_t a = r0[c0[i]], g = r1[c1[i]], b = r2[c2[i]], r = bgr ? b : a;
             b = bgr ? a : b;
-            if (pl->pc == 1) out[k] = rgb_to_gray(r, g, b);
-            else out[3 * k] = r, out[3 * k + 1] = g, out[3 * k + 2] = b;
+            if (pl->pc == 1) o->ch[0][k * step] = rgb_to_gray(r, g, b);
+            else o->ch[0][k * step] = r, o->ch[1][k * step] = g, o->ch[2][k * step] = b;
         }
     }
+}
+
+/* The resize's source rows: exact_pixels as pixels of pc channels. */
+static void exact_row(const void *ctx, int32_t sy, const int32_t *cols, int32_t ncols, uint8_t *out)
+{
+    tl_rgb_out o = ((const src_ctx *)ctx)->pl->pc == 1 ? (tl_rgb_out){{out, out, out}, 1} : tl_rgb_bytes(out);
+    exact_pixels(ctx, sy, cols, ncols, &o);
 }
 
 /* Fast mode: the luma crop, and the chroma crop at chroma resolution. */
@@ -592,6 +598,10 @@ static tl_status build(tl_image_plan *pl, const tl_desc *src_d, const tl_desc *d
     lut_init(pl);
     tl_img_codes_pack(&pl->dst, &pl->codes);
     tl_img_enc_init(&pl->enc, &pl->dst, dst_d, &pl->codes, pl->p.mean, pl->p.std, pl->isa);
+    /* Planar destinations take the colour kernel's channel rows as they are
+     * (no RGB interleave, no deinterleave), where no resize arithmetic
+     * stands between the frame's line and the row. */
+    pl->rows_direct = !pl->fast && pl->enc.on && pl->dst.shape == TL_DST_PLANES && pl->pc == 3 && pl->dc == 3;
     if (pl->top > 0 || pl->top + pl->nh < pl->dh) pl->border_row = tl_img_dst_encode(&pl->dst, &pl->codes, pl->border);
     if (pl->border_row) pl->border_fill = tl_img_dst_fill_of(&pl->dst, pl->border_row);
     describe(pl);
@@ -668,6 +678,7 @@ typedef struct run_work {
     uint8_t *uv;        /* fast: nw * 2 */
     uint8_t *rgb;       /* fast: nw * 3 converted pixels */
     uint8_t *pixels;    /* dw * dc, destination channel order */
+    uint8_t *rows[3];   /* rows_direct: dw each, destination channels */
     uint8_t *gather;    /* 3 * cw (+ 16): src_ctx's */
     void *mem;
 } run_work;
@@ -679,7 +690,8 @@ static tl_status work_init(const tl_image_plan *pl, run_work *w)
     size_t a = pl->fz_on ? tl_fz_work_bytes(&pl->fz) : tl_rz_work_bytes(&pl->rz);
     size_t b = pl->fz_on ? tl_fz_work_bytes(&pl->fz_uv) : pl->fast ? tl_rz_work_bytes(&pl->rz_uv) : 0;
     size_t c = up64((size_t)pl->nw * 3), u = up64((size_t)pl->nw * 2), px = up64((size_t)pl->dw * 4);
-    size_t g = up64((size_t)pl->cw * 3 + 16), all = a + b + 2 * c + u + px + g;
+    size_t g = up64((size_t)pl->cw * 3 + 16), r = pl->rows_direct ? up64((size_t)pl->dw) : 0;
+    size_t all = a + b + 2 * c + u + px + g + 3 * r;
     w->mem = malloc(all + 64);
     if (!w->mem) return tl_fail(TL_ERR_NOMEM, "image run scratch of %zu bytes: out of memory", all);
     uint8_t *p = (uint8_t *)(((uintptr_t)w->mem + 63) & ~(uintptr_t)63);
@@ -690,7 +702,8 @@ static tl_status work_init(const tl_image_plan *pl, run_work *w)
     w->uv = p, p += u;
     w->rgb = p, p += c;
     w->pixels = p, p += px;
-    w->gather = p;
+    w->gather = p, p += g;
+    for (int k = 0; k < 3; k++) w->rows[k] = p, p += r;
     return TL_OK;
 }
 
@@ -766,6 +779,22 @@ static void pixel_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, 
         for (int c = 0; c < dc; c++) o[c] = map[c] < 0 ? 255 : content[map[c]];
 }
 
+/* Destination row y, image row dy = source line sy, straight into the
+ * planes: each channel's row (pad columns, then the colour kernel's row of
+ * the source channel it takes), then the encoder. */
+static void direct_row(const tl_image_plan *pl, run_work *w, const src_ctx *ctx, int32_t sy, int64_t yp, uint8_t *dst)
+{
+    tl_rgb_out o = {{NULL, NULL, NULL}, 1};
+    for (int c = 0; c < 3; c++) {
+        memset(w->rows[c], pl->p.pad[c], (size_t)pl->left);
+        memset(w->rows[c] + pl->left + pl->nw, pl->p.pad[c], (size_t)(pl->dw - pl->left - pl->nw));
+        o.ch[src_channel(pl, c)] = w->rows[c] + pl->left;
+    }
+    exact_pixels(ctx, sy, pl->rz.cols, pl->rz.ncols, &o);
+    const uint8_t *rows[3] = {w->rows[0], w->rows[1], w->rows[2]};
+    tl_img_enc_rows(&pl->dst, &pl->enc, rows, yp, dst, pl->dw);
+}
+
 tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigned nparts, const void *src,
                                  size_t src_len, void *dst, size_t dst_len)
 {
@@ -795,6 +824,11 @@ tl_status tl_image_plan_run_part(const tl_image_plan *pl, unsigned part, unsigne
         bool border = image && (y < pl->top || y >= pl->top + pl->nh); /* a whole letterbox border row */
         if (border && pl->border_row) {
             tl_img_dst_copy_row(&pl->dst, pl->border_row, &pl->enc.fill, pl->border_fill, yp, dst);
+            continue;
+        }
+        int32_t sy;
+        if (image && !border && pl->rows_direct && tl_rz_row_is_line(&pl->rz, (int32_t)(y - pl->top), &sy)) {
+            direct_row(pl, &w, &ctx, sy, yp, dst);
             continue;
         }
         uint8_t *at = image ? tl_img_dst_pixels_at(&pl->dst, &pl->codes, yp, dst) : NULL;

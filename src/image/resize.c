@@ -340,6 +340,14 @@ static void area_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn sr
     }
 }
 
+bool tl_rz_row_is_line(const tl_rz *rz, int32_t dy, int32_t *sy)
+{
+    if (rz->method != TL_RZ_LINEAR || !rz->xdirect || rz->yb[2 * dy] != 2048 || rz->yb[2 * dy + 1] != 0) return false;
+    int32_t y = rz->yo[dy];
+    *sy = y < 0 ? 0 : y > rz->sh - 1 ? rz->sh - 1 : y; /* linear_row's clamp */
+    return true;
+}
+
 void tl_rz_row(const tl_rz *rz, tl_rz_work *w, int32_t dy, tl_rz_src_fn src, const void *ctx, uint8_t *out)
 {
     switch (rz->method) {

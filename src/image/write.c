@@ -368,18 +368,26 @@ static void enc_pixels_row(const tl_img_dst *w, const tl_img_enc *e, const uint8
     zero(p + width * ps, (w->wp - w->plo_w - width) * ps);
 }
 
+/* Planes: the padding of row y (pad channels, columns around the image). */
+static void plane_pads(const tl_img_dst *w, int64_t y, uint8_t *dst, int64_t width)
+{
+    const int eb = w->eb;
+    const int64_t end = w->plo_w + width;
+    for (int64_t c = 0; c < w->cp; c++) {
+        uint8_t *row = dst + w->row[c * w->hp + y];
+        int64_t lc = c - w->plo_c;
+        if (lc < 0 || lc >= w->dc) { memset(row, 0, (size_t)(w->wp * eb)); continue; }
+        zero(row, w->plo_w * eb);
+        zero(row + end * eb, (w->wp - end) * eb);
+    }
+}
+
 static void enc_planes_row(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *px, int64_t y, uint8_t *dst,
                            int64_t width, enc_bufs *b)
 {
     const int eb = w->eb;
-    const int64_t dc = w->dc, end = w->plo_w + width;
-    for (int64_t c = 0; c < w->cp; c++) {
-        uint8_t *row = dst + w->row[c * w->hp + y];
-        int64_t lc = c - w->plo_c;
-        if (lc < 0 || lc >= dc) { memset(row, 0, (size_t)(w->wp * eb)); continue; }
-        zero(row, w->plo_w * eb);
-        zero(row + end * eb, (w->wp - end) * eb);
-    }
+    const int64_t dc = w->dc;
+    plane_pads(w, y, dst, width);
     if (e->planes) { /* f32 rows in one step */
         uint8_t *rows[4];
         for (int64_t lc = 0; lc < dc; lc++) rows[lc] = dst + w->row[(lc + w->plo_c) * w->hp + y] + w->plo_w * eb;
@@ -403,4 +411,23 @@ void tl_img_enc_row(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *px,
     enc_bufs b;
     if (w->shape == TL_DST_PIXELS) enc_pixels_row(w, e, px, dst + w->row[y], width, &b);
     else enc_planes_row(w, e, px, y, dst, width, &b);
+}
+
+void tl_img_enc_rows(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *const *rows, int64_t y, uint8_t *dst,
+                     int64_t width)
+{
+    enc_bufs b;
+    const int eb = w->eb;
+    plane_pads(w, y, dst, width);
+    for (int64_t lc = 0; lc < w->dc; lc++) {
+        uint8_t *row = dst + w->row[(lc + w->plo_c) * w->hp + y] + w->plo_w * eb;
+        if (e->planes) { /* the planes kernel on one channel: its constants are chan[lc] */
+            e->planes(rows[lc], (size_t)width, 1, &e->chan[lc], &row);
+            continue;
+        }
+        for (int64_t x0 = 0; x0 < width; x0 += TL_IMG_ENC_CHUNK) {
+            size_t n = (size_t)(width - x0 < TL_IMG_ENC_CHUNK ? width - x0 : TL_IMG_ENC_CHUNK);
+            encode_values(e, &e->chan[lc], rows[lc] + x0, n, row + x0 * eb, &b);
+        }
+    }
 }

@@ -54,7 +54,10 @@ static tl_image_params letterbox_params(void)
 }
 
 /* Every destination layout gets exactly what tl_convert makes of the NHWC
- * f32 result: the same element rule, padding zero. */
+ * f32 result: the same element rule, padding zero. Three crops: one the
+ * resize blends, one taken 1:1 (side borders) and a 3x shrink (top and
+ * bottom borders), whose rows are source lines (planar destinations take
+ * them a row per channel). */
 TL_TEST(destinations_match_convert)
 {
     static const char *const dsts[] = {
@@ -76,13 +79,16 @@ TL_TEST(destinations_match_convert)
         "NCHW:f32:1x1x37x45",
         "CHW:u8:3x37x45",
     };
+    static const int64_t crops[][4] = {{3, 1, 71, 50}, {3, 1, 41, 37}, {1, 2, 135, 99}};
     tl_rng r = tl_test_rng();
-    tl_desc s = spec("yuv.nv12:u8:3x60x80");
+    tl_desc s = spec("yuv.nv12:u8:3x120x150");
     uint8_t *frame = random_frame(&r, (size_t)s.size_bytes);
     tl_image_params p = letterbox_params();
     for (int c = 0; c < 4; c++) p.mean[c] = 20.f * (float)c + 3.5f, p.std[c] = 0.75f + (float)c;
-    for (size_t i = 0; i < sizeof dsts / sizeof dsts[0]; i++) {
-        tl_desc d = spec(dsts[i]);
+    for (size_t i = 0; i < 3 * sizeof dsts / sizeof dsts[0]; i++) {
+        const int64_t *crop = crops[i % 3];
+        p.crop_x = crop[0], p.crop_y = crop[1], p.crop_w = crop[2], p.crop_h = crop[3];
+        tl_desc d = spec(dsts[i / 3]);
         int64_t ch = d.dims[d.rank == 4 ? 1 : 0];
         if (d.labels[d.rank - 1] == 'C') ch = d.dims[d.rank - 1];
         char ref_spec[64];
@@ -94,7 +100,8 @@ TL_TEST(destinations_match_convert)
         memset(want, 0xAB, (size_t)d.size_bytes); /* bytes outside every element stay as they were */
         if (ref && got) {
             CHECK_STATUS(tl_convert(&f, ref, (size_t)f.size_bytes, &d, want, (size_t)d.size_bytes), TL_OK);
-            if (memcmp(got, want, (size_t)d.size_bytes) != 0) FAILF("destination %s differs from tl_convert", dsts[i]);
+            if (memcmp(got, want, (size_t)d.size_bytes) != 0)
+                FAILF("destination %s, crop %lldx%lld: differs from tl_convert", dsts[i / 3], (long long)crop[2], (long long)crop[3]);
         }
         free(ref), free(got), free(want);
     }
@@ -453,10 +460,21 @@ TL_TEST(kernels_match_scalar)
             if (it % 4 == 1) rows.yoff = 0, rows.cy = 1 << 20; /* full range */
             int64_t x0 = tl_rng_range(&r, 0, 40), x1 = tl_rng_range(&r, x0, cshift ? 300 : (kind == 2 ? 150 : 149));
             memset(rg, 0xEE, sizeof rg);
-            ref->yuv_rgb(&rows, x0, x1, rw);
-            k->yuv_rgb(&rows, x0, x1, rg);
+            tl_rgb_out bw = tl_rgb_bytes(rw), bg = tl_rgb_bytes(rg);
+            ref->yuv_rgb(&rows, x0, x1, &bw);
+            k->yuv_rgb(&rows, x0, x1, &bg);
             size_t nb = (size_t)(3 * (x1 - x0));
             if (memcmp(rw, rg, nb) != 0 || rg[nb] != 0xEE) FAILF("%s yuv_rgb kind %d x %lld..%lld", k->isa, kind, (long long)x0, (long long)x1);
+            /* one row per channel, in any order: the same values, nothing past the run */
+            memset(rg, 0xEE, sizeof rg);
+            size_t np = (size_t)(x1 - x0);
+            int c0 = it % 3;
+            tl_rgb_out pg = {{rg + 300 * c0, rg + 300 * ((c0 + 1) % 3), rg + 300 * ((c0 + 2) % 3)}, 1};
+            k->yuv_rgb(&rows, x0, x1, &pg);
+            for (size_t q = 0; q < 3 * np; q++)
+                if (pg.ch[q % 3][q / 3] != rw[q]) FAILF("%s yuv_rgb rows kind %d x %lld..%lld", k->isa, kind, (long long)x0, (long long)x1);
+            for (int c = 0; c < 3; c++)
+                if (np < 300 && pg.ch[c][np] != 0xEE) FAILF("%s yuv_rgb rows wrote past the run", k->isa);
         }
     }
 }
@@ -649,6 +667,45 @@ TL_TEST(paths_agree)
     }
 }
 
+/* Rows that are source lines (a 1:1 crop, a 3x shrink) go into planar
+ * destinations a row per channel on the vector paths; every path gives the
+ * scalar path's bytes (which makes them as pixels), borders, BGR order,
+ * odd crops and widths, every chroma layout included. */
+TL_TEST(direct_rows_agree)
+{
+    static const char *const cases[][2] = {
+        {"yuv.nv12:u8:3x100x125", "NCHW:f32:1x3x32x40"},
+        {"yuv.nv21:u8:3x103x145", "tidl:i8:1x3x33x47:pad=1,2,3,4:scale=0.5"},
+        {"yuv.i420:u8:3x64x95", "larod.nchw:u8:1x3x20x30:align=0,0,0,16"},
+        {"yuv.nv12:u8:3x40x53", "NCHW:f16:1x3x33x47"},
+        {"yuv.nv12:u8:3x40x53", "dml:f32:1x3x33x47"},
+    };
+    tl_rng r = tl_test_rng();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_desc s = spec(cases[i][0]), d = spec(cases[i][1]);
+        uint8_t *frame = random_frame(&r, (size_t)s.size_bytes);
+        tl_image_params p = letterbox_params();
+        p.crop_x = 1 + (int64_t)i, p.crop_y = 1, p.crop_w = 0, p.crop_h = 0;
+        if (i >= 3) p.crop_w = 47, p.crop_h = 30; /* 1:1 under a letterbox: top and bottom borders */
+        else p.crop_w = 3 * d.dims[d.rank - 1], p.crop_h = 3 * d.dims[d.rank - 2], p.fit = TL_IMAGE_STRETCH;
+        if (i % 2) p.order = TL_IMAGE_RGB;
+        uint8_t *want = NULL;
+        for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
+            tl_image_plan *plan;
+            if (tl_image_plan_create_isa(&plan, &s, &d, &p, isa) != TL_OK) continue;
+            uint8_t *got = malloc((size_t)d.size_bytes);
+            memset(got, 0xAB, (size_t)d.size_bytes);
+            CHECK_STATUS(tl_image_plan_run_part(plan, isa % 2, 2, frame, (size_t)s.size_bytes, got, (size_t)d.size_bytes), TL_OK);
+            CHECK_STATUS(tl_image_plan_run_part(plan, 1 - isa % 2, 2, frame, (size_t)s.size_bytes, got, (size_t)d.size_bytes), TL_OK);
+            if (!want) want = got;
+            else if (memcmp(want, got, (size_t)d.size_bytes) != 0) FAILF("%s -> %s: path %d differs from scalar", cases[i][0], cases[i][1], isa);
+            if (got != want) free(got);
+            tl_image_plan_destroy(plan);
+        }
+        free(want), free(frame);
+    }
+}
+
 /* Packed 4:2:2 descriptors: byte addresses, spec round trip, pitch rules,
  * and through the image plan the same input as the frame re-packed as I420's
  * 4:4:4-equivalent (every pixel's Y, U, V converted per pixel). */
@@ -708,6 +765,7 @@ int main(int argc, char **argv)
     TL_RUN(fast_kernels_match_scalar);
     TL_RUN(resize_rows_match_formula);
     TL_RUN(paths_agree);
+    TL_RUN(direct_rows_agree);
     TL_RUN(yuv422_descriptors);
     TL_RUN(threads_share_a_plan);
     return tl_test_finish();

@@ -1,6 +1,7 @@
 /* AVX2 image row kernels: the vertical bilinear step (32 outputs a step) and
  * YUV 4:2:0 -> RGB (16 pixels a step, 32-bit products as the definition,
- * RGB interleaved with byte shuffles). Tails go to the scalar twins. */
+ * RGB bytes by byte shuffles, or one row per channel). Tails go to the
+ * scalar twins. */
 #if defined(__x86_64__) && defined(__AVX2__)
 #include <immintrin.h>
 
@@ -115,16 +116,28 @@ static inline void load_chroma(const tl_yuv_rows *r, int64_t ci, __m256i *u, __m
     *v = _mm256_sub_epi16(_mm256_cvtepu8_epi16(cv), c128);
 }
 
+/* R, G, B of 16 pixels as RGB bytes at p[0] + 3 k, or as rows at p[c] + k. */
+static inline void store_out(uint8_t *const p[3], int64_t k, bool bytes, __m128i R, __m128i G, __m128i B)
+{
+    if (bytes) {
+        store_rgb(p[0] + 3 * k, R, G, B);
+        return;
+    }
+    _mm_storeu_si128((__m128i *)(p[0] + k), R);
+    _mm_storeu_si128((__m128i *)(p[1] + k), G);
+    _mm_storeu_si128((__m128i *)(p[2] + k), B);
+}
+
 /* 16 pixels a step, all products by pmaddwd (split_of), bit-identical to the
  * 32-bit products of the definition. */
-void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
+static inline void rgb_loop(const tl_yuv_rows *r, int64_t x, int64_t x1, tl_rgb_out *o, bool bytes)
 {
-    int64_t x = x0;
-    if (!tl_yuv_rgb_vector_start(r, &x, x1, &rgb)) return;
+    const int64_t first = x;
+    uint8_t *const p[3] = {o->ch[0], o->ch[1], o->ch[2]}; /* locals: the byte stores could alias *o */
     const split cy = split_of(r->cy, 7), cvr = split_of(r->cvr, 8), cvg = split_of(r->cvg, 8);
     const split cug = split_of(r->cug, 8), cub = split_of(r->cub, 8);
     const __m256i half = _mm256_set1_epi32(1 << 19), yoff = _mm256_set1_epi16((short)r->yoff);
-    for (; x + 16 <= x1; x += 16, rgb += 48) {
+    for (; x + 16 <= x1; x += 16) {
         /* max(0, Y - yoff) in 0..255: Y 2^7 fits 16 bits */
         __m256i y16 = _mm256_subs_epu16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r->y + x))), yoff);
         __m256i t_lo, t_hi, u, v, a_lo, a_hi, b_lo, b_hi;
@@ -138,9 +151,19 @@ void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
         times(v, cvg, &a_lo, &a_hi);
         times(u, cug, &b_lo, &b_hi);
         __m128i G = channel(t_lo, t_hi, _mm256_add_epi32(a_lo, b_lo), _mm256_add_epi32(a_hi, b_hi));
-        store_rgb(rgb, R, G, B);
+        store_out(p, x - first, bytes, R, G, B);
     }
-    tl_yuv_rgb_ukernel__scalar(r, x, x1, rgb);
+    tl_rgb_skip(o, x - first);
+    tl_yuv_rgb_ukernel__scalar(r, x, x1, o);
+}
+
+void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, const tl_rgb_out *out)
+{
+    int64_t x = x0;
+    tl_rgb_out o = *out;
+    if (!tl_yuv_rgb_vector_start(r, &x, x1, &o)) return;
+    if (tl_rgb_form(&o) == TL_RGB_BYTES) rgb_loop(r, x, x1, &o, true); /* one loop per store form */
+    else rgb_loop(r, x, x1, &o, false);
 }
 /* ---- fast mode ---- */
 

@@ -28,8 +28,39 @@ typedef struct tl_yuv_rows {
     int32_t yoff, cy, cvr, cvg, cug, cub;
 } tl_yuv_rows;
 
-/* Pixels x0 .. x1-1 as RGB bytes at rgb[3 * (x - x0)]. */
-typedef void (*tl_yuv_rgb_fn)(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+/* Where a colour kernel puts the k-th pixel of its run: channel c (R, G, B)
+ * at ch[c][k * step]. RGB bytes are {p, p + 1, p + 2} with step 3
+ * (tl_rgb_bytes); one row per channel has step 1, which the planar
+ * destinations take without a deinterleave. */
+typedef struct tl_rgb_out {
+    uint8_t *ch[3];
+    int64_t step;
+} tl_rgb_out;
+
+static inline tl_rgb_out tl_rgb_bytes(uint8_t *p)
+{
+    tl_rgb_out o = {{p, p + 1, p + 2}, 3};
+    return o;
+}
+
+/* The stores a vector kernel has for an output: RGB bytes, channel rows, or
+ * neither (its scalar twin writes it). */
+enum { TL_RGB_OTHER, TL_RGB_BYTES, TL_RGB_ROWS };
+
+static inline int tl_rgb_form(const tl_rgb_out *o)
+{
+    if (o->step == 1) return TL_RGB_ROWS;
+    return o->step == 3 && o->ch[1] == o->ch[0] + 1 && o->ch[2] == o->ch[0] + 2 ? TL_RGB_BYTES : TL_RGB_OTHER;
+}
+
+/* o moved on by k pixels. */
+static inline void tl_rgb_skip(tl_rgb_out *o, int64_t k)
+{
+    for (int c = 0; c < 3; c++) o->ch[c] += k * o->step;
+}
+
+/* Pixels x0 .. x1-1 into out (pixel x is the run's (x - x0)-th). */
+typedef void (*tl_yuv_rgb_fn)(const tl_yuv_rows *r, int64_t x0, int64_t x1, const tl_rgb_out *out);
 
 /* ---- fast mode (docs/image.md "Exact and fast mode"): 16-bit arithmetic ---- */
 
@@ -131,10 +162,10 @@ void tl_u8_vlinear_ukernel__neon(const int32_t *h0, const int32_t *h1, int32_t b
 void tl_u8_hlinear_ukernel__scalar(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
 void tl_u8_hlinear_ukernel__avx2(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
 void tl_u8_hlinear_ukernel__neon(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
-void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
-void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
-void tl_yuv_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
-void tl_yuv_rgb_ukernel__sse2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb);
+void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, const tl_rgb_out *out);
+void tl_yuv_rgb_ukernel__avx2(const tl_yuv_rows *r, int64_t x0, int64_t x1, const tl_rgb_out *out);
+void tl_yuv_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, const tl_rgb_out *out);
+void tl_yuv_rgb_ukernel__sse2(const tl_yuv_rows *r, int64_t x0, int64_t x1, const tl_rgb_out *out);
 void tl_u8_vlinear_ukernel__avx512(const int32_t *h0, const int32_t *h1, int32_t b0, int32_t b1, uint8_t *out, size_t n);
 void tl_u8_hlinear_ukernel__neon(const uint8_t *line, const int32_t *ofs, const int16_t *w, int cn, int32_t *h, size_t n);
 

@@ -1,10 +1,11 @@
 /* NEON image row kernels (AArch64 and Armv7): the vertical bilinear step (8
  * outputs a step, 32-bit products), the horizontal one (8 outputs a step from
  * a 16-byte window by vtbl) and YUV 4:2:0 -> RGB (16 pixels a step, vld2 for
- * interleaved chroma, vst3 for RGB); fast mode's vertical step and colour.
+ * interleaved chroma, vst3 for RGB bytes, vst1 for rows); fast mode's vertical step and colour.
  * Tails go to the scalar twins. */
 #if defined(__ARM_NEON) || defined(__ARM_NEON__)
 #include <arm_neon.h>
+#include <stdbool.h>
 
 #include "kernels/image/image.h"
 
@@ -35,17 +36,24 @@ static inline uint8x8_t channel(int32x4_t t0, int32x4_t t1, int32x4_t c0, int32x
 static inline int32x4_t widen_lo(int16x8_t v) { return vmovl_s16(vget_low_s16(v)); }
 static inline int32x4_t widen_hi(int16x8_t v) { return vmovl_s16(vget_high_s16(v)); }
 
-void tl_yuv_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
+/* R, G, B of 16 pixels as RGB bytes at p[0] + 3 k, or as rows at p[c] + k. */
+static inline void store_out(uint8_t *const p[3], int64_t k, bool bytes, uint8x16x3_t o)
 {
-    int64_t x = x0;
-    if (r->cshift && (x & 1) && x < x1) { /* start on a chroma pair */
-        tl_yuv_rgb_ukernel__scalar(r, x, x + 1, rgb);
-        x++, rgb += 3;
+    if (bytes) {
+        vst3q_u8(p[0] + 3 * k, o);
+        return;
     }
+    for (int c = 0; c < 3; c++) vst1q_u8(p[c] + k, o.val[c]);
+}
+
+static inline void rgb_loop(const tl_yuv_rows *r, int64_t x, int64_t x1, tl_rgb_out *ro, bool bytes)
+{
+    const int64_t first = x;
+    uint8_t *const p[3] = {ro->ch[0], ro->ch[1], ro->ch[2]}; /* locals: the byte stores could alias *ro */
     const int16x8_t c128 = vdupq_n_s16(128);
     const uint16x8_t yoff = vdupq_n_u16((uint16_t)r->yoff);
     const int32x4_t half = vdupq_n_s32(1 << 19);
-    for (; x + 16 <= x1; x += 16, rgb += 48) {
+    for (; x + 16 <= x1; x += 16) {
         uint8x16_t y8 = vld1q_u8(r->y + x);
         uint16x8_t ya = vqsubq_u16(vmovl_u8(vget_low_u8(y8)), yoff), yb = vqsubq_u16(vmovl_u8(vget_high_u8(y8)), yoff);
         int32x4_t t[4] = {
@@ -89,9 +97,27 @@ void tl_yuv_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
         }
         uint8x16x3_t o = {{vcombine_u8(out[0][0], out[0][1]), vcombine_u8(out[1][0], out[1][1]),
                            vcombine_u8(out[2][0], out[2][1])}};
-        vst3q_u8(rgb, o);
+        store_out(p, x - first, bytes, o);
     }
-    tl_yuv_rgb_ukernel__scalar(r, x, x1, rgb);
+    tl_rgb_skip(ro, x - first);
+    tl_yuv_rgb_ukernel__scalar(r, x, x1, ro);
+}
+
+void tl_yuv_rgb_ukernel__neon(const tl_yuv_rows *r, int64_t x0, int64_t x1, const tl_rgb_out *out)
+{
+    int64_t x = x0;
+    tl_rgb_out o = *out;
+    int form = tl_rgb_form(&o);
+    if (form == TL_RGB_OTHER) {
+        tl_yuv_rgb_ukernel__scalar(r, x, x1, &o);
+        return;
+    }
+    if (r->cshift && (x & 1) && x < x1) { /* start on a chroma pair */
+        tl_yuv_rgb_ukernel__scalar(r, x, x + 1, &o);
+        x++, tl_rgb_skip(&o, 1);
+    }
+    if (form == TL_RGB_BYTES) rgb_loop(r, x, x1, &o, true); /* one loop per store form */
+    else rgb_loop(r, x, x1, &o, false);
 }
 /* ---- fast mode ---- */
 

@@ -16,15 +16,17 @@ void tl_u8_hlinear_ukernel__scalar(const uint8_t *line, const int32_t *ofs, cons
     for (size_t k = 0; k < n; k++) h[k] = line[ofs[k]] * w[2 * k] + line[ofs[k] + cn] * w[2 * k + 1];
 }
 
-void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
+void tl_yuv_rgb_ukernel__scalar(const tl_yuv_rows *r, int64_t x0, int64_t x1, const tl_rgb_out *out)
 {
-    for (int64_t x = x0; x < x1; x++, rgb += 3) {
+    uint8_t *R = out->ch[0], *G = out->ch[1], *B = out->ch[2];
+    const int64_t step = out->step;
+    for (int64_t x = x0, k = 0; x < x1; x++, k += step) {
         int64_t ci = (x >> r->cshift) * r->cstep;
         int32_t y = r->y[x], u = r->u[ci] - 128, v = r->v[ci] - 128;
         int32_t t = (y > r->yoff ? y - r->yoff : 0) * r->cy + (1 << 19);
-        rgb[0] = sat_u8((t + r->cvr * v) >> 20);
-        rgb[1] = sat_u8((t + r->cvg * v + r->cug * u) >> 20);
-        rgb[2] = sat_u8((t + r->cub * u) >> 20);
+        R[k] = sat_u8((t + r->cvr * v) >> 20);
+        G[k] = sat_u8((t + r->cvg * v + r->cug * u) >> 20);
+        B[k] = sat_u8((t + r->cub * u) >> 20);
     }
 }
 

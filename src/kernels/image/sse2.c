@@ -97,15 +97,27 @@ static inline void load_chroma(const tl_yuv_rows *r, int64_t ci, __m128i *u, __m
     *u = _mm_sub_epi16(cu, c128), *v = _mm_sub_epi16(cv, c128);
 }
 
-void tl_yuv_rgb_ukernel__sse2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint8_t *rgb)
+/* R, G, B of 8 pixels (low halves) as RGB bytes at p[0] + 3 k, or as rows at p[c] + k. */
+static inline void store_out(uint8_t *const p[3], int64_t k, bool bytes, __m128i R, __m128i G, __m128i B)
 {
-    int64_t x = x0;
-    if (!tl_yuv_rgb_vector_start(r, &x, x1, &rgb)) return;
+    if (bytes) {
+        store_rgb8(p[0] + 3 * k, R, G, B);
+        return;
+    }
+    _mm_storel_epi64((__m128i *)(p[0] + k), R);
+    _mm_storel_epi64((__m128i *)(p[1] + k), G);
+    _mm_storel_epi64((__m128i *)(p[2] + k), B);
+}
+
+static inline void rgb_loop(const tl_yuv_rows *r, int64_t x, int64_t x1, tl_rgb_out *o, bool bytes)
+{
+    const int64_t first = x;
+    uint8_t *const p[3] = {o->ch[0], o->ch[1], o->ch[2]}; /* locals: the byte stores could alias *o */
     const split cy = split_of(r->cy, 7), cvr = split_of(r->cvr, 8), cvg = split_of(r->cvg, 8);
     const split cug = split_of(r->cug, 8), cub = split_of(r->cub, 8);
     const __m128i half = _mm_set1_epi32(1 << 19), yoff = _mm_set1_epi16((short)r->yoff), zero = _mm_setzero_si128();
     const uint8_t *py = r->y; /* a local: the byte stores could alias *r */
-    for (; x + 8 <= x1; x += 8, rgb += 24) {
+    for (; x + 8 <= x1; x += 8) {
         __m128i y16 = _mm_subs_epu16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(py + x)), zero), yoff);
         __m128i t_lo, t_hi, u, v, a_lo, a_hi, b_lo, b_hi;
         times(y16, cy, &t_lo, &t_hi);
@@ -118,9 +130,19 @@ void tl_yuv_rgb_ukernel__sse2(const tl_yuv_rows *r, int64_t x0, int64_t x1, uint
         times(v, cvg, &a_lo, &a_hi);
         times(u, cug, &b_lo, &b_hi);
         __m128i G = channel(t_lo, t_hi, _mm_add_epi32(a_lo, b_lo), _mm_add_epi32(a_hi, b_hi));
-        store_rgb8(rgb, R, G, B);
+        store_out(p, x - first, bytes, R, G, B);
     }
-    tl_yuv_rgb_ukernel__scalar(r, x, x1, rgb);
+    tl_rgb_skip(o, x - first);
+    tl_yuv_rgb_ukernel__scalar(r, x, x1, o);
+}
+
+void tl_yuv_rgb_ukernel__sse2(const tl_yuv_rows *r, int64_t x0, int64_t x1, const tl_rgb_out *out)
+{
+    int64_t x = x0;
+    tl_rgb_out o = *out;
+    if (!tl_yuv_rgb_vector_start(r, &x, x1, &o)) return;
+    if (tl_rgb_form(&o) == TL_RGB_BYTES) rgb_loop(r, x, x1, &o, true); /* one loop per store form */
+    else rgb_loop(r, x, x1, &o, false);
 }
 
 /* ---- fast mode ---- */

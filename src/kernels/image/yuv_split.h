@@ -19,20 +19,20 @@ static inline int32_t tl_yuv_split_word(int32_t c, int s)
 
 static inline bool tl_yuv_splits(int32_t c, int s) { return (c >> s) >= -32768 && (c >> s) <= 32767; }
 
-/* Before a vector loop over pixels [*x, x1): false when a constant does not
- * split (beyond 2^22: not OpenCV's), the scalar twin having made the whole
- * span; else true, with a lone pixel before a 4:2:x chroma pair made by the
- * scalar twin and *x, *rgb moved past it. */
-static inline bool tl_yuv_rgb_vector_start(const tl_yuv_rows *r, int64_t *x, int64_t x1, uint8_t **rgb)
+/* Before a vector loop over pixels [*x, x1) into o: false when a constant
+ * does not split (beyond 2^22: not OpenCV's) or o has no vector stores, the
+ * scalar twin having made the whole span; else true, with a lone pixel before
+ * a 4:2:x chroma pair made by the scalar twin and *x, o moved past it. */
+static inline bool tl_yuv_rgb_vector_start(const tl_yuv_rows *r, int64_t *x, int64_t x1, tl_rgb_out *o)
 {
     if (!tl_yuv_splits(r->cy, 7) || !tl_yuv_splits(r->cvr, 8) || !tl_yuv_splits(r->cvg, 8) ||
-        !tl_yuv_splits(r->cug, 8) || !tl_yuv_splits(r->cub, 8)) {
-        tl_yuv_rgb_ukernel__scalar(r, *x, x1, *rgb);
+        !tl_yuv_splits(r->cug, 8) || !tl_yuv_splits(r->cub, 8) || tl_rgb_form(o) == TL_RGB_OTHER) {
+        tl_yuv_rgb_ukernel__scalar(r, *x, x1, o);
         return false;
     }
     if (r->cshift && (*x & 1) && *x < x1) { /* start on a chroma pair */
-        tl_yuv_rgb_ukernel__scalar(r, *x, *x + 1, *rgb);
-        ++*x, *rgb += 3;
+        tl_yuv_rgb_ukernel__scalar(r, *x, *x + 1, o);
+        ++*x, tl_rgb_skip(o, 1);
     }
     return true;
 }
