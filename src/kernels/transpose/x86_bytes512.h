@@ -508,8 +508,12 @@ TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptr
         tl_x8_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1, stream);
         return;
     }
-    int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;
-    if (n1 >= 16 && (n0 < 16 || (n1 >= 64 && (n0 < 64 || ss0 >= ds1))))
+    int by_a = n1 >= 16 && (n0 < 16 || (n1 >= 64 && (n0 < 64 || ss0 >= ds1)));
+    /* streaming writes whole aligned lines: rows of 64-byte multiples, or
+     * (A) 16 rows of 16 bytes, the destination one dense range */
+    int whole = ds1 % 64 == 0 || (by_a && ds1 == 16 && n0 == 16);
+    int nt = (stream & TL_T2D_STREAM) && (uintptr_t)dst % 64 == 0 && whole;
+    if (by_a)
         b512_run_a(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_SRC_ALIAS);
     else b512_run_b(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_DST_ALIAS);
     if (nt) _mm_sfence();

@@ -19,10 +19,15 @@ static inline void tl_t_line(uint8_t *d, const uint8_t *s)
 }
 
 /* The same with non-temporal stores, for destinations larger than the
- * cache: a whole line each, no read for ownership (16-byte aligned d). */
+ * cache: a whole line each, no read for ownership (64-byte aligned d; one
+ * 64-byte store where AVX-512 is compiled in: measured faster from DRAM). */
 static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
 {
+#ifdef __AVX512F__
+    _mm512_stream_si512((void *)d, _mm512_load_si512((const void *)s));
+#else
     for (int k = 0; k < 64; k += 16) _mm_stream_si128((__m128i *)(d + k), _mm_load_si128((const __m128i *)(s + k)));
+#endif
 }
 
 
