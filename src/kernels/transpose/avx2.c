@@ -12,6 +12,7 @@
 
 #include "kernels/transpose/avx2_micro.h"
 
+#define MICRO_NT MICRO /* (streamed only where a row is a whole line) */
 #define MICRO tl_micro_x32_8x8
 #define MICRO2 tl_micro_x32_4x4
 TL_X86_TRANSPOSE(tl_x32_transpose_ukernel__avx2, x32_plain, x32_edges, 4, 8, 4)

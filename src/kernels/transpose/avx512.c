@@ -9,12 +9,19 @@
 #include <stdint.h>
 
 #define TL_FN static inline
+
+TL_FN void x32_store(uint8_t *d, __m512 v, int nt)
+{
+    if (nt) _mm512_stream_ps((float *)d, v);
+    else _mm512_storeu_ps((float *)d, v);
+}
 #define TL_KERNEL
 #include "kernels/transpose/sse2_micro.h"
 #include "kernels/transpose/avx2_micro.h"
 #include "kernels/transpose/x86_tile.h"
 
-TL_FN void tl_micro_x32_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+/* nt: non-temporal stores (64-byte aligned d and ds1), a constant once inlined */
+static inline __attribute__((always_inline)) void x32_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1, int nt)
 {
     __m512 r[16], t[16];
     TL_UNROLL
@@ -35,17 +42,29 @@ TL_FN void tl_micro_x32_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdi
     for (int j = 0; j < 4; j++) { /* gather lane k of the four row groups: output row 4k + j */
         __m512 v = _mm512_shuffle_f32x4(r[j], r[4 + j], 0x88), w = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0x88);
         __m512 v2 = _mm512_shuffle_f32x4(r[j], r[4 + j], 0xDD), w2 = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0xDD);
-        _mm512_storeu_ps((float *)(d + j * ds1), _mm512_shuffle_f32x4(v, w, 0x88));
-        _mm512_storeu_ps((float *)(d + (8 + j) * ds1), _mm512_shuffle_f32x4(v, w, 0xDD));
-        _mm512_storeu_ps((float *)(d + (4 + j) * ds1), _mm512_shuffle_f32x4(v2, w2, 0x88));
-        _mm512_storeu_ps((float *)(d + (12 + j) * ds1), _mm512_shuffle_f32x4(v2, w2, 0xDD));
+        x32_store(d + j * ds1, _mm512_shuffle_f32x4(v, w, 0x88), nt);
+        x32_store(d + (8 + j) * ds1, _mm512_shuffle_f32x4(v, w, 0xDD), nt);
+        x32_store(d + (4 + j) * ds1, _mm512_shuffle_f32x4(v2, w2, 0x88), nt);
+        x32_store(d + (12 + j) * ds1, _mm512_shuffle_f32x4(v2, w2, 0xDD), nt);
     }
 }
 
+TL_FN void tl_micro_x32_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    x32_16x16(s, ss0, d, ds1, 0);
+}
+
+TL_FN void tl_micro_x32_16x16_nt(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    x32_16x16(s, ss0, d, ds1, 1);
+}
+
 #define MICRO tl_micro_x32_16x16
+#define MICRO_NT tl_micro_x32_16x16_nt /* whole lines: streamed from registers */
 #define MICRO2 tl_micro_x32_8x8
 TL_X86_TRANSPOSE(tl_x32_transpose_ukernel__avx512_tiles, x32_plain, x32_edges, 4, 16, 8)
 #undef MICRO2
+#undef MICRO_NT
 #undef MICRO
 
 #include "kernels/transpose/x86_strips512.h"

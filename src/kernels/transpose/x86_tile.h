@@ -73,6 +73,20 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
         /* whole-line streaming needs 64-byte aligned lines: a split line is */         \
         /* two partial write-combining flushes, far slower than plain stores */          \
         int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0; \
+        if (nt && MK * E == 64) {                                                             \
+            /* a block's rows are whole lines: streamed from registers, 16 */                \
+            /* source rows at a time, so that at most 16 far rows (planes) */                 \
+            /* are read at once and short source rows are read in address */                \
+            /* order (an L1 staging buffer in between measured slower from */                \
+            /* DRAM: NCHW <-> NHWC f32 C = 16, 256 MiB, 0.57 -> 0.8x, 0.75 -> 0.9x) */           \
+            for (size_t i0 = 0; i0 < f0; i0 += MK)                                            \
+                for (size_t i1 = 0; i1 < f1; i1 += MK)                                        \
+                    MICRO_NT(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
+            _mm_sfence();                                                                     \
+            edges_fn(src, ss0, dst, ds1, f0, n0, 0, f1);                                      \
+            edges_fn(src, ss0, dst, ds1, 0, n0, f1, n1);                                      \
+            return;                                                                           \
+        }                                                                                     \
         if ((ds1 % 512 == 0 || nt || (stream & TL_T2D_DST_ALIAS)) && T0 % MK == 0) { /* staged */ \
             /* streaming to more than 16 rows far apart (planes): L = 8 */                    \
             /* consecutive lines per destination row at a time (512 bytes), */               \
