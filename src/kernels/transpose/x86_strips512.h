@@ -25,7 +25,8 @@ TL_FN void s512_t4(__m512 *a, __m512 *b, __m512 *c, __m512 *d)
 /* 16 rows of 8: u[j] is loaded with row j (low half) and row 8 + j (high);
  * after s512_t4, u[k] lanes are columns k, 4 + k of rows 0-3, and the same
  * of rows 8-11 (u[4 + k]: rows 4-7, 12-15). */
-TL_FN void s512_micro_16x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+static inline __attribute__((always_inline)) void s512_16x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d,
+                                                             ptrdiff_t ds1, int nt)
 {
     __m512 u[8];
     TL_UNROLL
@@ -38,9 +39,28 @@ TL_FN void s512_micro_16x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_
     const __m512i i1 = _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
     TL_UNROLL
     for (int k = 0; k < 4; k++) {
-        _mm512_storeu_ps((float *)(d + k * ds1), _mm512_permutex2var_ps(u[k], i0, u[4 + k]));
-        _mm512_storeu_ps((float *)(d + (4 + k) * ds1), _mm512_permutex2var_ps(u[k], i1, u[4 + k]));
+        x32_store(d + k * ds1, _mm512_permutex2var_ps(u[k], i0, u[4 + k]), nt);
+        x32_store(d + (4 + k) * ds1, _mm512_permutex2var_ps(u[k], i1, u[4 + k]), nt);
     }
+}
+
+TL_FN void s512_micro_16x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    s512_16x8(s, ss0, d, ds1, 0);
+}
+
+/* Streaming, the last 8 destination rows of n1 = 16k + 8 (NCHW16c -> NCHW
+ * with C = 24 or 40: the last block's 8 planes): whole lines, where the
+ * tiled kernel would leave them to its edges and plain stores. */
+TL_FN void s512_stream_last8(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
+                             int stream)
+{
+    size_t c = n1 - 8, f0 = n0 / 16 * 16;
+    if (c) tl_x32_transpose_ukernel__avx512_tiles(src, ss0, dst, ds1, n0, c, stream);
+    for (size_t r = 0; r < f0; r += 16)
+        s512_16x8(src + (ptrdiff_t)r * ss0 + c * 4, ss0, dst + (ptrdiff_t)c * ds1 + r * 4, ds1, 1);
+    _mm_sfence();
+    x32_edges(src, ss0, dst, ds1, f0, n0, c, n1);
 }
 
 /* Aliased destination rows: strips of 8 destination rows (source columns);
@@ -68,6 +88,8 @@ TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss
      * set (TL_T2D_DST_ALIAS: faster than strips there, 64 -> 71 GB/s for
      * NHWC -> NCHW f32 C = 16 at 256 KiB, 49 -> 59 with C = 64, kernel alone,
      * loaded machine; strips stay faster with 8 lines per set) */
+    int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;
     if (!(stream & (TL_T2D_STREAM | TL_T2D_DST_ALIAS)) && ds1 % 2048 == 0 && n1 >= 8 && n0 >= 16 && n1 * 4 <= 256) s512_dst_strips(src, ss0, dst, ds1, n0, n1);
+    else if (nt && n1 % 16 == 8 && n0 >= 16) s512_stream_last8(src, ss0, dst, ds1, n0, n1, stream);
     else tl_x32_transpose_ukernel__avx512_tiles(src, ss0, dst, ds1, n0, n1, stream);
 }
