@@ -104,7 +104,7 @@ tl_status tl_plan_create_isa(tl_plan **plan, const tl_desc *src_d, const tl_desc
     if (!tl_isa_includes(p->machine.best_isa, p->isa)) p->isa = p->machine.default_isa;
     tl_cvt_init(&p->cv, src_d, dst_d);
 #if defined(__x86_64__) || defined(_M_X64)
-    p->stream_copy = tl_stream_copy_ukernel__sse2;
+    p->stream_copy = p->isa == TL_ISA_AVX512 ? tl_stream_copy_ukernel__avx512 : tl_stream_copy_ukernel__sse2;
 #elif defined(__aarch64__)
     p->stream_copy = p->isa == TL_ISA_NEON ? tl_stream_copy_ukernel__neon : tl_stream_copy_ukernel__scalar;
 #else

@@ -140,10 +140,20 @@ static inline void tl_px_perm_gather(uint8_t perm[64], unsigned ss, unsigned rs)
  * partial lines at the ends with plain stores. The caller fences
  * (tl_store_fence) after its last streaming call. */
 typedef void (*tl_stream_fn)(uint8_t *d, const uint8_t *s, size_t n);
+/* The streaming copies' start: the bytes before d's next line boundary
+ * with plain stores; their count, or n when no whole line follows. */
+static inline size_t tl_stream_head(uint8_t *d, const uint8_t *s, size_t n)
+{
+    size_t head = (size_t)(-(uintptr_t)d & 63);
+    if (head > n) head = n;
+    memcpy(d, s, head);
+    return head;
+}
 void tl_stream_copy_ukernel__scalar(uint8_t *d, const uint8_t *s, size_t n); /* memcpy: Arm has no
                                                                                  store worth the name */
 #if defined(__x86_64__) || defined(_M_X64)
 void tl_stream_copy_ukernel__sse2(uint8_t *d, const uint8_t *s, size_t n);
+void tl_stream_copy_ukernel__avx512(uint8_t *d, const uint8_t *s, size_t n); /* 64-byte stores */
 #endif
 #if defined(__aarch64__)
 void tl_stream_copy_ukernel__neon(uint8_t *d, const uint8_t *s, size_t n); /* STNP (move/neon.c) */

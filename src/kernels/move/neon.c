@@ -10,13 +10,7 @@
 
 void tl_stream_copy_ukernel__neon(uint8_t *d, const uint8_t *s, size_t n)
 {
-    size_t head = (size_t)(-(uintptr_t)d & 63);
-    if (head >= n) {
-        memcpy(d, s, n);
-        return;
-    }
-    memcpy(d, s, head);
-    size_t i = head;
+    size_t i = tl_stream_head(d, s, n);
     for (; i + 64 <= n; i += 64) {
         uint8x16_t a = vld1q_u8(s + i), b = vld1q_u8(s + i + 16), c = vld1q_u8(s + i + 32), e = vld1q_u8(s + i + 48);
         __asm__ volatile("stnp %q1, %q2, [%0]\n\tstnp %q3, %q4, [%0, #32]"

@@ -6,13 +6,7 @@
 
 void tl_stream_copy_ukernel__sse2(uint8_t *d, const uint8_t *s, size_t n)
 {
-    size_t head = (size_t)(-(uintptr_t)d & 63);
-    if (head >= n) {
-        memcpy(d, s, n);
-        return;
-    }
-    memcpy(d, s, head);
-    size_t i = head;
+    size_t i = tl_stream_head(d, s, n);
     for (; i + 64 <= n; i += 64)
         for (int k = 0; k < 64; k += 16)
             _mm_stream_si128((__m128i *)(d + i + k), _mm_loadu_si128((const __m128i *)(s + i + k)));
