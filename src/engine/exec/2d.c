@@ -113,6 +113,12 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
     return tl_exec_2d_shape(p, ps) && choose(p, ps);
 }
 
+/* n bytes from p into L2 (a hint: nothing is read or faulted). */
+static void prefetch_l2(const uint8_t *p, size_t n)
+{
+    for (size_t k = 0; k < n; k += 64) __builtin_prefetch(p + k, 0, 2);
+}
+
 /* A 2-D tile through an L1 buffer when the dtypes differ: narrowing converts
  * source rows first and moves the narrow elements; widening moves the narrow
  * source elements first and converts destination rows. One pass over memory. */
@@ -140,6 +146,12 @@ static void t2d_tiles(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
     }
     for (size_t b1 = 0; b1 < n1; b1 += t1) {
         size_t m1 = n1 - b1 < t1 ? n1 - b1 : t1;
+        /* source rows in other pages (planes), streamed: each row's next
+         * tile into L2 while this one converts. Dozens of concurrent rows of
+         * a few lines each are more streams than the hardware prefetchers
+         * follow (quantize NCHW f32 -> NHWC i8 C = 64, 256 MiB: 9.4 -> 12.6
+         * GB/s; into L1 instead: 10.2) */
+        int ahead = cv->stream && in->ss >= 4096 && b1 + 2 * t1 <= n1;
         for (size_t b0 = 0; b0 < n0; b0 += t0) {
             size_t m0 = n0 - b0 < t0 ? n0 - b0 : t0;
             const uint8_t *s = src + (ptrdiff_t)b0 * in->ss + b1 * cv->es;
@@ -150,8 +162,10 @@ static void t2d_tiles(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
                 if (in->ss == (ptrdiff_t)(m1 * cv->es))
                     ps->row->fn(s, tmp, m0 * m1, cv);
                 else
-                    for (size_t r = 0; r < m0; r++)
+                    for (size_t r = 0; r < m0; r++) {
+                        if (ahead) prefetch_l2(s + (ptrdiff_t)r * in->ss + m1 * cv->es, m1 * cv->es);
                         ps->row->fn(s + (ptrdiff_t)r * in->ss, tmp + r * m1 * cv->ed, m1, cv);
+                    }
                 if (cv->stream) { /* move into L1, then stream each row out */
                     size_t rb = m0 * cv->ed;
                     k->fn(tmp, (ptrdiff_t)(m1 * cv->ed), out_tile, (ptrdiff_t)rb, m0, m1, 0);
