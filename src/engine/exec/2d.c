@@ -146,12 +146,13 @@ static void t2d_tiles(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
     }
     for (size_t b1 = 0; b1 < n1; b1 += t1) {
         size_t m1 = n1 - b1 < t1 ? n1 - b1 : t1;
-        /* source rows in other pages (planes), streamed: each row's next
-         * tile into L2 while this one converts. Dozens of concurrent rows of
-         * a few lines each are more streams than the hardware prefetchers
-         * follow (quantize NCHW f32 -> NHWC i8 C = 64, 256 MiB: 9.4 -> 12.6
-         * GB/s; into L1 instead: 10.2) */
-        int ahead = cv->stream && in->ss >= 4096 && b1 + 2 * t1 <= n1;
+        /* more than 16 source rows in other pages (planes), streamed: each
+         * row's next tile into L2 while this one converts. Dozens of
+         * concurrent rows of a few lines each are more streams than the
+         * hardware prefetchers follow (quantize NCHW f32 -> NHWC i8 C = 64,
+         * 256 MiB: 9.4 -> 14.6 GB/s; into L1 instead: 10.2); with 3 rows
+         * they follow, and the hints only cost (C = 3: 15 -> 12.5) */
+        int ahead = cv->stream && in->ss >= 4096 && n0 > 16 && b1 + 2 * t1 <= n1;
         for (size_t b0 = 0; b0 < n0; b0 += t0) {
             size_t m0 = n0 - b0 < t0 ? n0 - b0 : t0;
             const uint8_t *s = src + (ptrdiff_t)b0 * in->ss + b1 * cv->es;
