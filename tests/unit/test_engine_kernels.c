@@ -217,7 +217,8 @@ static void check_t2d(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1)
 
 /* Strides that select the kernels' other paths: rows a multiple of 512 or
  * 2048 bytes apart (L1 staging, 8-row strips), destination rows of exactly
- * 16 bytes (whole-register stores), and rows off 64-byte lines. */
+ * 16 bytes (whole-register stores), rows off 64-byte lines, and long rows
+ * off lines. */
 TL_TEST(move_kernels_strides)
 {
     const tl_t2d_kernel *ks;
@@ -238,6 +239,10 @@ TL_TEST(move_kernels_strides)
             check_t2d_at(&ks[k], &r, n0, n1, s_min + 3 * e, d_min + 5 * e); /* off the lines */
             if (n0 * (size_t)e == 16) check_t2d_at(&ks[k], &r, n0, n1, s_min, 16);
         }
+        /* long destination rows (planes) off line boundaries, each row by
+         * another amount: streamed, their lines are assembled across blocks */
+        check_t2d_at(&ks[k], &r, 1100, 20, 20 * e, 1105 * e);
+        check_t2d_at(&ks[k], &r, 1100, 20, 21 * e, (1100 * e + 63) / 64 * 64 + e);
     }
 }
 

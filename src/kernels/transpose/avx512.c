@@ -20,8 +20,8 @@ TL_FN void x32_store(uint8_t *d, __m512 v, int nt)
 #include "kernels/transpose/avx2_micro.h"
 #include "kernels/transpose/x86_tile.h"
 
-/* nt: non-temporal stores (64-byte aligned d and ds1), a constant once inlined */
-static inline __attribute__((always_inline)) void x32_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1, int nt)
+/* A 16x16 block of 32-bit elements: o[j] is destination row j. */
+static inline __attribute__((always_inline)) void x32_16x16_regs(const uint8_t *s, ptrdiff_t ss0, __m512 o[16])
 {
     __m512 r[16], t[16];
     TL_UNROLL
@@ -42,11 +42,20 @@ static inline __attribute__((always_inline)) void x32_16x16(const uint8_t *s, pt
     for (int j = 0; j < 4; j++) { /* gather lane k of the four row groups: output row 4k + j */
         __m512 v = _mm512_shuffle_f32x4(r[j], r[4 + j], 0x88), w = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0x88);
         __m512 v2 = _mm512_shuffle_f32x4(r[j], r[4 + j], 0xDD), w2 = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0xDD);
-        x32_store(d + j * ds1, _mm512_shuffle_f32x4(v, w, 0x88), nt);
-        x32_store(d + (8 + j) * ds1, _mm512_shuffle_f32x4(v, w, 0xDD), nt);
-        x32_store(d + (4 + j) * ds1, _mm512_shuffle_f32x4(v2, w2, 0x88), nt);
-        x32_store(d + (12 + j) * ds1, _mm512_shuffle_f32x4(v2, w2, 0xDD), nt);
+        o[j] = _mm512_shuffle_f32x4(v, w, 0x88);
+        o[8 + j] = _mm512_shuffle_f32x4(v, w, 0xDD);
+        o[4 + j] = _mm512_shuffle_f32x4(v2, w2, 0x88);
+        o[12 + j] = _mm512_shuffle_f32x4(v2, w2, 0xDD);
     }
+}
+
+/* nt: non-temporal stores (64-byte aligned d and ds1), a constant once inlined */
+static inline __attribute__((always_inline)) void x32_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1, int nt)
+{
+    __m512 o[16];
+    x32_16x16_regs(s, ss0, o);
+    TL_UNROLL
+    for (int j = 0; j < 16; j++) x32_store(d + j * ds1, o[j], nt);
 }
 
 TL_FN void tl_micro_x32_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)

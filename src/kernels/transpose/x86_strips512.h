@@ -78,6 +78,46 @@ TL_FN void s512_dst_strips(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
     x32_edges(src, ss0, dst, ds1, 0, n0, f1, n1);
 }
 
+/* Streaming to long destination rows (planes) that are off line boundaries
+ * (H x W not a multiple of 16: NCHW16c -> NCHW f32 with 915 x 916): row j's
+ * whole lines start sh[j] elements in, so each is the last 16 - sh[j]
+ * elements of one block and the first sh[j] of the next, one two-source
+ * permute, streamed; each row's partial first and last lines are masked
+ * plain stores. (The tiled kernel can only store these rows plainly, which
+ * reads every destination line from DRAM first.) */
+TL_FN void s512_stream_shifted(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1)
+{
+    size_t f0 = n0 / 16 * 16, f1 = n1 / 16 * 16;
+    const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (size_t i1 = 0; i1 < f1; i1 += 16) {
+        __m512 prev[16], cur[16];
+        __m512i idx[16];
+        unsigned sh[16];
+        x32_16x16_regs(src + i1 * 4, ss0, prev);
+        for (int j = 0; j < 16; j++) {
+            uint8_t *row = dst + (ptrdiff_t)(i1 + (size_t)j) * ds1;
+            sh[j] = (unsigned)(-(uintptr_t)row & 63) / 4;
+            idx[j] = _mm512_add_epi32(lanes, _mm512_set1_epi32((int)sh[j]));
+            _mm512_mask_storeu_ps((float *)row, (__mmask16)((1u << sh[j]) - 1), prev[j]);
+        }
+        for (size_t i0 = 16; i0 < f0; i0 += 16) {
+            x32_16x16_regs(src + (ptrdiff_t)i0 * ss0 + i1 * 4, ss0, cur);
+            TL_UNROLL
+            for (int j = 0; j < 16; j++) {
+                uint8_t *line = dst + (ptrdiff_t)(i1 + (size_t)j) * ds1 + (i0 - 16 + sh[j]) * 4;
+                _mm512_stream_ps((float *)line, _mm512_permutex2var_ps(prev[j], idx[j], cur[j]));
+                prev[j] = cur[j];
+            }
+        }
+        for (int j = 0; j < 16; j++)
+            _mm512_mask_storeu_ps((float *)(dst + (ptrdiff_t)(i1 + (size_t)j) * ds1 + (f0 - 16) * 4),
+                                  (__mmask16)(0xFFFFu << sh[j]), prev[j]);
+    }
+    _mm_sfence();
+    x32_edges(src, ss0, dst, ds1, f0, n0, 0, f1);
+    x32_edges(src, ss0, dst, ds1, 0, n0, f1, n1);
+}
+
 void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
                                       size_t n1, int stream);
 TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,
@@ -91,5 +131,8 @@ TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss
     int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;
     if (!(stream & (TL_T2D_STREAM | TL_T2D_DST_ALIAS)) && ds1 % 2048 == 0 && n1 >= 8 && n0 >= 16 && n1 * 4 <= 256) s512_dst_strips(src, ss0, dst, ds1, n0, n1);
     else if (nt && n1 % 16 == 8 && n0 >= 16) s512_stream_last8(src, ss0, dst, ds1, n0, n1, stream);
+    else if ((stream & TL_T2D_STREAM) && !nt && ((uintptr_t)dst | (uintptr_t)ds1) % 4 == 0 && ds1 >= 4096 &&
+             n0 >= 64 && n1 >= 16)
+        s512_stream_shifted(src, ss0, dst, ds1, n0, n1);
     else tl_x32_transpose_ukernel__avx512_tiles(src, ss0, dst, ds1, n0, n1, stream);
 }
