@@ -61,6 +61,10 @@ TL_B512_FN void b512_t4l(__m512i *a, __m512i *b, __m512i *c, __m512i *d)
  * With VBMI the two are one byte permute: byte 16a + 4b + c of S(P(v)) is
  * byte 16b + 4c + a of v, and of P(S(v)) byte 16c + 4a + b. */
 #if TL_B512_VBMI
+static _Alignas(64) const uint8_t k_b512_iota[64] = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+    22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+    44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63};
 static _Alignas(64) const uint8_t k_b512_sp[64] = {
     0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
     1, 5, 9, 13, 17, 21, 25, 29, 33, 37, 41, 45, 49, 53, 57, 61,
@@ -232,9 +236,8 @@ static __attribute__((noinline)) TL_B512 void b512_block_b(const uint8_t *s, ptr
 /* Whole blocks: 64 rows of 16 bytes, 4 rows per load when they are
  * contiguous (ss0 == 16: NHWC with C = 16, NCHW16c unpacks), else a load
  * and 3 inserts from memory. */
-TL_B512_FN void b512_full_b(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1, int nt)
+TL_B512_FN void b512_regs_b(const uint8_t *s, ptrdiff_t ss0, __m512i r[16])
 {
-    __m512i r[16];
     TL_UNROLL
     for (int i = 0; i < 16; i++) {
         const uint8_t *p = s + (ptrdiff_t)(4 * i) * ss0;
@@ -253,6 +256,12 @@ TL_B512_FN void b512_full_b(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff
     for (int k = 0; k < 4; k++) b512_t4l(&r[k], &r[4 + k], &r[8 + k], &r[12 + k]);
     TL_UNROLL
     for (int m = 0; m < 4; m++) b512_t4d(&r[4 * m], &r[4 * m + 1], &r[4 * m + 2], &r[4 * m + 3]);
+}
+
+TL_B512_FN void b512_full_b(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1, int nt)
+{
+    __m512i r[16];
+    b512_regs_b(s, ss0, r);
     TL_UNROLL
     for (int c = 0; c < 16; c++) {
         if (nt) _mm512_stream_si512((void *)(d + (ptrdiff_t)c * ds1), r[c]);
@@ -498,6 +507,45 @@ TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
     }
 }
 
+#if TL_B512_VBMI
+/* B streamed into long destination rows (planes) off line boundaries
+ * (NCHW16c -> NCHW i8 with H x W not a multiple of 64): row c's whole lines
+ * start sh[c] bytes in, each the end of one block's line and the start of
+ * the next one's, one two-source byte permute; the partial end lines are
+ * masked stores (the same as the f32 form, x86_strips512.h). */
+static __attribute__((noinline)) TL_B512 void b512_stream_shifted(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,
+                                                                  ptrdiff_t ds1, size_t n0, size_t n1)
+{
+    size_t f0 = n0 / 64 * 64, f1 = n1 / 16 * 16;
+    const __m512i lanes = _mm512_load_si512((const void *)k_b512_iota);
+    for (size_t i1 = 0; i1 < f1; i1 += 16) {
+        __m512i prev[16], cur[16], idx[16];
+        unsigned sh[16];
+        b512_regs_b(src + i1, ss0, prev);
+        for (int c = 0; c < 16; c++) {
+            uint8_t *row = dst + (ptrdiff_t)(i1 + (size_t)c) * ds1;
+            sh[c] = (unsigned)(-(uintptr_t)row & 63);
+            idx[c] = _mm512_add_epi8(lanes, _mm512_set1_epi8((char)sh[c]));
+            _mm512_mask_storeu_epi8(row, ((__mmask64)1 << sh[c]) - 1, prev[c]);
+        }
+        for (size_t i0 = 64; i0 < f0; i0 += 64) {
+            b512_regs_b(src + (ptrdiff_t)i0 * ss0 + i1, ss0, cur);
+            TL_UNROLL
+            for (int c = 0; c < 16; c++) {
+                uint8_t *line = dst + (ptrdiff_t)(i1 + (size_t)c) * ds1 + i0 - 64 + sh[c];
+                _mm512_stream_si512((void *)line, _mm512_permutex2var_epi8(prev[c], idx[c], cur[c]));
+                prev[c] = cur[c];
+            }
+        }
+        for (int c = 0; c < 16; c++)
+            _mm512_mask_storeu_epi8(dst + (ptrdiff_t)(i1 + (size_t)c) * ds1 + f0 - 64, ~(__mmask64)0 << sh[c], prev[c]);
+    }
+    _mm_sfence();
+    b512_run_b(src + (ptrdiff_t)f0 * ss0, ss0, dst + f0, ds1, n0 - f0, f1, 0, 0); /* the last columns */
+    b512_run_b(src + f1, ss0, dst + (ptrdiff_t)f1 * ds1, ds1, n0, n1 - f1, 0, 0);  /* the last rows */
+}
+#endif
+
 /* A reads whole lines of 16 source rows and suits long source rows with the
  * larger stride on the source side (planes -> pixels, block pack); B writes
  * whole lines of 16 destination rows (pixels -> planes, block unpack). */
@@ -513,6 +561,12 @@ TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptr
      * (A) 16 rows of 16 bytes, the destination one dense range */
     int whole = ds1 % 64 == 0 || (by_a && ds1 == 16 && n0 == 16);
     int nt = (stream & TL_T2D_STREAM) && (uintptr_t)dst % 64 == 0 && whole;
+#if TL_B512_VBMI
+    if (!by_a && (stream & TL_T2D_STREAM) && !nt && ds1 >= 4096 && n0 >= 128 && n1 >= 16) {
+        b512_stream_shifted(src, ss0, dst, ds1, n0, n1);
+        return;
+    }
+#endif
     if (by_a)
         b512_run_a(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_SRC_ALIAS);
     else b512_run_b(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_DST_ALIAS);
