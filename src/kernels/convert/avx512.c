@@ -179,7 +179,7 @@ TL_VBMI_CVT static inline __m512i packed_index(__m512i idx)
  * of 2k bytes (tl_px_perm_spread). 64 / w pixels a step, at most 32 codes:
  * a plain 32-byte load while 32 bytes remain (masked loads cost more). */
 TL_VBMI_CVT void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, size_t m, size_t w,
-                                                      const uint8_t *perm, uint64_t keep, const tl_cvt *cv_in)
+                                                      const uint8_t *perm, uint64_t keep, const tl_cvt *cv_in, int nt)
 {
     const tl_cvt cv_local = *cv_in, *cv = &cv_local;
     const int plain = cv->s_q == TL_Q_NONE && cv->s_zp == 0;
@@ -191,11 +191,11 @@ TL_VBMI_CVT void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k
 #define TL_U8_F16_STEP(b) (plain ? u8x32_to_f16_packed(b) : u8x32_to_f16(cv, b))
     for (; i + per <= m && (m - i) * k >= 32; i += per, s += per * k, d += 64) {
         __m512i v = TL_U8_F16_STEP(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)s)));
-        _mm512_storeu_si512((void *)d, _mm512_maskz_permutexvar_epi8(keep, idx, v));
+        tl_store_line(d, _mm512_maskz_permutexvar_epi8(keep, idx, v), nt);
     }
     for (; i + per <= m; i += per, s += per * k, d += 64) {
         __m512i v = TL_U8_F16_STEP(_mm512_maskz_loadu_epi8(ld, s));
-        _mm512_storeu_si512((void *)d, _mm512_maskz_permutexvar_epi8(keep, idx, v));
+        tl_store_line(d, _mm512_maskz_permutexvar_epi8(keep, idx, v), nt);
     }
     if (i < m) {
         __mmask64 ldt = ~0ull >> (64 - (m - i) * k), st = ~0ull >> (64 - (m - i) * w);

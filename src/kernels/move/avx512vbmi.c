@@ -16,15 +16,16 @@
 #define TL_VBMI __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 
 /* m runs of rd bytes, dense in t, into m pixels of w bytes, dense in d. The
- * last step loads up to 64 bytes past its runs: the caller's tile has them. */
+ * last step loads up to 64 bytes past its runs: the caller's tile has them.
+ * nt: whole steps stored non-temporally (d on a line; the caller fences). */
 TL_VBMI void tl_x8_spread_ukernel__avx512vbmi(const uint8_t *t, size_t rd, uint8_t *d, size_t m, size_t w,
-                                              const uint8_t *perm, uint64_t keep)
+                                              const uint8_t *perm, uint64_t keep, int nt)
 {
     const __m512i idx = _mm512_loadu_si512((const void *)perm);
     const size_t per = 64 / w;
     size_t i = 0;
     for (; i + per <= m; i += per, t += per * rd, d += 64)
-        _mm512_storeu_si512((void *)d, _mm512_maskz_permutexvar_epi8(keep, idx, _mm512_loadu_si512((const void *)t)));
+        tl_store_line(d, _mm512_maskz_permutexvar_epi8(keep, idx, _mm512_loadu_si512((const void *)t)), nt);
     if (i < m) {
         __mmask64 st = ~0ull >> (64 - (m - i) * w);
         _mm512_mask_storeu_epi8(d, st, _mm512_maskz_permutexvar_epi8(keep, idx, _mm512_loadu_si512((const void *)t)));

@@ -97,7 +97,7 @@ void tl_gather64_ukernel__scalar(const uint8_t *, ptrdiff_t, uint8_t *, size_t, 
  * tl_px_perm_gather. */
 #if defined(__x86_64__) || defined(_M_X64)
 void tl_x8_spread_ukernel__avx512vbmi(const uint8_t *t, size_t rd, uint8_t *d, size_t m, size_t w,
-                                      const uint8_t *perm, uint64_t keep);
+                                      const uint8_t *perm, uint64_t keep, int nt);
 void tl_x8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
                                       const uint8_t *perm);
 /* The gather saturating u8 -> i8 or i8 -> u8 in the register, storing only
@@ -109,10 +109,17 @@ void tl_i8_u8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t
 /* The spread converting u8 -> f16 in the register (defined with the
  * convert family, kernels/convert/avx512.c): m pixels of k u8 codes, dense
  * (exactly m * k bytes read), into pixels of w bytes whose 2k-byte f16 run
- * the index table places. */
+ * the index table places. The spreads' nt: whole 64-byte steps streamed (d
+ * on a line; the caller fences). */
 struct tl_cvt;
 void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, size_t m, size_t w,
-                                          const uint8_t *perm, uint64_t keep, const struct tl_cvt *cv);
+                                          const uint8_t *perm, uint64_t keep, const struct tl_cvt *cv, int nt);
+/* A 64-byte step to d: non-temporal (nt, d on a line) or plain. */
+#define tl_store_line(d, v, nt)                                                                   \
+    do {                                                                                          \
+        if (nt) _mm512_stream_si512((void *)(d), (v));                                          \
+        else _mm512_storeu_si512((void *)(d), (v));                                              \
+    } while (0)
 #endif
 /* Byte j of a 64-byte step of w-byte pixels whose run of rd bytes starts h
  * bytes in: from byte (j / w) * rd + (j % w - h) of the dense runs, and kept
