@@ -55,7 +55,12 @@ static inline __attribute__((always_inline)) void x32_16x16(const uint8_t *s, pt
     __m512 o[16];
     x32_16x16_regs(s, ss0, o);
     TL_UNROLL
-    for (int j = 0; j < 16; j++) x32_store(d + j * ds1, o[j], nt);
+    for (int j = 0; j < 4; j++) { /* the order the network makes them in */
+        x32_store(d + j * ds1, o[j], nt);
+        x32_store(d + (8 + j) * ds1, o[8 + j], nt);
+        x32_store(d + (4 + j) * ds1, o[4 + j], nt);
+        x32_store(d + (12 + j) * ds1, o[12 + j], nt);
+    }
 }
 
 TL_FN void tl_micro_x32_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
