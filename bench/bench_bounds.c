@@ -1,0 +1,125 @@
+/* What one thread of this machine can move to and from DRAM, the bounds a
+ * 256 MiB conversion meets (not a test; docs/performance.md, "What bounds a
+ * 256 MiB conversion"): reading only, writing only with non-temporal stores
+ * (lines of data and lines of zeros), and copying three ways (memcpy, a
+ * non-temporal copy, `rep movsb`). Each figure is the best of --samples runs
+ * over a buffer of --mib MiB (default 256) and counts every byte read or
+ * written. x86-64 only: elsewhere it says so and exits. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h>
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+typedef struct job {
+    unsigned char *a, *b; /* source, destination */
+    size_t n;
+    __m128i v; /* the value written by the write-only jobs */
+} job;
+
+static volatile long long g_sink; /* keeps the reads */
+
+static void read_only(job *j)
+{
+    __m128i acc = _mm_setzero_si128();
+    for (size_t i = 0; i < j->n; i += 64)
+        acc = _mm_add_epi64(acc, _mm_add_epi64(_mm_add_epi64(_mm_load_si128((const __m128i *)(j->a + i)),
+                                                              _mm_load_si128((const __m128i *)(j->a + i + 16))),
+                                                _mm_add_epi64(_mm_load_si128((const __m128i *)(j->a + i + 32)),
+                                                              _mm_load_si128((const __m128i *)(j->a + i + 48)))));
+    g_sink += _mm_cvtsi128_si64(acc);
+}
+
+static void write_nt(job *j)
+{
+    for (size_t i = 0; i < j->n; i += 64)
+        for (int k = 0; k < 64; k += 16) _mm_stream_si128((__m128i *)(j->b + i + k), j->v);
+    _mm_sfence();
+}
+
+static void copy_memcpy(job *j) { memcpy(j->b, j->a, j->n); }
+
+static void copy_nt(job *j)
+{
+    for (size_t i = 0; i < j->n; i += 64)
+        for (int k = 0; k < 64; k += 16)
+            _mm_stream_si128((__m128i *)(j->b + i + k), _mm_load_si128((const __m128i *)(j->a + i + k)));
+    _mm_sfence();
+}
+
+static void copy_movsb(job *j)
+{
+    void *d = j->b;
+    const void *s = j->a;
+    size_t n = j->n;
+    __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+}
+
+/* GB/s of `bytes` per run, best of `samples` */
+static double best(void (*fn)(job *), job *j, double bytes, int samples)
+{
+    double t_min = 1e30;
+    for (int r = 0; r < samples; r++) {
+        double t = now();
+        fn(j);
+        t = now() - t;
+        if (t < t_min) t_min = t;
+    }
+    return bytes / t_min * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    size_t mib = 256;
+    int samples = 7;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--mib") == 0 && i + 1 < argc) mib = (size_t)strtoul(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--samples") == 0 && i + 1 < argc) samples = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: bench_bounds [--mib N] [--samples N]\n");
+            return 2;
+        }
+    }
+    if (mib == 0 || samples < 1) {
+        fprintf(stderr, "bench_bounds: --mib and --samples must be at least 1\n");
+        return 2;
+    }
+    job j = {NULL, NULL, mib << 20, _mm_set1_epi8(0x5A)};
+    j.a = aligned_alloc(4096, j.n);
+    j.b = aligned_alloc(4096, j.n);
+    if (!j.a || !j.b) {
+        fprintf(stderr, "bench_bounds: cannot allocate 2 x %zu MiB\n", mib);
+        return 1;
+    }
+    for (size_t i = 0; i < j.n; i++) j.a[i] = (unsigned char)(i * 2654435761u >> 24);
+    memset(j.b, 1, j.n);
+    double n = (double)j.n;
+    printf("one thread, %zu MiB buffers, best of %d (GB/s of bytes read + written)\n", mib, samples);
+    printf("read only                       %6.1f\n", best(read_only, &j, n, samples));
+    printf("write only, non-temporal, data  %6.1f\n", best(write_nt, &j, n, samples));
+    j.v = _mm_setzero_si128();
+    printf("write only, non-temporal, zeros %6.1f\n", best(write_nt, &j, n, samples));
+    printf("copy: memcpy                    %6.1f\n", best(copy_memcpy, &j, 2 * n, samples));
+    printf("copy: non-temporal stores       %6.1f\n", best(copy_nt, &j, 2 * n, samples));
+    printf("copy: rep movsb                 %6.1f\n", best(copy_movsb, &j, 2 * n, samples));
+    free(j.a);
+    free(j.b);
+    return 0;
+}
+#else
+int main(void)
+{
+    puts("bench_bounds: x86-64 only");
+    return 0;
+}
+#endif
