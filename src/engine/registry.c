@@ -20,7 +20,7 @@
     void fn(const uint8_t *const *, uint8_t *, size_t, int); \
     void t2d_fn(T2D_ARGS);
 #define DL_PROTO(fn, isa, ISA, E, C) void fn(T2D_ARGS);
-#define RP_PROTO(fn, isa, ISA, E, CS, H, T) void fn(const uint8_t *, uint8_t *, size_t);
+#define RP_PROTO(fn, isa, ISA, E, CS, H, T) void fn(const uint8_t *, uint8_t *, size_t, int);
 #define BL_PROTO(pack_fn, unpack_fn, isa, ISA, E, V) \
     void pack_fn(T2D_ARGS);                           \
     void unpack_fn(T2D_ARGS);

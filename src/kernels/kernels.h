@@ -114,7 +114,10 @@ enum { TL_T2D_STREAM = 1, TL_T2D_DST_ALIAS = 2, TL_T2D_SRC_ALIAS = 4 };
 typedef void (*tl_ilv_fn)(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream);
 /* interleave/: channel re-pack of n pixels: cs elements in, h zeros + cs
  * elements + t zeros out (RGB -> RGB0); fixed cs/h/t per kernel. */
-typedef void (*tl_repack_fn)(const uint8_t *src, uint8_t *dst, size_t n);
+/* nt: the destination starts on a 64-byte line and may be streamed (the
+ * AVX-512 re-packs store their whole 64-byte steps non-temporally; the
+ * others ignore it); the caller fences. */
+typedef void (*tl_repack_fn)(const uint8_t *src, uint8_t *dst, size_t n, int nt);
 /* fill/: zero `bytes` bytes (stream: may use non-temporal stores). */
 typedef void (*tl_fill_fn)(void *dst, size_t bytes, int stream);
 

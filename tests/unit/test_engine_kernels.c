@@ -338,10 +338,14 @@ TL_TEST(repack_and_fill)
         if (!tl_cpu_has(kp->isa)) continue;
         size_t e = kp->esize, lanes = (size_t)kp->h + kp->cs + kp->t;
         for (size_t n = 0; n < 300; n += (size_t)tl_rng_range(&r, 1, 13)) {
-            uint8_t *src = malloc(n * kp->cs * e + 1), *out = malloc(n * lanes * e + 2 * PAD);
+            /* out + PAD on a line: streamed (nt) and plain calls alike */
+            size_t cap = (n * lanes * e + 2 * PAD + 16 + 63) / 64 * 64;
+            uint8_t *src = malloc(n * kp->cs * e + 1), *base = aligned_alloc(64, cap), *out = base + 16;
+            int nt = (int)(n % 2);
             tl_rng_bytes(&r, src, n * kp->cs * e);
             memset(out, 0xA5, n * lanes * e + 2 * PAD);
-            kp->fn(src, out + PAD, n);
+            kp->fn(src, out + PAD, n, nt);
+            tl_store_fence();
             for (size_t i = 0; i < n * lanes * e + 2 * PAD; i++) {
                 uint8_t w = 0xA5;
                 if (i >= PAD && i < PAD + n * lanes * e) {
@@ -349,12 +353,12 @@ TL_TEST(repack_and_fill)
                     w = lane < kp->h || lane >= kp->h + kp->cs ? 0 : src[(px * kp->cs + lane - kp->h) * e + j % e];
                 }
                 if (out[i] != w) {
-                    FAILF("%s n=%zu: byte %zu: 0x%02x != 0x%02x", kp->name, n, i, out[i], w);
+                    FAILF("%s n=%zu nt=%d: byte %zu: 0x%02x != 0x%02x", kp->name, n, nt, i, out[i], w);
                     break;
                 }
             }
             free(src);
-            free(out);
+            free(base);
         }
     }
     const tl_fill_kernel *fk;
@@ -540,8 +544,8 @@ TL_TEST(chroma_dup_rows)
 /* The re-packs that saturate in the register (interleave/avx512.c, taken by
  * the repack executor, not in the registry) against the definition. */
 #if defined(__x86_64__) || defined(_M_X64)
-void tl_u8_i8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
-void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
+void tl_u8_i8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n, int nt);
+void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n, int nt);
 #endif
 TL_TEST(saturating_repack_avx512)
 {
@@ -553,11 +557,14 @@ TL_TEST(saturating_repack_avx512)
     tl_rng r = tl_test_rng();
     for (int to_u8 = 0; to_u8 < 2; to_u8++)
         for (size_t n = 0; n < 120 && TL_TEST_FAILURES() == 0; n++) {
-            uint8_t *src = malloc(3 * n + 1), *out = malloc(4 * n + 2 * PAD);
+            size_t cap = (4 * n + 2 * PAD + 16 + 63) / 64 * 64;
+            uint8_t *src = malloc(3 * n + 1), *base = aligned_alloc(64, cap), *out = base + 16; /* out + PAD on a line */
+            int nt = (int)(n % 2);
             tl_rng_bytes(&r, src, 3 * n + 1);
             memset(out, 0xA5, 4 * n + 2 * PAD);
-            if (to_u8) tl_i8_u8_repack3_0_1_ukernel__avx512(src, out + PAD, n);
-            else tl_u8_i8_repack3_0_1_ukernel__avx512(src, out + PAD, n);
+            if (to_u8) tl_i8_u8_repack3_0_1_ukernel__avx512(src, out + PAD, n, nt);
+            else tl_u8_i8_repack3_0_1_ukernel__avx512(src, out + PAD, n, nt);
+            tl_store_fence();
             for (size_t i = 0; i < 4 * n + 2 * PAD; i++) {
                 uint8_t want = 0xA5;
                 if (i >= PAD && i < PAD + 4 * n) {
@@ -571,7 +578,7 @@ TL_TEST(saturating_repack_avx512)
                 }
             }
             free(src);
-            free(out);
+            free(base);
         }
 #endif
 }

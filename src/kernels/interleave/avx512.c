@@ -117,15 +117,18 @@ TL_FN __m512i repack_step(__m512i v, __m512i pd, __m512i sb, int sat)
     return v;
 }
 
-TL_FN void repack3_0_1(const uint8_t *src, uint8_t *dst, size_t n, int sat)
+TL_FN void repack3_0_1(const uint8_t *src, uint8_t *dst, size_t n, int sat, int nt)
 {
     const __m512i pd = _mm512_setr_epi32(0, 1, 2, 0, 3, 4, 5, 0, 6, 7, 8, 0, 9, 10, 11, 0);
     const __m512i sb = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, -128, 3, 4, 5, -128, 6, 7, 8, -128, 9, 10, 11, -128));
     size_t i = 0;
     /* whole 64-byte loads (16 bytes past the 48 used) while they stay inside
      * the row: a masked load is several times slower when it splits a line */
-    for (; i + 22 <= n; i += 16)
-        _mm512_storeu_si512((void *)(dst + 4 * i), repack_step(_mm512_loadu_si512((const void *)(src + 3 * i)), pd, sb, sat));
+    for (; i + 22 <= n; i += 16) {
+        __m512i v = repack_step(_mm512_loadu_si512((const void *)(src + 3 * i)), pd, sb, sat);
+        if (nt) _mm512_stream_si512((void *)(dst + 4 * i), v); /* dst + 64 i/16: on a line */
+        else _mm512_storeu_si512((void *)(dst + 4 * i), v);
+    }
     for (; i + 16 <= n; i += 16)
         _mm512_storeu_si512((void *)(dst + 4 * i), repack_step(_mm512_maskz_loadu_epi8(mask_n(48), src + 3 * i), pd, sb, sat));
     if (i < n) {
@@ -135,22 +138,22 @@ TL_FN void repack3_0_1(const uint8_t *src, uint8_t *dst, size_t n, int sat)
     }
 }
 
-void tl_x8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
-TL_KERNEL void tl_x8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n)
+void tl_x8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n, int nt);
+TL_KERNEL void tl_x8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n, int nt)
 {
-    repack3_0_1(src, dst, n, SAT_NONE);
+    repack3_0_1(src, dst, n, SAT_NONE, nt);
 }
 
-void tl_u8_i8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
-TL_KERNEL void tl_u8_i8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n)
+void tl_u8_i8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n, int nt);
+TL_KERNEL void tl_u8_i8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n, int nt)
 {
-    repack3_0_1(src, dst, n, SAT_TO_I8);
+    repack3_0_1(src, dst, n, SAT_TO_I8, nt);
 }
 
-void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n);
-TL_KERNEL void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n)
+void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n, int nt);
+TL_KERNEL void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n, int nt)
 {
-    repack3_0_1(src, dst, n, SAT_TO_U8);
+    repack3_0_1(src, dst, n, SAT_TO_U8, nt);
 }
 
 TL_ILV_PLANES(tl_x8_interleave3_ukernel__avx512, 1, 3, ilv_x8_3_copy)

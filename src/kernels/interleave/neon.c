@@ -80,9 +80,10 @@ static void ilv_rest(const uint8_t *const *pl, uint8_t *d, size_t i, size_t n, i
 
 /* RGB -> RGB0: vld3 + vst4 with a zero register */
 #define TL_NEON_RP301(fn, E, L, VT, SFX, T)                                                       \
-    void fn(const uint8_t *src, uint8_t *dst, size_t n);                                          \
-    void fn(const uint8_t *src, uint8_t *dst, size_t n)                                           \
+    void fn(const uint8_t *src, uint8_t *dst, size_t n, int nt);                                  \
+    void fn(const uint8_t *src, uint8_t *dst, size_t n, int nt)                                   \
     {                                                                                             \
+        (void)nt;                                                                                 \
         size_t i = 0;                                                                             \
         for (; i + L <= n; i += L) {                                                              \
             VT##x3_t v = vld3q_##SFX((const T *)(src + 3 * E * i));                               \

@@ -49,9 +49,10 @@
     }
 
 #define TL_SCALAR_RP(fn, E, CS, H, T)                                                           \
-    void fn(const uint8_t *src, uint8_t *dst, size_t n);                                        \
-    void fn(const uint8_t *src, uint8_t *dst, size_t n)                                         \
+    void fn(const uint8_t *src, uint8_t *dst, size_t n, int nt);                                \
+    void fn(const uint8_t *src, uint8_t *dst, size_t n, int nt)                                 \
     {                                                                                           \
+        (void)nt;                                                                               \
         for (size_t i = 0; i < n; i++) {                                                        \
             uint8_t *d = dst + i * (H + CS + T) * E;                                            \
             if (H) memset(d, 0, (size_t)H * E);                                                 \
