@@ -123,11 +123,13 @@ void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t
 TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,
                                                 size_t n0, size_t n1, int stream)
 {
-    /* strips for plain stores only: the tiled kernel streams whole lines,
-     * and stages runs of 8 lines per row for rows whose 16 lines share one
-     * set (TL_T2D_DST_ALIAS: faster than strips there, 64 -> 71 GB/s for
-     * NHWC -> NCHW f32 C = 16 at 256 KiB, 49 -> 59 with C = 64, kernel alone,
-     * loaded machine; strips stay faster with 8 lines per set) */
+    /* Plain stores: strips for rows 2 KiB apart, unless their 16 lines
+     * share one set (TL_T2D_DST_ALIAS), where the tiled kernel's runs of 8
+     * lines per row are faster (64 -> 71 GB/s for NHWC -> NCHW f32 C = 16 at
+     * 256 KiB, 49 -> 59 with C = 64, kernel alone, loaded machine; strips
+     * stay faster with 8 lines per set). Streamed: a last block of 8 rows as
+     * 16x8 blocks, long rows off a line assembled across blocks, and the
+     * rest by the tiled kernel, whole lines from its registers. */
     int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;
     if (!(stream & (TL_T2D_STREAM | TL_T2D_DST_ALIAS)) && ds1 % 2048 == 0 && n1 >= 8 && n0 >= 16 && n1 * 4 <= 256) s512_dst_strips(src, ss0, dst, ds1, n0, n1);
     else if (nt && n1 % 16 == 8 && n0 >= 16) s512_stream_last8(src, ss0, dst, ds1, n0, n1, stream);
