@@ -32,6 +32,15 @@
 #define TL_UNROLL
 #endif
 
+/* A 64-byte register to d (AVX-512 kernels): non-temporal when nt (d on a
+ * 64-byte line; the caller fences), else a plain store. A macro: it takes
+ * the including function's target attributes. */
+#define tl_store_line(d, v, nt)                                                                   \
+    do {                                                                                          \
+        if (nt) _mm512_stream_si512((void *)(d), (v));                                            \
+        else _mm512_storeu_si512((void *)(d), (v));                                               \
+    } while (0)
+
 /* ---- instruction sets -------------------------------------------------- */
 typedef enum tl_isa {
     TL_ISA_SCALAR = 0,

@@ -125,9 +125,8 @@ TL_FN void repack3_0_1(const uint8_t *src, uint8_t *dst, size_t n, int sat, int 
     /* whole 64-byte loads (16 bytes past the 48 used) while they stay inside
      * the row: a masked load is several times slower when it splits a line */
     for (; i + 22 <= n; i += 16) {
-        __m512i v = repack_step(_mm512_loadu_si512((const void *)(src + 3 * i)), pd, sb, sat);
-        if (nt) _mm512_stream_si512((void *)(dst + 4 * i), v); /* dst + 64 i/16: on a line */
-        else _mm512_storeu_si512((void *)(dst + 4 * i), v);
+        /* dst + 4 i, i a multiple of 16: on a line when dst is */
+        tl_store_line(dst + 4 * i, repack_step(_mm512_loadu_si512((const void *)(src + 3 * i)), pd, sb, sat), nt);
     }
     for (; i + 16 <= n; i += 16)
         _mm512_storeu_si512((void *)(dst + 4 * i), repack_step(_mm512_maskz_loadu_epi8(mask_n(48), src + 3 * i), pd, sb, sat));

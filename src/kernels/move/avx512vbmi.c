@@ -11,6 +11,7 @@
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
 
+#include "kernels/kernels.h" /* tl_store_line */
 #include "kernels/move/move.h"
 
 #define TL_VBMI __attribute__((target("avx512f,avx512bw,avx512vbmi")))

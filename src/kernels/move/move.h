@@ -114,12 +114,6 @@ void tl_i8_u8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t
 struct tl_cvt;
 void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, size_t m, size_t w,
                                           const uint8_t *perm, uint64_t keep, const struct tl_cvt *cv, int nt);
-/* A 64-byte step to d: non-temporal (nt, d on a line) or plain. */
-#define tl_store_line(d, v, nt)                                                                   \
-    do {                                                                                          \
-        if (nt) _mm512_stream_si512((void *)(d), (v));                                          \
-        else _mm512_storeu_si512((void *)(d), (v));                                              \
-    } while (0)
 #endif
 /* Byte j of a 64-byte step of w-byte pixels whose run of rd bytes starts h
  * bytes in: from byte (j / w) * rd + (j % w - h) of the dense runs, and kept

@@ -10,11 +10,6 @@
 
 #define TL_FN static inline
 
-TL_FN void x32_store(uint8_t *d, __m512 v, int nt)
-{
-    if (nt) _mm512_stream_ps((float *)d, v);
-    else _mm512_storeu_ps((float *)d, v);
-}
 #define TL_KERNEL
 #include "kernels/transpose/sse2_micro.h"
 #include "kernels/transpose/avx2_micro.h"
@@ -56,10 +51,10 @@ static inline __attribute__((always_inline)) void x32_16x16(const uint8_t *s, pt
     x32_16x16_regs(s, ss0, o);
     TL_UNROLL
     for (int j = 0; j < 4; j++) { /* the order the network makes them in */
-        x32_store(d + j * ds1, o[j], nt);
-        x32_store(d + (8 + j) * ds1, o[8 + j], nt);
-        x32_store(d + (4 + j) * ds1, o[4 + j], nt);
-        x32_store(d + (12 + j) * ds1, o[12 + j], nt);
+        tl_store_line(d + j * ds1, _mm512_castps_si512(o[j]), nt);
+        tl_store_line(d + (8 + j) * ds1, _mm512_castps_si512(o[8 + j]), nt);
+        tl_store_line(d + (4 + j) * ds1, _mm512_castps_si512(o[4 + j]), nt);
+        tl_store_line(d + (12 + j) * ds1, _mm512_castps_si512(o[12 + j]), nt);
     }
 }
 

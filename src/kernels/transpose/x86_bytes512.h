@@ -263,10 +263,7 @@ TL_B512_FN void b512_full_b(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff
     __m512i r[16];
     b512_regs_b(s, ss0, r);
     TL_UNROLL
-    for (int c = 0; c < 16; c++) {
-        if (nt) _mm512_stream_si512((void *)(d + (ptrdiff_t)c * ds1), r[c]);
-        else _mm512_storeu_si512((void *)(d + (ptrdiff_t)c * ds1), r[c]);
-    }
+    for (int c = 0; c < 16; c++) tl_store_line(d + (ptrdiff_t)c * ds1, r[c], nt);
 }
 
 /* The two whole-block forms as functions of their own: one loop holding

@@ -39,8 +39,8 @@ static inline __attribute__((always_inline)) void s512_16x8(const uint8_t *s, pt
     const __m512i i1 = _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
     TL_UNROLL
     for (int k = 0; k < 4; k++) {
-        x32_store(d + k * ds1, _mm512_permutex2var_ps(u[k], i0, u[4 + k]), nt);
-        x32_store(d + (4 + k) * ds1, _mm512_permutex2var_ps(u[k], i1, u[4 + k]), nt);
+        tl_store_line(d + k * ds1, _mm512_castps_si512(_mm512_permutex2var_ps(u[k], i0, u[4 + k])), nt);
+        tl_store_line(d + (4 + k) * ds1, _mm512_castps_si512(_mm512_permutex2var_ps(u[k], i1, u[4 + k])), nt);
     }
 }
 
