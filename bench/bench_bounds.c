@@ -66,10 +66,10 @@ static void copy_movsb(job *j)
 }
 
 /* GB/s of `bytes` per run, best of `samples` */
-static double best(void (*fn)(job *), job *j, double bytes, int samples)
+static double best(void (*fn)(job *), job *j, double bytes, unsigned long samples)
 {
     double t_min = 1e30;
-    for (int r = 0; r < samples; r++) {
+    for (unsigned long r = 0; r < samples; r++) {
         double t = now();
         fn(j);
         t = now() - t;
@@ -80,31 +80,33 @@ static double best(void (*fn)(job *), job *j, double bytes, int samples)
 
 int main(int argc, char **argv)
 {
-    size_t mib = 256;
-    int samples = 7;
+    unsigned long mib = 256, samples = 7;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--mib") == 0 && i + 1 < argc) mib = (size_t)strtoul(argv[++i], NULL, 10);
-        else if (strcmp(argv[i], "--samples") == 0 && i + 1 < argc) samples = atoi(argv[++i]);
-        else {
+        unsigned long *v = strcmp(argv[i], "--mib") == 0 ? &mib : strcmp(argv[i], "--samples") == 0 ? &samples : NULL;
+        char *end = NULL;
+        if (v && i + 1 < argc) *v = strtoul(argv[++i], &end, 10);
+        if (!v || !end || *end || end == argv[i]) {
             fprintf(stderr, "usage: bench_bounds [--mib N] [--samples N]\n");
             return 2;
         }
     }
-    if (mib == 0 || samples < 1) {
-        fprintf(stderr, "bench_bounds: --mib and --samples must be at least 1\n");
+    /* two buffers of mib MiB: at most 64 GiB each, so no size overflows */
+    if (mib < 1 || mib > (1ul << 16) || samples < 1 || samples > 1000) {
+        fprintf(stderr, "bench_bounds: --mib %lu, --samples %lu: --mib must be 1 to 65536, --samples 1 to 1000\n",
+                mib, samples);
         return 2;
     }
-    job j = {NULL, NULL, mib << 20, _mm_set1_epi8(0x5A)};
+    job j = {NULL, NULL, (size_t)mib << 20, _mm_set1_epi8(0x5A)};
     j.a = aligned_alloc(4096, j.n);
     j.b = aligned_alloc(4096, j.n);
     if (!j.a || !j.b) {
-        fprintf(stderr, "bench_bounds: cannot allocate 2 x %zu MiB\n", mib);
+        fprintf(stderr, "bench_bounds: cannot allocate 2 x %lu MiB\n", mib);
         return 1;
     }
     for (size_t i = 0; i < j.n; i++) j.a[i] = (unsigned char)(i * 2654435761u >> 24);
     memset(j.b, 1, j.n);
     double n = (double)j.n;
-    printf("one thread, %zu MiB buffers, best of %d (GB/s of bytes read + written)\n", mib, samples);
+    printf("one thread, %lu MiB buffers, best of %lu (GB/s of bytes read + written)\n", mib, samples);
     printf("read only                       %6.1f\n", best(read_only, &j, n, samples));
     printf("write only, non-temporal, data  %6.1f\n", best(write_nt, &j, n, samples));
     j.v = _mm_setzero_si128();

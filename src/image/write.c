@@ -382,6 +382,12 @@ static void plane_pads(const tl_img_dst *w, int64_t y, uint8_t *dst, int64_t wid
     }
 }
 
+/* Planes: where the image starts in row y of image channel lc. */
+static uint8_t *plane_image_at(const tl_img_dst *w, uint8_t *dst, int64_t lc, int64_t y)
+{
+    return dst + w->row[(lc + w->plo_c) * w->hp + y] + w->plo_w * w->eb;
+}
+
 static void enc_planes_row(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *px, int64_t y, uint8_t *dst,
                            int64_t width, enc_bufs *b)
 {
@@ -390,7 +396,7 @@ static void enc_planes_row(const tl_img_dst *w, const tl_img_enc *e, const uint8
     plane_pads(w, y, dst, width);
     if (e->planes) { /* f32 rows in one step */
         uint8_t *rows[4];
-        for (int64_t lc = 0; lc < dc; lc++) rows[lc] = dst + w->row[(lc + w->plo_c) * w->hp + y] + w->plo_w * eb;
+        for (int64_t lc = 0; lc < dc; lc++) rows[lc] = plane_image_at(w, dst, lc, y);
         e->planes(px, (size_t)width, (int)dc, e->chan, rows);
         return;
     }
@@ -399,7 +405,7 @@ static void enc_planes_row(const tl_img_dst *w, const tl_img_enc *e, const uint8
         if (dc > 1) e->dilv(px + x0 * dc, (ptrdiff_t)dc, b->chan, TL_IMG_ENC_CHUNK, n, (size_t)dc, 0);
         for (int64_t lc = 0; lc < dc; lc++) {
             const uint8_t *s = dc > 1 ? b->chan + lc * TL_IMG_ENC_CHUNK : px + x0;
-            uint8_t *row = dst + w->row[(lc + w->plo_c) * w->hp + y] + (w->plo_w + x0) * eb;
+            uint8_t *row = plane_image_at(w, dst, lc, y) + x0 * eb;
             encode_values(e, &e->chan[lc], s, n, row, b);
         }
     }
@@ -420,7 +426,7 @@ void tl_img_enc_rows(const tl_img_dst *w, const tl_img_enc *e, const uint8_t *co
     const int eb = w->eb;
     plane_pads(w, y, dst, width);
     for (int64_t lc = 0; lc < w->dc; lc++) {
-        uint8_t *row = dst + w->row[(lc + w->plo_c) * w->hp + y] + w->plo_w * eb;
+        uint8_t *row = plane_image_at(w, dst, lc, y);
         if (e->planes) { /* the planes kernel on one channel: its constants are chan[lc] */
             e->planes(rows[lc], (size_t)width, 1, &e->chan[lc], &row);
             continue;
