@@ -5,6 +5,7 @@
 
 #include "core/internal.h"
 #include "kernels/kernels.h"
+#include "kernels/move/move.h" /* tl_px_lines */
 #include "numerics/elem.h"
 
 /* ---- the machine policy: decided once, overridable (machine.c) ---------------- */
@@ -173,6 +174,10 @@ typedef struct tl_pass {
                                converts u8 -> f16 in the register: 3 (spreads) */
             uint8_t perm[64]; /* its index table, and the lanes it keeps (spread) */
             uint64_t keep;
+            uint8_t lines;    /* gathers: whole 64-pixel steps by the line gather, 8-bit
+                                 pixels: 1, f16 pixels converted to 8 bits: 2 (AVX-512
+                                 VBMI; the ends by the gather above) */
+            tl_px_lines lt;   /* its tables */
         } px;
     } x;
     /* TL_PASS_ELEMENTS: the region, plane-local padded starts per dst dim */

@@ -583,6 +583,76 @@ TL_TEST(saturating_repack_avx512)
 #endif
 }
 
+/* The line gathers (move.h: tl_px_lines) against the element rule: m pixels
+ * of ss bytes to rs bytes each, 8-bit raw, saturated or through a table, or
+ * f16 pixels of 4 halves (every quantization of quant_set and its rounding,
+ * into u8 and i8); the destination at every offset within a line, plain and
+ * streamed (head and tail pixels through the masked step), sentinels on
+ * both sides, and a source that ends at the last run before an unreadable
+ * page. mode: 0 raw, 1 to i8, 2 to u8 (saturating), 3 a table, 4 f16. */
+static void check_gather_lines(tl_rng *r, unsigned ss, unsigned rs, size_t m, int mode, int qi, int nt)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    tl_px_lines L;
+    int f16 = mode == 4;
+    size_t srs = f16 ? 2 * rs : rs, pg = (size_t)sysconf(_SC_PAGESIZE), len = m ? (m - 1) * ss + srs : 0;
+    size_t maplen = (len + pg - 1) / pg * pg + pg, off = (size_t)tl_rng_range(r, 0, 63);
+    uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(map != MAP_FAILED);
+    REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
+    uint8_t *s = map + maplen - pg - len, *base = aligned_alloc(64, (m * rs + 2 * PAD + 64 + 63) / 64 * 64);
+    uint8_t *out = base + off, lut[256];
+    tl_rng_bytes(r, s, len);
+    tl_rng_bytes(r, lut, sizeof lut);
+    memset(out, 0xA5, m * rs + 2 * PAD);
+    tl_px_lines_init(&L, ss, rs, f16);
+    tl_cvt cv;
+    tl_quant q;
+    tl_cvt_init_dt(&cv, TL_F16, NULL, qi % 2 ? TL_I8 : TL_U8, quant_set(qi, &q));
+    if (f16) tl_f16_x8_gather_lines_ukernel__avx512vbmi(s, out + PAD, rs, m, &L, &cv, nt);
+    else tl_x8_gather_lines_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, &L, mode == 3 ? lut : NULL, mode % 3, nt);
+    tl_store_fence();
+    for (size_t i = 0; i < m * rs + 2 * PAD; i++) {
+        uint8_t want = 0xA5;
+        if (i >= PAD && i < PAD + m * rs) {
+            size_t px = (i - PAD) / rs, c = (i - PAD) % rs;
+            const uint8_t *e = s + px * ss + (f16 ? 2 * c : c);
+            want = mode == 1 ? (e[0] > 127 ? 127 : e[0]) : mode == 2 ? ((int8_t)e[0] < 0 ? 0 : e[0])
+                 : mode == 3 ? lut[e[0]] : e[0];
+            if (f16) want = (uint8_t)tl_elem_convert_raw(&cv.op, (uint64_t)e[0] | (uint64_t)e[1] << 8);
+        }
+        if (out[i] != want) {
+            FAILF("line gather ss=%u rs=%u m=%zu mode=%d q=%d nt=%d off=%zu: byte %zu: 0x%02x != 0x%02x", ss, rs, m,
+                  mode, qi, nt, off, i, out[i], want);
+            break;
+        }
+    }
+    free(base);
+    munmap(map, maplen);
+#else
+    (void)r, (void)ss, (void)rs, (void)m, (void)mode, (void)qi, (void)nt;
+#endif
+}
+
+TL_TEST(line_gathers_vbmi)
+{
+    if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
+        printf("line_gathers_vbmi: skipped (no AVX-512 VBMI here)\n");
+        return;
+    }
+    tl_rng r = tl_test_rng();
+    static const size_t counts[] = {0, 1, 2, 15, 63, 64, 65, 127, 128, 129, 181, 300};
+    for (unsigned ss = 4; ss <= 32; ss *= 2)
+        for (unsigned rs = 2; rs <= 4 && TL_TEST_FAILURES() == 0; rs++)
+            for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
+                for (int nt = 0; nt < 2; nt++) {
+                    if (rs < ss)
+                        for (int mode = 0; mode < 4; mode++) check_gather_lines(&r, ss, rs, counts[k], mode, 0, nt);
+                    if (ss == 8)
+                        for (int qi = 0; qi < NQUANT; qi++) check_gather_lines(&r, ss, rs, counts[k], 4, qi, nt);
+                }
+}
+
 TL_TEST(pixel_moves_vbmi)
 {
     if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
@@ -704,6 +774,7 @@ int main(int argc, char **argv)
     TL_RUN(interleave_zero_lanes);
     TL_RUN(repack_and_fill);
     TL_RUN(pixel_moves_vbmi);
+    TL_RUN(line_gathers_vbmi);
     TL_RUN(chroma_moves_avx512);
     TL_RUN(chroma_dup_rows);
     TL_RUN(saturating_repack_avx512);

@@ -39,12 +39,16 @@ TL_VBMI void tl_x8_spread_ukernel__avx512vbmi(const uint8_t *t, size_t rd, uint8
  * bytes (a destination), else up to 64 bytes past them (an L1 tile with
  * room for them: one plain store per step). */
 enum { SAT_NONE = 0, SAT_TO_I8 = 1, SAT_TO_U8 = 2 };
+TL_VBMI static inline __m512i saturate(__m512i v, int sat)
+{
+    if (sat == SAT_TO_I8) return _mm512_min_epu8(v, _mm512_set1_epi8(127));
+    if (sat == SAT_TO_U8) return _mm512_max_epi8(v, _mm512_setzero_si512());
+    return v;
+}
+
 TL_VBMI static inline __m512i gather_step(__m512i idx, __m512i v, int sat)
 {
-    v = _mm512_permutexvar_epi8(idx, v);
-    if (sat == SAT_TO_I8) v = _mm512_min_epu8(v, _mm512_set1_epi8(127));
-    if (sat == SAT_TO_U8) v = _mm512_max_epi8(v, _mm512_setzero_si512());
-    return v;
+    return saturate(_mm512_permutexvar_epi8(idx, v), sat);
 }
 
 TL_VBMI static inline void gather(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, const uint8_t *perm,
@@ -83,5 +87,82 @@ TL_VBMI void tl_i8_u8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, ui
                                                  const uint8_t *perm)
 {
     gather(s, ss, t, rs, m, perm, SAT_TO_U8, 1);
+}
+/* ---- the line gather (move.h: tl_px_lines) ---------------------------------- */
+TL_VBMI static inline __m512i lut_step(__m512i x, const __m512i t[4])
+{
+    __m512i lo = _mm512_permutex2var_epi8(t[0], x, t[1]), hi = _mm512_permutex2var_epi8(t[2], x, t[3]);
+    return _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), lo, hi);
+}
+
+/* A load of 64 bytes, or of those of them below lim (part): masked only
+ * where lim ends inside them (masked loads cost several plain ones here). */
+TL_VBMI __attribute__((always_inline)) static inline __m512i load_part(const uint8_t *s, int part, ptrdiff_t lim)
+{
+    if (!part || lim >= 64) return _mm512_loadu_si512((const void *)s);
+    return lim <= 0 ? _mm512_setzero_si512() : _mm512_maskz_loadu_epi8(tl_first_bits(lim), s);
+}
+
+/* 16 pixels of ss bytes into one group register (ss and rs constants in
+ * each instance below: the loads unroll, the tables stay in registers) */
+TL_VBMI __attribute__((always_inline)) static inline __m512i group(const uint8_t *s, size_t ss, const __m512i *mi,
+                                                                  const __mmask64 *mk, int part, ptrdiff_t lim)
+{
+    if (ss == 4) return load_part(s, part, lim);
+    __m512i g = _mm512_maskz_permutexvar_epi8(mk[0], mi[0], load_part(s, part, lim));
+    for (size_t j = 1; j < ss / 4; j++)
+        g = _mm512_mask_permutexvar_epi8(g, mk[j], mi[j], load_part(s + 64 * j, part, lim - 64 * (ptrdiff_t)j));
+    return g;
+}
+
+/* One step: 64 pixels of ss bytes to 64 * rs bytes, line j from groups
+ * 64j / rs / 16 and the next (constants once ss and rs are); part: only
+ * the first `in` bytes read and `out` bytes written. */
+TL_VBMI __attribute__((always_inline)) static inline void lines_step(const uint8_t *s, size_t ss, uint8_t *d, size_t rs,
+                                                                    const __m512i *mi, const __mmask64 *mk,
+                                                                    const __m512i *li, const __m512i *t, int sat,
+                                                                    int nt, int part, ptrdiff_t in, ptrdiff_t out)
+{
+    __m512i g[4];
+#pragma GCC unroll 4
+    for (size_t q = 0; q < 4; q++) g[q] = group(s + 16 * ss * q, ss, mi, mk, part, in - (ptrdiff_t)(16 * ss * q));
+#pragma GCC unroll 4
+    for (size_t j = 0; j < rs; j++) {
+        const size_t f = 64 * j / rs / 16;
+        __m512i v = _mm512_permutex2var_epi8(g[f], li[j], g[f + 1 < 4 ? f + 1 : 3]);
+        if (t) v = lut_step(v, t);
+        v = saturate(v, sat);
+        if (part) _mm512_mask_storeu_epi8(d + 64 * j, tl_first_bits(out - 64 * (ptrdiff_t)j), v);
+        else tl_store_line(d + 64 * j, v, nt);
+    }
+}
+
+TL_VBMI __attribute__((always_inline)) static inline void gather_lines(const uint8_t *s, size_t ss, uint8_t *d, size_t rs,
+                                                                      size_t m, const tl_px_lines *L, const uint8_t *lut,
+                                                                      int sat, int nt)
+{
+    __m512i mi[8], li[4], tv[4];
+    __mmask64 mk[8];
+    for (size_t j = 0; j < 8; j++) mi[j] = _mm512_loadu_si512((const void *)L->merge[j]), mk[j] = L->merge_keep[j];
+    for (size_t j = 0; j < 4; j++) li[j] = _mm512_loadu_si512((const void *)L->line[j]);
+    for (size_t j = 0; j < 4 && lut; j++) tv[j] = _mm512_loadu_si512((const void *)(lut + 64 * j));
+    const __m512i *t = lut ? tv : NULL;
+#define TL_LINES_STEP(src, dst, st) lines_step(src, ss, dst, rs, mi, mk, li, t, sat, st, 0, 0, 0)
+#define TL_LINES_PART(src, dst, in, out) lines_step(src, ss, dst, rs, mi, mk, li, t, sat, 0, 1, (ptrdiff_t)(in), (ptrdiff_t)(out))
+    TL_PX_LINES_LOOP(s, ss, rs, d, rs, m, nt, TL_LINES_STEP, TL_LINES_PART);
+#undef TL_LINES_STEP
+#undef TL_LINES_PART
+}
+
+TL_VBMI void tl_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *d, size_t rs, size_t m,
+                                                   const tl_px_lines *L, const uint8_t *lut, int sat, int nt)
+{
+#define TL_LINES_CASE(SS, RS)                                                                         \
+    if (ss == SS && rs == RS) return gather_lines(s, SS, d, RS, m, L, lut, sat, nt);
+    TL_LINES_CASE(4, 2) TL_LINES_CASE(4, 3)
+    TL_LINES_CASE(8, 2) TL_LINES_CASE(8, 3) TL_LINES_CASE(8, 4)
+    TL_LINES_CASE(16, 2) TL_LINES_CASE(16, 3) TL_LINES_CASE(16, 4)
+    TL_LINES_CASE(32, 2) TL_LINES_CASE(32, 3) TL_LINES_CASE(32, 4)
+#undef TL_LINES_CASE
 }
 #endif

@@ -136,6 +136,91 @@ static inline void tl_px_perm_gather(uint8_t perm[64], unsigned ss, unsigned rs)
     for (unsigned j = 0; j < 64; j++) perm[j] = (uint8_t)(j < (64 / ss) * rs ? (j / rs) * ss + j % rs : 0);
 }
 
+/* The line gather (AVX-512 VBMI): 64 pixels a step, their first rs bytes
+ * (2 .. 4) stored as rs whole 64-byte lines, which can be streamed. The
+ * pixels are read 16 at a time into a "group" register: straight (4-byte
+ * pixels), merged from ss / 4 loads by masked byte permutes (8 to 32-byte
+ * pixels; merge[j] places load j's pixels, each rs bytes at p * rs), or
+ * converted from f16 (kDLA_HWC4 f16: 16 pixels of 4 halves, packed to
+ * bytes in the saturating packs' lane order). Line j of a step then comes
+ * from groups first[j] and first[j] + 1 by one two-source permute. */
+typedef struct tl_px_lines {
+    uint8_t merge[8][64];
+    uint64_t merge_keep[8];
+    uint8_t line[4][64];
+    uint8_t first[4];
+} tl_px_lines;
+
+/* Where byte c of pixel p (< 16) of a group sits: `pix` bytes a pixel, or,
+ * for f16 packed to bytes (pix 0), element e = 4p + c at 16 * (e / 4 % 4) +
+ * 4 * (e / 16) + e % 4 (packs_epi32 then packs_epi16 of vectors e / 16 =
+ * 0..3 interleave them per 128-bit lane). */
+static inline unsigned tl_px_lines_pos(unsigned pix, unsigned p, unsigned c)
+{
+    if (pix) return p * pix + c;
+    unsigned e = 4 * p + c;
+    return 16 * (e / 4 % 4) + 4 * (e / 16) + e % 4;
+}
+
+/* Tables for pixels of ss bytes (4, 8, 16, 32; f16: 8) to rs bytes (2 .. 4). */
+static inline void tl_px_lines_init(tl_px_lines *L, unsigned ss, unsigned rs, int f16)
+{
+    unsigned pix = f16 ? 0 : ss == 4 ? 4 : rs, per = 64 / ss;
+    memset(L, 0, sizeof *L);
+    for (unsigned j = 0; !f16 && ss > 4 && j < ss / 4; j++)
+        for (unsigned q = 0; q < per; q++)
+            for (unsigned c = 0; c < rs; c++) {
+                unsigned at = tl_px_lines_pos(pix, j * per + q, c);
+                L->merge[j][at] = (uint8_t)(q * ss + c);
+                L->merge_keep[j] |= 1ull << at;
+            }
+    for (unsigned j = 0; j < rs; j++) {
+        L->first[j] = (uint8_t)(64 * j / rs / 16);
+        for (unsigned b = 0; b < 64; b++) {
+            unsigned o = 64 * j + b, p = o / rs;
+            L->line[j][b] = (uint8_t)((p / 16 - L->first[j]) * 64 + tl_px_lines_pos(pix, p % 16, o % rs));
+        }
+    }
+}
+/* The line gathers' loop (in the AVX-512 kernels): m pixels of ss bytes
+ * (their first srs bytes read) at s into rs bytes each at d, by STEP(src,
+ * dst, nt), one whole step of 64 pixels. With nt, the pixels before d's
+ * first line start, and in any case those after the last whole step (the
+ * last pixel's stride may end past s), go through PART(src, dst, bytes
+ * read, bytes written): the same step with masked loads and stores. */
+#define TL_PX_LINES_LOOP(s, ss, srs, d, rs, m, nt, STEP, PART)                                    \
+    do {                                                                                          \
+        size_t i_ = 0, head_ = 0;                                                                 \
+        while ((nt) && head_ < 64 && ((uintptr_t)(d) + head_ * (rs)) % 64) head_++;                 \
+        if (head_ == 64) head_ = 0, (nt) = 0; /* no pixel starts a line: plain stores */          \
+        while (i_ < (m)) {                                                                        \
+            size_t part_ = i_ < head_ ? head_ - i_ : (m) - i_ <= 64 ? (m) - i_ : 0;               \
+            if (part_ > (m) - i_) part_ = (m) - i_;                                               \
+            if (part_) {                                                                          \
+                PART((s) + i_ * (ss), (d) + i_ * (rs), (part_ - 1) * (ss) + (srs), part_ * (rs)); \
+                i_ += part_;                                                                      \
+            } else {                                                                              \
+                STEP((s) + i_ * (ss), (d) + i_ * (rs), (nt));                                     \
+                i_ += 64;                                                                         \
+            }                                                                                     \
+        }                                                                                         \
+    } while (0)
+/* The first n (may be <= 0 or >= 64) bits set: a masked load's or store's bytes. */
+static inline uint64_t tl_first_bits(ptrdiff_t n) { return n <= 0 ? 0 : n >= 64 ? ~0ull : ~0ull >> (64 - n); }
+#if defined(__x86_64__) || defined(_M_X64)
+/* The line gather of m pixels of 8-bit pixels (ss 4 .. 32) through an
+ * optional 256-byte table (lut, NULL: none) or saturated u8 <-> i8 (sat: 1
+ * to i8, 2 to u8, 0 none; one byte operation), and of f16 pixels of 4 halves
+ * (ss 8) quantized to 8 bits by cv (kernels/convert/avx512.c). Exactly the
+ * pixels' runs are read and their rs bytes written; nt streams the whole
+ * lines (the caller fences). */
+void tl_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *d, size_t rs, size_t m,
+                                            const tl_px_lines *L, const uint8_t *lut, int sat, int nt);
+struct tl_cvt;
+void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, uint8_t *d, size_t rs, size_t m,
+                                                const tl_px_lines *L, const struct tl_cvt *cv, int nt);
+#endif
+
 /* n bytes from an L1 tile to a destination larger than the cache: whole
  * 64-byte lines with non-temporal stores (no read for ownership), the
  * partial lines at the ends with plain stores. The caller fences
