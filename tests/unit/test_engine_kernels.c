@@ -500,7 +500,8 @@ TL_TEST(chroma_moves_avx512)
 }
 
 /* dup even into several rows (4:2:0 chroma rows, the chroma rows executor):
- * the AVX-512 kernel and its scalar twin against the definition, rows with
+ * the AVX-512 kernels (plain and streamed) and their scalar twin against the
+ * definition, rows with
  * gaps that must stay untouched, the source ending at a PROT_NONE page. */
 TL_TEST(chroma_dup_rows)
 {
@@ -515,23 +516,28 @@ TL_TEST(chroma_dup_rows)
         REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
         uint8_t *src = map + maplen - pg - len, *out = malloc(total);
         tl_rng_bytes(&r, src, len);
-        for (int k = 0; k < 2; k++) {
+        static const char *const names[] = {"scalar", "avx512", "avx512vbmi streamed"};
+        for (int k = 0; k < 3; k++) {
 #if defined(__x86_64__) || defined(_M_X64)
             if (k == 1 && !tl_cpu_has(TL_ISA_AVX512)) continue;
-            tl_dup_even_rows_fn fn = k ? tl_x8_dup_even_rows_ukernel__avx512 : tl_x8_dup_even_rows_ukernel__scalar;
+            if (k == 2 && !tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) continue;
+            tl_dup_even_rows_fn fn = k == 2 ? tl_x8_dup_even_rows_streamed_ukernel__avx512vbmi
+                                     : k ? tl_x8_dup_even_rows_ukernel__avx512
+                                         : tl_x8_dup_even_rows_ukernel__scalar;
 #else
-            if (k == 1) continue;
+            if (k > 0) continue;
             tl_dup_even_rows_fn fn = tl_x8_dup_even_rows_ukernel__scalar;
 #endif
             memset(out, 0xA5, total);
-            fn(src, out + PAD, n, rows, (ptrdiff_t)ds);
+            fn(src, out + PAD, n, rows, (ptrdiff_t)ds); /* (rows start at every phase of a line) */
+            tl_store_fence();
             for (size_t i = 0; i < total; i++) {
                 size_t j = i - PAD;
                 uint8_t want = 0xA5;
                 if (i >= PAD && j < rows * ds && j % ds < 2 * n) want = src[(j % ds) & ~(size_t)1];
                 if (out[i] != want) {
-                    FAILF("dup even rows (%s) n=%zu rows=%zu ds=%zu: byte %zu: 0x%02x != 0x%02x",
-                          k ? "avx512" : "scalar", n, rows, ds, i, out[i], want);
+                    FAILF("dup even rows (%s) n=%zu rows=%zu ds=%zu: byte %zu: 0x%02x != 0x%02x", names[k], n,
+                          rows, ds, i, out[i], want);
                     break;
                 }
             }

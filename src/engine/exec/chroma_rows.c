@@ -24,8 +24,13 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     (void)ps, (void)in;
 #if defined(__x86_64__) || defined(_M_X64)
     if (tl_isa_includes(p->isa, TL_ISA_AVX512)) {
-        /* plain stores even in a streaming plan, as the strided copy's dup even */
-        tl_x8_dup_even_rows_ukernel__avx512(s, d, (size_t)out->count, (size_t)rep->count, rep->ds);
+        /* a streaming plan streams each row's whole lines, the source read
+         * at the row's own phase (256 MiB NV12 -> YUV 4:4:4: the chroma
+         * planes written without reading them first) */
+        if (p->cv.stream && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI))
+            tl_x8_dup_even_rows_streamed_ukernel__avx512vbmi(s, d, (size_t)out->count, (size_t)rep->count, rep->ds);
+        else
+            tl_x8_dup_even_rows_ukernel__avx512(s, d, (size_t)out->count, (size_t)rep->count, rep->ds);
         return;
     }
 #endif

@@ -56,6 +56,46 @@ TL_AVX512 void tl_x8_dup_even_rows_ukernel__avx512(const uint8_t *s, uint8_t *d,
     dup_even_rows(s, d, n, rows, ds);
 }
 
+/* The 64 output bytes of a dup even from output byte a on (out[x] =
+ * s[x & ~1]): from the source at a & ~1, one two-source byte permute, which
+ * also serves an odd a (a row that starts off a line by an odd count; VBMI,
+ * so the executor takes it only on a CPU with it). Only the `got` readable
+ * source bytes are loaded. */
+#define TL_AVX512_VBMI __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+TL_AVX512_VBMI static inline __m512i dup_even_at(const uint8_t *s, size_t a, size_t got, __m512i even, __m512i odd)
+{
+    size_t b = a & ~(size_t)1;
+    __m512i lo = got >= b + 64 ? _mm512_loadu_si512((const void *)(s + b))
+                               : _mm512_maskz_loadu_epi8(first_n(got - b), s + b);
+    __m512i hi = got >= b + 128 ? _mm512_loadu_si512((const void *)(s + b + 64))
+                 : got > b + 64 ? _mm512_maskz_loadu_epi8(first_n(got - b - 64), s + b + 64)
+                                : _mm512_setzero_si512();
+    return _mm512_permutex2var_epi8(lo, a % 2 ? odd : even, hi);
+}
+
+/* One destination row of 2n bytes, streamed: plain (masked) stores up to
+ * its first line start and after its last whole line, the lines between
+ * non-temporal. Rows of an image rarely start on a line (a 9460-pixel plane
+ * row), so each row finds its own first line. */
+TL_AVX512_VBMI static void dup_even_row_streamed(const uint8_t *s, uint8_t *d, size_t n, __m512i even, __m512i odd)
+{
+    size_t bytes = 2 * n, got = bytes - 1, head = (size_t)(-(uintptr_t)d & 63), a = 0;
+    if (head > bytes) head = bytes;
+    if (head) _mm512_mask_storeu_epi8(d, first_n(head), dup_even_at(s, 0, got, even, odd));
+    for (a = head; a + 64 <= bytes; a += 64) _mm512_stream_si512((void *)(d + a), dup_even_at(s, a, got, even, odd));
+    if (a < bytes) _mm512_mask_storeu_epi8(d + a, first_n(bytes - a), dup_even_at(s, a, got, even, odd));
+}
+
+TL_AVX512_VBMI void tl_x8_dup_even_rows_streamed_ukernel__avx512vbmi(const uint8_t *s, uint8_t *d, size_t n, size_t rows,
+                                                           ptrdiff_t ds)
+{
+    _Alignas(64) uint8_t e[64], o[64];
+    for (unsigned t = 0; t < 64; t++) e[t] = (uint8_t)(t & ~1u), o[t] = (uint8_t)((t + 1) & ~1u);
+    const __m512i even = _mm512_load_si512((const void *)e), odd = _mm512_load_si512((const void *)o);
+    if (n == 0) return;
+    for (size_t r = 0; r < rows; r++) dup_even_row_streamed(s, d + (ptrdiff_t)r * ds, n, even, odd);
+}
+
 /* Streaming copy with 64-byte non-temporal stores, a whole line each (from
  * L1 tiles to DRAM-sized destinations: measured faster than four 16-byte
  * ones there, where the stores queue behind the write-combining flushes). */
