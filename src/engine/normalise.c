@@ -521,9 +521,53 @@ static tl_status build_plane(tl_plan *p, int dp)
     return b.err;
 }
 
+/* Convert passes that differ only where they start, the destination by one
+ * element each time, are one pass with an innermost node more: the U and V
+ * planes of a planar YUV 4:4:4 image into NV12's interleaved chroma came as
+ * two passes that each wrote every other byte of the same rows (reading
+ * every destination line twice); merged, the executor sees both planes at
+ * once and writes each row whole. (Passes a plane apart, NV12 back to
+ * planes, stay apart: merged they measured no faster.) */
+static bool same_box(const tl_pass *a, const tl_pass *b)
+{
+    if (a->kind != TL_PASS_CONVERT || b->kind != TL_PASS_CONVERT || a->nnodes != b->nnodes || a->head || a->tail ||
+        b->head || b->tail)
+        return false;
+    for (int i = 0; i < a->nnodes; i++)
+        if (a->nodes[i].count != b->nodes[i].count || a->nodes[i].ss != b->nodes[i].ss ||
+            a->nodes[i].ds != b->nodes[i].ds)
+            return false;
+    return true;
+}
+
+static void merge_stepped_passes(tl_plan *p)
+{
+    int out = 0;
+    for (int i = 0; i < p->npasses;) {
+        tl_pass m = p->passes[i];
+        int k = 1;
+        if (m.nnodes < TL_MAX_NODES && i + 1 < p->npasses && same_box(&m, &p->passes[i + 1])) {
+            int64_t ds = p->passes[i + 1].dst_bit - m.dst_bit, ss = p->passes[i + 1].src_bit - m.src_bit;
+            int64_t eb = tl_dtype_bits((tl_dtype)p->dst.dtype);
+            while (ds == eb && ss > 0 && i + k < p->npasses && same_box(&m, &p->passes[i + k]) &&
+                   p->passes[i + k].dst_bit - p->passes[i + k - 1].dst_bit == ds &&
+                   p->passes[i + k].src_bit - p->passes[i + k - 1].src_bit == ss)
+                k++;
+            if (k > 1) {
+                m.nodes[m.nnodes] = (tl_node){k, ss, ds};
+                m.nnodes = tl_nodes_normalise(m.nodes, m.nnodes + 1, 0);
+            }
+        }
+        p->passes[out++] = m;
+        i += k;
+    }
+    p->npasses = out;
+}
+
 tl_status tl_plan_build_passes(tl_plan *p)
 {
     for (int dp = 0; dp < p->dst.nplanes; dp++) TL_TRY(build_plane(p, dp));
+    merge_stepped_passes(p);
     return TL_OK;
 }
 

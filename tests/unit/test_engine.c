@@ -122,6 +122,11 @@ TL_TEST(normalised_structures)
     /* 4-bit elements: bit strides, the generic walker */
     static const pass_shape u4[] = {{&tl_exec_walk, 0, 0, 2, {{24, 4, 12}, {3, 96, 4}}}};
     check_passes("NCHW:u4:1x3x4x6", "NHWC:u4:1x4x6x3", 1, u4);
+    /* planar YUV 4:4:4 into NV12: the U and V passes (the chroma pair's even
+     * and odd bytes) merged into one, an innermost node of the 2 planes */
+    static const pass_shape nv12[] = {{&tl_exec_row, 0, 0, 1, {{24, 1, 1}}},
+                                      {&tl_exec_strided_copy, 0, 0, 3, {{2, 12, 6}, {3, 2, 2}, {2, 24, 1}}}};
+    check_passes("CHW:u8:3x4x6", "yuv.nv12:u8:3x4x6", 2, nv12);
 }
 
 TL_TEST(plan_shapes)

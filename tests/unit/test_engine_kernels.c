@@ -547,6 +547,49 @@ TL_TEST(chroma_dup_rows)
     }
 }
 
+/* zip even (two planes into an interleaved chroma pair, the strided copy),
+ * scalar and AVX-512, against the definition: rows starting at every phase
+ * of a line, plain and streamed, sentinels, both sources ending before an
+ * unreadable page. */
+TL_TEST(chroma_zip_even)
+{
+    tl_rng r = tl_test_rng();
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    for (size_t n = 0; n < 300 && TL_TEST_FAILURES() == 0; n += n < 70 ? 1 : (size_t)tl_rng_range(&r, 1, 20)) {
+        size_t len = n ? 2 * n - 1 : 0, maplen = 2 * ((len + pg - 1) / pg * pg + pg), half = maplen / 2;
+        uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        REQUIRE(map != MAP_FAILED);
+        REQUIRE(mprotect(map + half - pg, pg, PROT_NONE) == 0 && mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
+        uint8_t *u = map + half - pg - len, *v = map + maplen - pg - len;
+        uint8_t *base = aligned_alloc(64, (2 * n + 2 * PAD + 64 + 63) / 64 * 64), *out = base + tl_rng_range(&r, 0, 63);
+        tl_rng_bytes(&r, u, len);
+        tl_rng_bytes(&r, v, len);
+        for (int k = 0; k < 3; k++) { /* scalar, AVX-512 plain, AVX-512 streamed */
+            memset(out, 0xA5, 2 * n + 2 * PAD);
+#if defined(__x86_64__) || defined(_M_X64)
+            if (k && !tl_cpu_has(TL_ISA_AVX512)) continue;
+            if (k) tl_x8_zip_even_ukernel__avx512(u, v, out + PAD, n, k == 2);
+            else
+#else
+            if (k) continue;
+#endif
+                tl_x8_zip_even_ukernel__scalar(u, v, out + PAD, n);
+            tl_store_fence();
+            for (size_t i = 0; i < 2 * n + 2 * PAD; i++) {
+                size_t j = i - PAD;
+                uint8_t want = i >= PAD && j < 2 * n ? (j % 2 ? v[j - 1] : u[j]) : 0xA5;
+                if (out[i] != want) {
+                    FAILF("zip even (%d) n=%zu at %zu: byte %zu: 0x%02x != 0x%02x", k, n,
+                          (size_t)((uintptr_t)(out + PAD) % 64), i, out[i], want);
+                    break;
+                }
+            }
+        }
+        free(base);
+        munmap(map, maplen);
+    }
+}
+
 /* The re-packs that saturate in the register (interleave/avx512.c, taken by
  * the repack executor, not in the registry) against the definition. */
 #if defined(__x86_64__) || defined(_M_X64)
@@ -781,6 +824,7 @@ int main(int argc, char **argv)
     TL_RUN(repack_and_fill);
     TL_RUN(pixel_moves_vbmi);
     TL_RUN(line_gathers_vbmi);
+    TL_RUN(chroma_zip_even);
     TL_RUN(chroma_moves_avx512);
     TL_RUN(chroma_dup_rows);
     TL_RUN(saturating_repack_avx512);

@@ -40,6 +40,18 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         dup(s, d, n, out->ss, out->ds);
         return;
     }
+    if (es == 1 && in->count == 2 && in->ds == 1 && out->ss == 2 && out->ds == 2) {
+        /* two planes into an interleaved chroma pair (YUV 4:4:4 to NV12: the
+         * U and V passes merged, normalise.c), each row written whole once */
+#if defined(__x86_64__) || defined(_M_X64)
+        if (avx512) {
+            tl_x8_zip_even_ukernel__avx512(s, s + in->ss, d, n, p->cv.stream);
+            return;
+        }
+#endif
+        tl_x8_zip_even_ukernel__scalar(s, s + in->ss, d, n);
+        return;
+    }
 #if defined(__x86_64__) || defined(_M_X64)
     if (avx512 && es == 1 && in->ss == 2 && in->ds == 2) { /* a plane into an interleaved chroma pair */
         for (size_t j = 0; j < n; j++) tl_x8_copy_even_ukernel__avx512(s + j * out->ss, d + j * out->ds, (size_t)in->count);

@@ -28,6 +28,34 @@ TL_AVX512 void tl_x8_copy_even_ukernel__avx512(const uint8_t *s, uint8_t *d, siz
     }
 }
 
+/* The 64 bytes of a zip even from output byte a on (out[x] = x even ?
+ * u[x] : v[x - 1]): at an even a, u's even bytes and v's even bytes moved
+ * up one, per 16-bit word; at an odd a (a row off a line by an odd count),
+ * u at a and v at a - 1 blended byte by byte. Only the `got` readable bytes
+ * of each row are loaded. */
+TL_AVX512 static inline __m512i zip_even_at(const uint8_t *u, const uint8_t *v, size_t a, size_t got)
+{
+    const __mmask64 odd_bytes = 0xAAAAAAAAAAAAAAAAull;
+    size_t b = a - a % 2;
+    __m512i x = got >= a + 64 ? _mm512_loadu_si512((const void *)(u + a)) : _mm512_maskz_loadu_epi8(first_n(got - a), u + a);
+    __m512i y = got >= b + 64 ? _mm512_loadu_si512((const void *)(v + b)) : _mm512_maskz_loadu_epi8(first_n(got - b), v + b);
+    if (a % 2 == 0) return _mm512_or_si512(_mm512_and_si512(x, _mm512_set1_epi16(0x00FF)), _mm512_slli_epi16(y, 8));
+    return _mm512_mask_blend_epi8(~odd_bytes, x, y); /* a + t odd for even t: those from v */
+}
+
+TL_AVX512 void tl_x8_zip_even_ukernel__avx512(const uint8_t *u, const uint8_t *v, uint8_t *d, size_t n, int nt)
+{
+    size_t bytes = 2 * n, got = bytes ? bytes - 1 : 0, head = nt ? (size_t)(-(uintptr_t)d & 63) : 0, a;
+    if (head > bytes) head = bytes;
+    if (head) _mm512_mask_storeu_epi8(d, first_n(head), zip_even_at(u, v, 0, got));
+    for (a = head; a + 64 <= bytes; a += 64) {
+        __m512i z = zip_even_at(u, v, a, got);
+        if (nt) _mm512_stream_si512((void *)(d + a), z);
+        else _mm512_storeu_si512((void *)(d + a), z);
+    }
+    if (a < bytes) _mm512_mask_storeu_epi8(d + a, first_n(bytes - a), zip_even_at(u, v, a, got));
+}
+
 /* dup even into `rows` rows ds apart from the same register: a 4:2:0 chroma
  * row is expanded once for both image rows it covers (one call moves twice
  * the bytes, with half the loads and shuffles). */

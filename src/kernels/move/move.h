@@ -64,6 +64,11 @@ void tl_x8_dup_even_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n);
 /* The same into `rows` rows ds apart (the rows do not overlap). */
 typedef void (*tl_dup_even_rows_fn)(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
 void tl_x8_dup_even_rows_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
+/* The even bytes of two rows u and v (n samples each, 2n - 1 bytes read)
+ * interleaved into 2n bytes of d: two planes into an interleaved chroma
+ * pair in one pass (the AVX-512 one: nt streams the whole lines of d, the
+ * caller fences). */
+void tl_x8_zip_even_ukernel__scalar(const uint8_t *u, const uint8_t *v, uint8_t *d, size_t n);
 #if defined(__x86_64__) || defined(_M_X64)
 void tl_x8_dup_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n);
 void tl_x8_dup_even_rows_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
@@ -72,6 +77,7 @@ void tl_x8_dup_even_rows_streamed_ukernel__avx512vbmi(const uint8_t *s, uint8_t 
 /* n even bytes of s into the even bytes of d, the odd bytes of d neither
  * read nor written (one plane into an interleaved chroma pair). */
 void tl_x8_copy_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n);
+void tl_x8_zip_even_ukernel__avx512(const uint8_t *u, const uint8_t *v, uint8_t *d, size_t n, int nt);
 #endif
 
 /* Pixels of W bytes (4 .. 64): spread m pixels rd apart in t to ds apart in

@@ -51,6 +51,23 @@ void tl_x8_dup_even_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n)
     for (; j < n; j++) d[2 * j] = d[2 * j + 1] = s[2 * j];
 }
 
+/* The even bytes of u and v interleaved, 4 pairs per 64-bit word (the same
+ * byte order and last group as above). */
+void tl_x8_zip_even_ukernel__scalar(const uint8_t *u, const uint8_t *v, uint8_t *d, size_t n)
+{
+    size_t j = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (; j + 4 < n; j += 4) {
+        uint64_t a, b;
+        memcpy(&a, u + 2 * j, 8);
+        memcpy(&b, v + 2 * j, 8);
+        a = (a & 0x00FF00FF00FF00FFull) | (b & 0x00FF00FF00FF00FFull) << 8;
+        memcpy(d + 2 * j, &a, 8);
+    }
+#endif
+    for (; j < n; j++) d[2 * j] = u[2 * j], d[2 * j + 1] = v[2 * j];
+}
+
 /* The same into `rows` rows ds apart (4:2:0 chroma: each chroma row is two
  * image rows): expanded once, then copied. */
 void tl_x8_dup_even_rows_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds)
