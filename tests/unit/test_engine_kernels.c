@@ -702,6 +702,73 @@ TL_TEST(line_gathers_vbmi)
                 }
 }
 
+/* 3 f32 planes quantized into packed 8-bit pixels (convert/avx512.c, the 2d
+ * executor's NCHW f32 -> NHWC i8 with C = 3) against the element rule:
+ * f32 specials, ties and randoms (make_source) under every quantization
+ * into u8 and i8, pixel counts around a step, the destination at every
+ * offset in a line, plain and streamed, sentinels around it, the source
+ * ending before an unreadable page. */
+static void check_f32_ilv3(tl_rng *r, size_t n, int qi, int nt)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    size_t cap = 3 * n + 1300; /* make_source's specials and ties, then randoms */
+    uint8_t *src = malloc(4 * cap + 8), *base = aligned_alloc(64, (3 * n + 2 * PAD + 64 + 63) / 64 * 64);
+    uint8_t *out = base + tl_rng_range(r, 0, 63);
+    size_t got = make_source(r, TL_F32, src, cap);
+    /* shuffled, so specials land in every plane and lane of the 3n used */
+    for (size_t i = got; i > 1; i--) {
+        size_t j = (size_t)tl_rng_range(r, 0, (int64_t)i - 1);
+        uint32_t a, b;
+        memcpy(&a, src + 4 * (i - 1), 4), memcpy(&b, src + 4 * j, 4);
+        memcpy(src + 4 * (i - 1), &b, 4), memcpy(src + 4 * j, &a, 4);
+    }
+    tl_cvt cv;
+    tl_quant q;
+    tl_cvt_init_dt(&cv, TL_F32, NULL, qi % 2 ? TL_I8 : TL_U8, quant_set(qi, &q));
+    /* the planes end at an unreadable page: a read past the last float faults */
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = 12 * n, maplen = (len + pg - 1) / pg * pg + pg;
+    uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(map != MAP_FAILED);
+    REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
+    uint8_t *pl = map + maplen - pg - len;
+    memcpy(pl, src, len);
+    const uint8_t *planes[3] = {pl, pl + 4 * n, pl + 8 * n};
+    memset(out, 0xA5, 3 * n + 2 * PAD);
+    tl_f32_x8_interleave3_ukernel__avx512vbmi(planes, out + PAD, n, nt, &cv);
+    tl_store_fence();
+    for (size_t i = 0; i < 3 * n + 2 * PAD; i++) {
+        uint8_t want = 0xA5;
+        if (i >= PAD && i < PAD + 3 * n) {
+            uint32_t u;
+            memcpy(&u, planes[(i - PAD) % 3] + 4 * ((i - PAD) / 3), 4);
+            want = (uint8_t)tl_elem_convert_raw(&cv.op, u);
+        }
+        if (out[i] != want) {
+            FAILF("f32 -> 8-bit interleave3 n=%zu q=%d nt=%d: byte %zu: 0x%02x != 0x%02x", n, qi, nt, i, out[i], want);
+            break;
+        }
+    }
+    munmap(map, maplen);
+    free(src);
+    free(base);
+#else
+    (void)r, (void)n, (void)qi, (void)nt;
+#endif
+}
+
+TL_TEST(f32_interleave3_vbmi)
+{
+    if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
+        printf("f32_interleave3_vbmi: skipped (no AVX-512 VBMI here)\n");
+        return;
+    }
+    tl_rng r = tl_test_rng();
+    static const size_t counts[] = {0, 1, 5, 63, 64, 65, 130, 300, 700};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0] && TL_TEST_FAILURES() == 0; k++)
+        for (int qi = 0; qi < NQUANT; qi++)
+            for (int nt = 0; nt < 2; nt++) check_f32_ilv3(&r, counts[k], qi, nt);
+}
+
 TL_TEST(pixel_moves_vbmi)
 {
     if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
@@ -825,6 +892,7 @@ int main(int argc, char **argv)
     TL_RUN(pixel_moves_vbmi);
     TL_RUN(line_gathers_vbmi);
     TL_RUN(chroma_zip_even);
+    TL_RUN(f32_interleave3_vbmi);
     TL_RUN(chroma_moves_avx512);
     TL_RUN(chroma_dup_rows);
     TL_RUN(saturating_repack_avx512);

@@ -40,28 +40,35 @@ static uint8_t alias_flags(const tl_plan *p, const tl_node *in, const tl_node *o
 /* An 8-bit table conversion around the AVX-512 3-channel byte (de)interleave
  * of packed pixels runs in its registers on a CPU with VBMI: one pass over
  * memory instead of a table pass over an L1 tile and a move (an NHWC u8
- * image into TIDL's padded i8 planes, and back). */
-static bool lut_in_register(const tl_plan *p, const tl_t2d_kernel *k, const tl_node *in, const tl_node *out)
+ * image into TIDL's padded i8 planes, and back); so does the quantization
+ * of 3 f32 planes into packed 8-bit pixels (NCHW f32 -> NHWC i8, C = 3).
+ * 1: the table, 2: f32 codes; 0: neither. */
+static int convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const tl_node *in, const tl_node *out)
 {
 #if defined(__x86_64__) || defined(_M_X64)
-    if (!p->cv.lut8 || !tl_isa_includes(p->isa, TL_ISA_AVX512) || !tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI))
-        return false;
-    if (k->isa != TL_ISA_AVX512 || k->esize != 1 || k->param != 3) return false;
-    if (k->shape == TL_T2D_DILV) return in->ss == 3;   /* packed source pixels */
-    if (k->shape == TL_T2D_ILV) return out->ds == 3;   /* packed destination pixels */
+    const tl_cvt *cv = &p->cv;
+    if (!tl_isa_includes(p->isa, TL_ISA_AVX512) || !tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) return 0;
+    if (k->isa != TL_ISA_AVX512 || k->esize != 1 || k->param != 3) return 0;
+    if (cv->lut8 && k->shape == TL_T2D_DILV) return in->ss == 3;   /* packed source pixels */
+    if (cv->lut8 && k->shape == TL_T2D_ILV) return out->ds == 3;   /* packed destination pixels */
+    if (cv->sdt == TL_F32 && cv->ed == 1 && cv->fast && k->shape == TL_T2D_ILV && out->ds == 3 && out->ss == 4)
+        return 2;
 #else
     (void)p, (void)k, (void)in, (void)out;
 #endif
-    return false;
+    return 0;
 }
 
-/* The move with its table lookup in one kernel call (lut_in_register). */
+/* The move with its conversion in one kernel call (convert_in_register). */
 static void t2d_lut(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                     const tl_node *out)
 {
 #if defined(__x86_64__) || defined(_M_X64)
     int stream = tl_exec_streams(p, (uint64_t)in->count * (uint64_t)out->count);
-    if (ps->x.t2d.k->shape == TL_T2D_DILV) {
+    if (ps->x.t2d.lut == 2) {
+        const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
+        tl_f32_x8_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, &p->cv);
+    } else if (ps->x.t2d.k->shape == TL_T2D_DILV) {
         tl_x8_lut_deinterleave3_ukernel__avx512vbmi(s, d, out->ds, (size_t)in->count, stream, p->cv.lut);
     } else {
         const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
@@ -86,10 +93,12 @@ static bool choose(const tl_plan *p, tl_pass *ps)
     ps->kernel_name = k->name;
     ps->esize = (uint8_t)esz;
     ps->x.t2d.lut = 0, ps->x.t2d.alias = 0, ps->x.t2d.lanes = NULL;
-    if (lut_in_register(p, k, in, out)) {
-        ps->x.t2d.lut = 1;
-        ps->kernel_name = k->shape == TL_T2D_DILV ? "tl_x8_lut_deinterleave3_ukernel__avx512vbmi"
-                                                  : "tl_x8_lut_interleave3_ukernel__avx512vbmi";
+    int in_reg = convert_in_register(p, k, in, out);
+    if (in_reg) {
+        ps->x.t2d.lut = (uint8_t)in_reg;
+        ps->kernel_name = in_reg == 2                  ? "tl_f32_x8_interleave3_ukernel__avx512vbmi"
+                          : k->shape == TL_T2D_DILV ? "tl_x8_lut_deinterleave3_ukernel__avx512vbmi"
+                                                    : "tl_x8_lut_interleave3_ukernel__avx512vbmi";
         ps->row = NULL; /* no row conversion runs */
         return true;
     }

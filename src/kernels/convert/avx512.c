@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernels/convert/pipeline.h"
+#include "kernels/interleave/interleave_lut.h"
 #include "kernels/move/move.h"
 
 #define W 16
@@ -264,5 +265,88 @@ TL_VBMI_CVT void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, ui
     if (rs == 2) f16_lines(s, d, 2, m, L, cv, nt);
     if (rs == 3) f16_lines(s, d, 3, m, L, cv, nt);
     if (rs == 4) f16_lines(s, d, 4, m, L, cv, nt);
+}
+/* ---- f32 planes -> 8-bit packed 3-channel pixels (AVX-512 VBMI) ----------------
+ * Quantizing an NCHW f32 tensor into an NHWC i8 image with 3 channels: 64
+ * pixels a step, each plane's 64 floats converted with the row kernel's
+ * steps and packed to bytes (in the packs' lane order), then each of the 3
+ * output lines built by a two-source byte permute of two planes and a
+ * masked one of the third, whose tables fold in the packs' order. No L1
+ * tile of codes and no second pass over it; whole lines streamed. */
+TL_VBMI_CVT __attribute__((always_inline)) static inline __m512i f32_plane64(const tl_cvt *cv, int plain, int sgn,
+                                                                           const float *p, int part, ptrdiff_t lim)
+{
+    vi q[4];
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; v++) {
+        ptrdiff_t left = lim - 16 * v; /* masked loads only where the row ends */
+        vf x = !part || left >= 16 ? _mm512_loadu_ps(p + 16 * v)
+               : left <= 0         ? _mm512_setzero_ps()
+                                   : _mm512_maskz_loadu_ps((__mmask16)tl_first_bits(left), p + 16 * v);
+        q[v] = plain ? quantize8_plain(cv, x) : quantize8(cv, x);
+    }
+    vi ab = _mm512_packs_epi32(q[0], q[1]), cd = _mm512_packs_epi32(q[2], q[3]);
+    return sgn ? _mm512_packs_epi16(ab, cd) : _mm512_packus_epi16(ab, cd);
+}
+
+typedef struct {
+    __m512i rg[3], b[3]; /* line j: bytes of planes 0:1 (two-source), of plane 2 (masked) */
+    __mmask64 kb[3];
+} ilv3_tables;
+
+/* Byte t of line j is channel (64j + t) % 3 of pixel (64j + t) / 3, found
+ * in its plane's packed register at tl_px_lines_pos(0, pixel / 4, pixel % 4)
+ * (element e sits at 16 (e / 4 % 4) + 4 (e / 16) + e % 4). */
+TL_VBMI_CVT static void ilv3_tables_init(ilv3_tables *T)
+{
+    _Alignas(64) uint8_t rg[64], b[64];
+    for (unsigned j = 0; j < 3; j++) {
+        uint64_t kb = 0;
+        for (unsigned t = 0; t < 64; t++) {
+            unsigned o = 64 * j + t, px = o / 3, c = o % 3, at = tl_px_lines_pos(0, px / 4, px % 4);
+            rg[t] = (uint8_t)(c == 1 ? 64 + at : at);
+            b[t] = (uint8_t)at;
+            kb |= (uint64_t)(c == 2) << t;
+        }
+        T->rg[j] = _mm512_load_si512((const void *)rg);
+        T->b[j] = _mm512_load_si512((const void *)b);
+        T->kb[j] = kb;
+    }
+}
+
+TL_VBMI_CVT __attribute__((always_inline)) static inline void f32_ilv3_step(const float *const *pl, size_t i, uint8_t *d,
+                                                                          const ilv3_tables *T, const tl_cvt *cv,
+                                                                          int plain, int sgn, int nt, size_t part)
+{
+    __m512i c[3];
+#pragma GCC unroll 3
+    for (int k = 0; k < 3; k++) c[k] = f32_plane64(cv, plain, sgn, pl[k] + i, part != 0, (ptrdiff_t)part);
+#pragma GCC unroll 3
+    for (int j = 0; j < 3; j++) {
+        __m512i v = _mm512_permutex2var_epi8(c[0], T->rg[j], c[1]);
+        v = _mm512_mask_permutexvar_epi8(v, T->kb[j], T->b[j], c[2]);
+        if (part) _mm512_mask_storeu_epi8(d + 64 * j, tl_first_bits(3 * (ptrdiff_t)part - 64 * j), v);
+        else tl_store_line(d + 64 * j, v, nt);
+    }
+}
+
+/* n pixels from 3 f32 planes into n packed 8-bit pixels at d: the pixels
+ * before d's first line start (streaming) and after the last whole step
+ * through the masked step. */
+TL_VBMI_CVT void tl_f32_x8_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *d, size_t n,
+                                                          int stream, const tl_cvt *cv_in)
+{
+    const tl_cvt cv_local = *cv_in, *cv = &cv_local;
+    const int plain = plain_u8(cv, cv->ddt), sgn = cv->ddt == TL_I8;
+    const float *pl[3] = {(const float *)planes[0], (const float *)planes[1], (const float *)planes[2]};
+    ilv3_tables T;
+    ilv3_tables_init(&T);
+    size_t i = 0, head = 0;
+    while (stream && head < 64 && ((uintptr_t)d + 3 * head) % 64) head++;
+    if (head > n) head = n;
+    if (head) f32_ilv3_step(pl, 0, d, &T, cv, plain, sgn, 0, head);
+    for (i = head; i + 64 <= n; i += 64)
+        f32_ilv3_step(pl, i, d + 3 * i, &T, cv, plain, sgn, stream, 0);
+    if (i < n) f32_ilv3_step(pl, i, d + 3 * i, &T, cv, plain, sgn, 0, n - i);
 }
 #endif

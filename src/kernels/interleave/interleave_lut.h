@@ -18,6 +18,13 @@ void tl_x8_lut_deinterleave3_ukernel__avx512vbmi(const uint8_t *src, uint8_t *ds
  * lut[byte]; a NULL plane gives zero lanes (not looked up). */
 void tl_x8_lut_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream,
                                                const uint8_t *lut);
+/* n floats of each of 3 f32 planes -> n packed 3-byte pixels of 8-bit codes
+ * by the conversion cv (the f32 row kernel's steps, in the register;
+ * defined with the convert family, convert/avx512.c). `stream`: whole
+ * lines non-temporal (the caller fences). */
+struct tl_cvt;
+void tl_f32_x8_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream,
+                                               const struct tl_cvt *cv);
 #endif
 
 #endif
