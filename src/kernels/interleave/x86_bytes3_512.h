@@ -144,6 +144,17 @@ TL_FN void ilv3_regs(__m512i r, __m512i g, __m512i b, const __m512i k[3][3], __m
 }
 #endif
 
+/* m < 64 pixels from pixel i: masked loads and stores. */
+TL_FN void ilv3_part(const uint8_t *p0, const uint8_t *p1, const uint8_t *p2, uint8_t *d, size_t i, size_t m,
+                     const __m512i k[3][3], const __m512i t[4], const uint8_t *lut)
+{
+    __m512i w[3];
+    __mmask64 lm = mask_n(m);
+    ilv3_regs(ld_plane(p0, i, lm, t, lut), ld_plane(p1, i, lm, t, lut), ld_plane(p2, i, lm, t, lut), k, w);
+    for (size_t j = 0; j < 3 && 64 * j < 3 * m; j++)
+        _mm512_mask_storeu_epi8(d + 3 * i + 64 * j, mask_n(3 * m - 64 * j), w[j]);
+}
+
 TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream, const uint8_t *lut)
 {
     __m512i k[3][3], o[3], w[3], t[4];
@@ -154,8 +165,17 @@ TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream
         for (int c = 0; c < 3; c++) k[q][c] = bmask(k_ilv3[q][c]);
     const __m512i zero = _mm512_setzero_si512();
     const uint8_t *p0 = pl[0], *p1 = pl[1], *p2 = pl[2];
-    int nt = streams(stream, (uintptr_t)d, 0);
+    /* streaming: the pixels before the first one whose bytes start a line
+     * (3 is odd, so one of the first 64 does) by the masked step, then the
+     * steps' whole lines non-temporal. An image of an NHWC batch rarely
+     * starts on a line (3862 x 3861 pixels: 42 bytes past), and plain
+     * stores there read every line first. */
     size_t i = 0;
+    if (stream)
+        while (i < 63 && ((uintptr_t)d + 3 * i) % 64) i++;
+    if (i > n) i = n;
+    if (i) ilv3_part(p0, p1, p2, d, 0, i, k, t, lut);
+    int nt = streams(stream, (uintptr_t)(d + 3 * i), 0);
     for (; i + 64 <= n; i += 64) {
         __m512i r = p0 ? map8_if(_mm512_loadu_si512((const void *)(p0 + i)), t, lut) : zero;
         __m512i g = p1 ? map8_if(_mm512_loadu_si512((const void *)(p1 + i)), t, lut) : zero;
@@ -197,11 +217,7 @@ TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream
         TL_UNROLL
         for (int j = 0; j < 3; j++) _mm512_storeu_si512((void *)(d + 3 * i + 64 * j), w[j]);
     } else if (i < n) { /* fewer than 64 pixels: masked loads and stores */
-        size_t m = n - i;
-        __mmask64 lm = mask_n(m);
-        ilv3_regs(ld_plane(p0, i, lm, t, lut), ld_plane(p1, i, lm, t, lut), ld_plane(p2, i, lm, t, lut), k, w);
-        for (size_t j = 0; j < 3 && 64 * j < 3 * m; j++)
-            _mm512_mask_storeu_epi8(d + 3 * i + 64 * j, mask_n(3 * m - 64 * j), w[j]);
+        ilv3_part(p0, p1, p2, d, i, n - i, k, t, lut);
     }
     return n;
 }
