@@ -161,8 +161,9 @@ typedef struct tl_pass {
             uint8_t alias;              /* TL_T2D_DST_ALIAS / TL_T2D_SRC_ALIAS for a tiled
                                            transpose whose rows share L1 sets (the policy) */
             uint8_t lut;                /* the conversion in the (de)interleave's register (AVX-512
-                                           VBMI, 3 channels): one kernel, no tile; 1 the 8-bit
-                                           table, 2 f32 planes quantized to 8-bit pixels */
+                                           VBMI): one kernel, no tile; 1 the 8-bit table (3
+                                           channels), 2 3 f32 planes quantized to 8-bit
+                                           pixels, 3 16 f32 planes into a 16-channel block */
         } t2d;
         const tl_ilv_kernel *ilv;
         const tl_repack_kernel *repack;

@@ -32,9 +32,10 @@ static void byte_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
  * unless its kernel is made for that count (de-interleave, unpack); the
  * innermost node of a 2d move whose kernel is not made for its count
  * (transposes, de-interleaves, unpacks: the executor tiles those rows
- * itself). None of a 3-node executor's nodes (chroma rows). Never the
- * innermost node of a pass with fused zeros (its head and tail belong to
- * each whole run). */
+ * itself), unless the pass converts 16 planes into a 16-channel block in
+ * one kernel (made for 16). None of a 3-node executor's nodes (chroma
+ * rows). Never the innermost node of a pass with fused zeros (its head and
+ * tail belong to each whole run). */
 static bool sliceable(const tl_pass *ps, int i)
 {
     int n = ps->nnodes, outer = n - ps->ex->nodes;
@@ -44,7 +45,8 @@ static bool sliceable(const tl_pass *ps, int i)
     if (ps->ex->nodes == 3) return false; /* the parts slice the rows above */
     int shape = ps->ex == &tl_exec_2d ? ps->x.t2d.k->shape : -1;
     if (i == n - 2) return shape != TL_T2D_DILV && shape != TL_T2D_UNPACK;
-    return shape >= 0 && shape != TL_T2D_ILV && shape != TL_T2D_PACK && !fused;
+    bool block16 = ps->ex == &tl_exec_2d && ps->x.t2d.lut == 3;
+    return shape >= 0 && shape != TL_T2D_ILV && shape != TL_T2D_PACK && !fused && !block16;
 }
 
 /* The node the parts of a pass slice, -1 = none (part 0 does the pass): the

@@ -702,6 +702,31 @@ TL_TEST(line_gathers_vbmi)
                 }
 }
 
+#if defined(__x86_64__) || defined(_M_X64)
+/* len bytes of f32 sources (make_source's specials, ties and randoms,
+ * shuffled so specials land anywhere) ending at an unreadable page: a read
+ * past them faults; *at is their start. Unmap *map (*maplen bytes) when done. */
+static void f32_before_guard(tl_rng *r, size_t len, uint8_t **map, size_t *maplen, uint8_t **at)
+{
+    size_t cap = len / 4 + 1300, pg = (size_t)sysconf(_SC_PAGESIZE);
+    uint8_t *src = malloc(4 * cap + 8);
+    size_t got = make_source(r, TL_F32, src, cap);
+    for (size_t i = got; i > 1; i--) {
+        size_t j = (size_t)tl_rng_range(r, 0, (int64_t)i - 1);
+        uint32_t a, b;
+        memcpy(&a, src + 4 * (i - 1), 4), memcpy(&b, src + 4 * j, 4);
+        memcpy(src + 4 * (i - 1), &b, 4), memcpy(src + 4 * j, &a, 4);
+    }
+    *maplen = (len + pg - 1) / pg * pg + pg;
+    *map = mmap(NULL, *maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(*map != MAP_FAILED);
+    REQUIRE(mprotect(*map + *maplen - pg, pg, PROT_NONE) == 0);
+    *at = *map + *maplen - pg - len;
+    memcpy(*at, src, len);
+    free(src);
+}
+#endif
+
 /* 3 f32 planes quantized into packed 8-bit pixels (convert/avx512.c, the 2d
  * executor's NCHW f32 -> NHWC i8 with C = 3) against the element rule:
  * f32 specials, ties and randoms (make_source) under every quantization
@@ -711,28 +736,14 @@ TL_TEST(line_gathers_vbmi)
 static void check_f32_ilv3(tl_rng *r, size_t n, int qi, int nt)
 {
 #if defined(__x86_64__) || defined(_M_X64)
-    size_t cap = 3 * n + 1300; /* make_source's specials and ties, then randoms */
-    uint8_t *src = malloc(4 * cap + 8), *base = aligned_alloc(64, (3 * n + 2 * PAD + 64 + 63) / 64 * 64);
-    uint8_t *out = base + tl_rng_range(r, 0, 63);
-    size_t got = make_source(r, TL_F32, src, cap);
-    /* shuffled, so specials land in every plane and lane of the 3n used */
-    for (size_t i = got; i > 1; i--) {
-        size_t j = (size_t)tl_rng_range(r, 0, (int64_t)i - 1);
-        uint32_t a, b;
-        memcpy(&a, src + 4 * (i - 1), 4), memcpy(&b, src + 4 * j, 4);
-        memcpy(src + 4 * (i - 1), &b, 4), memcpy(src + 4 * j, &a, 4);
-    }
+    uint8_t *map, *base = aligned_alloc(64, (3 * n + 2 * PAD + 64 + 63) / 64 * 64), *out = base + tl_rng_range(r, 0, 63);
+    size_t maplen;
+    uint8_t *pl;
+    f32_before_guard(r, 12 * n, &map, &maplen, &pl);
+    const uint8_t *planes[3] = {pl, pl + 4 * n, pl + 8 * n};
     tl_cvt cv;
     tl_quant q;
     tl_cvt_init_dt(&cv, TL_F32, NULL, qi % 2 ? TL_I8 : TL_U8, quant_set(qi, &q));
-    /* the planes end at an unreadable page: a read past the last float faults */
-    size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = 12 * n, maplen = (len + pg - 1) / pg * pg + pg;
-    uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    REQUIRE(map != MAP_FAILED);
-    REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
-    uint8_t *pl = map + maplen - pg - len;
-    memcpy(pl, src, len);
-    const uint8_t *planes[3] = {pl, pl + 4 * n, pl + 8 * n};
     memset(out, 0xA5, 3 * n + 2 * PAD);
     tl_f32_x8_interleave3_ukernel__avx512vbmi(planes, out + PAD, n, nt, &cv);
     tl_store_fence();
@@ -749,7 +760,45 @@ static void check_f32_ilv3(tl_rng *r, size_t n, int qi, int nt)
         }
     }
     munmap(map, maplen);
-    free(src);
+    free(base);
+#else
+    (void)r, (void)n, (void)qi, (void)nt;
+#endif
+}
+
+/* 16 f32 planes quantized into one 16-channel block of 8-bit pixels (the
+ * same file; NCHW f32 -> NCHW16c i8) against the element rule: planes a
+ * random gap apart, the last ending before an unreadable page, pixel counts
+ * around a step, the destination at every 16-byte offset in a line and off
+ * it, plain and streamed, every quantization into u8 and i8. */
+static void check_f32_block16(tl_rng *r, size_t n, int qi, int nt)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    size_t stride = 4 * (n + (size_t)tl_rng_range(r, 0, 9)), maplen;
+    size_t off = tl_rng_range(r, 0, 3) ? 16 * (size_t)tl_rng_range(r, 0, 3) : (size_t)tl_rng_range(r, 0, 63);
+    uint8_t *map, *base = aligned_alloc(64, (16 * n + 2 * PAD + 64 + 63) / 64 * 64), *out = base + off;
+    uint8_t *pl;
+    f32_before_guard(r, 15 * stride + 4 * n, &map, &maplen, &pl);
+    tl_cvt cv;
+    tl_quant q;
+    tl_cvt_init_dt(&cv, TL_F32, NULL, qi % 2 ? TL_I8 : TL_U8, quant_set(qi, &q));
+    memset(out, 0xA5, 16 * n + 2 * PAD);
+    tl_f32_x8_block16_ukernel__avx512vbmi(pl, stride, out + PAD, n, nt, &cv);
+    tl_store_fence();
+    for (size_t i = 0; i < 16 * n + 2 * PAD; i++) {
+        uint8_t want = 0xA5;
+        if (i >= PAD && i < PAD + 16 * n) {
+            uint32_t u;
+            memcpy(&u, pl + (i - PAD) % 16 * stride + 4 * ((i - PAD) / 16), 4);
+            want = (uint8_t)tl_elem_convert_raw(&cv.op, u);
+        }
+        if (out[i] != want) {
+            FAILF("f32 -> 8-bit block16 n=%zu q=%d nt=%d off=%zu: byte %zu: 0x%02x != 0x%02x", n, qi, nt, off, i,
+                  out[i], want);
+            break;
+        }
+    }
+    munmap(map, maplen);
     free(base);
 #else
     (void)r, (void)n, (void)qi, (void)nt;
@@ -766,7 +815,10 @@ TL_TEST(f32_interleave3_vbmi)
     static const size_t counts[] = {0, 1, 5, 63, 64, 65, 130, 300, 700};
     for (size_t k = 0; k < sizeof counts / sizeof counts[0] && TL_TEST_FAILURES() == 0; k++)
         for (int qi = 0; qi < NQUANT; qi++)
-            for (int nt = 0; nt < 2; nt++) check_f32_ilv3(&r, counts[k], qi, nt);
+            for (int nt = 0; nt < 2; nt++) {
+                check_f32_ilv3(&r, counts[k], qi, nt);
+                check_f32_block16(&r, counts[k], qi, nt);
+            }
 }
 
 TL_TEST(pixel_moves_vbmi)

@@ -349,4 +349,83 @@ TL_VBMI_CVT void tl_f32_x8_interleave3_ukernel__avx512vbmi(const uint8_t *const 
         f32_ilv3_step(pl, i, d + 3 * i, &T, cv, plain, sgn, stream, 0);
     if (i < n) f32_ilv3_step(pl, i, d + 3 * i, &T, cv, plain, sgn, 0, n - i);
 }
+/* ---- 16 f32 planes -> one 16-channel block of 8-bit pixels (AVX-512 VBMI) ------
+ * Quantizing NCHW f32 into NCHW16c i8 (oneDNN's nChw16c, a blocked NPU
+ * input): 64 pixels a step, each plane's 64 floats quantized and packed to
+ * one register (f32_plane64), then per 128-bit lane a 16x16 byte transpose
+ * (4 rounds of unpacks: planes to pixels), then 4x4 transposes of lanes
+ * put 4 whole 16-byte pixels into each of the 16 output lines, streamed.
+ * The packs leave pixel 16v + 4k + i of a plane at byte 4v + i of lane k,
+ * so after the unpacks register 4v + i lane k is that pixel's 16 channels,
+ * and line L (pixels 4L .. 4L + 3) is lane L % 4 of registers 4(L / 4) ..
+ * 4(L / 4) + 3. No L1 tile of codes and no byte transpose pass over it. */
+TL_VBMI_CVT __attribute__((always_inline)) static inline void transpose16x16_lanes(__m512i r[16])
+{
+    __m512i a[16], b[16];
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; j++)
+        a[2 * j] = _mm512_unpacklo_epi8(r[2 * j], r[2 * j + 1]), a[2 * j + 1] = _mm512_unpackhi_epi8(r[2 * j], r[2 * j + 1]);
+#pragma GCC unroll 4
+    for (int m = 0; m < 4; m++)
+#pragma GCC unroll 2
+        for (int x = 0; x < 2; x++) {
+            b[4 * m + 2 * x] = _mm512_unpacklo_epi16(a[4 * m + x], a[4 * m + 2 + x]);
+            b[4 * m + 2 * x + 1] = _mm512_unpackhi_epi16(a[4 * m + x], a[4 * m + 2 + x]);
+        }
+#pragma GCC unroll 2
+    for (int n = 0; n < 2; n++)
+#pragma GCC unroll 4
+        for (int g = 0; g < 4; g++) {
+            a[8 * n + 2 * g] = _mm512_unpacklo_epi32(b[8 * n + g], b[8 * n + 4 + g]);
+            a[8 * n + 2 * g + 1] = _mm512_unpackhi_epi32(b[8 * n + g], b[8 * n + 4 + g]);
+        }
+#pragma GCC unroll 8
+    for (int q = 0; q < 8; q++) { /* q = 2g + h: columns 2q, 2q + 1 */
+        r[2 * q] = _mm512_unpacklo_epi64(a[q], a[8 + q]);
+        r[2 * q + 1] = _mm512_unpackhi_epi64(a[q], a[8 + q]);
+    }
+}
+
+TL_VBMI_CVT __attribute__((always_inline)) static inline void f32_block16_step(const float *p, size_t ps, uint8_t *d,
+                                                                             const tl_cvt *cv, int plain, int sgn,
+                                                                             int nt, size_t part)
+{
+    __m512i r[16];
+#pragma GCC unroll 16
+    for (int c = 0; c < 16; c++) r[c] = f32_plane64(cv, plain, sgn, p + c * ps, part != 0, (ptrdiff_t)part);
+    transpose16x16_lanes(r);
+#pragma GCC unroll 4
+    for (int g = 0; g < 4; g++) {
+        __m512i t0 = _mm512_shuffle_i64x2(r[4 * g], r[4 * g + 1], 0x44), t1 = _mm512_shuffle_i64x2(r[4 * g], r[4 * g + 1], 0xEE);
+        __m512i t2 = _mm512_shuffle_i64x2(r[4 * g + 2], r[4 * g + 3], 0x44), t3 = _mm512_shuffle_i64x2(r[4 * g + 2], r[4 * g + 3], 0xEE);
+        __m512i line[4] = {_mm512_shuffle_i64x2(t0, t2, 0x88), _mm512_shuffle_i64x2(t0, t2, 0xDD),
+                           _mm512_shuffle_i64x2(t1, t3, 0x88), _mm512_shuffle_i64x2(t1, t3, 0xDD)};
+#pragma GCC unroll 4
+        for (int k = 0; k < 4; k++) {
+            ptrdiff_t at = 64 * (4 * g + k);
+            if (part) _mm512_mask_storeu_epi8(d + at, tl_first_bits(16 * (ptrdiff_t)part - at), line[k]);
+            else tl_store_line(d + at, line[k], nt);
+        }
+    }
+}
+
+/* n pixels of 16 f32 planes (plane_stride bytes apart) into n 16-byte
+ * pixels at d: the pixels before d's first line start (streaming) and after
+ * the last whole step through the masked step. */
+TL_VBMI_CVT void tl_f32_x8_block16_ukernel__avx512vbmi(const uint8_t *planes, size_t plane_stride, uint8_t *d, size_t n,
+                                                      int stream, const tl_cvt *cv_in)
+{
+    const tl_cvt cv_local = *cv_in, *cv = &cv_local;
+    const int plain = plain_u8(cv, cv->ddt), sgn = cv->ddt == TL_I8;
+    const float *p = (const float *)planes;
+    const size_t ps = plane_stride / 4;
+    size_t i = 0, head = 0;
+    if (stream && (uintptr_t)d % 16 == 0)
+        while (((uintptr_t)d + 16 * head) % 64) head++;
+    else stream = 0;
+    if (head > n) head = n;
+    if (head) f32_block16_step(p, ps, d, cv, plain, sgn, 0, head);
+    for (i = head; i + 64 <= n; i += 64) f32_block16_step(p + i, ps, d + 16 * i, cv, plain, sgn, stream, 0);
+    if (i < n) f32_block16_step(p + i, ps, d + 16 * i, cv, plain, sgn, 0, n - i);
+}
 #endif

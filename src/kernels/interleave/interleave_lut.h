@@ -25,6 +25,10 @@ void tl_x8_lut_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uin
 struct tl_cvt;
 void tl_f32_x8_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream,
                                                const struct tl_cvt *cv);
+/* n floats of each of 16 f32 planes (plane_stride bytes apart) -> n 16-byte
+ * pixels of 8-bit codes (one NCHW16c channel block), the same way. */
+void tl_f32_x8_block16_ukernel__avx512vbmi(const uint8_t *planes, size_t plane_stride, uint8_t *dst, size_t n,
+                                           int stream, const struct tl_cvt *cv);
 #endif
 
 #endif
