@@ -205,6 +205,23 @@ TL_VBMI_CVT void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k
     }
 #undef TL_U8_F16_STEP
 }
+/* ---- the fused kernels' conversion mode --------------------------------------
+ * Plain codes (16 + rounding) or quantized (the rounding), a constant in
+ * each instance of a fused kernel's body: its dozens of conversions a step
+ * then test nothing (a runtime mode was tested per vector: NCHW f32 ->
+ * NCHW16c i8 at 256 KiB, 0.43 against 0.55x memcpy before the dispatch). */
+static inline int q8_mode(const tl_cvt *cv) { return (plain_u8(cv, cv->ddt) ? 16 : 0) + cv->round; }
+#define TL_Q8_DISPATCH(q8, BODY)                                                                              \
+    do {                                                                                                     \
+        switch (q8) {                                                                                        \
+        case 16 + TL_ROUND_EVEN: BODY(16 + TL_ROUND_EVEN); break;                                            \
+        case 16 + TL_ROUND_ZERO: BODY(16 + TL_ROUND_ZERO); break;                                            \
+        case TL_ROUND_ZERO: BODY(TL_ROUND_ZERO); break;                                                      \
+        case TL_ROUND_AWAY: BODY(TL_ROUND_AWAY); break;                                                      \
+        default: BODY(TL_ROUND_EVEN); break;                                                                 \
+        }                                                                                                    \
+    } while (0)
+
 /* ---- f16 -> 8-bit fused with the line gather (move.h: tl_px_lines) ----------
  * kDLA_HWC4 f16 into an RGB image: 16 pixels of 4 halves a group, converted
  * with the row kernel's steps (quantize8, or plain codes) and packed to
@@ -212,7 +229,7 @@ TL_VBMI_CVT void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k
  * a step stored as rs whole lines. The padding half of each pixel is
  * converted too: one conversion of 4 halves costs less than moving 3 into
  * a tile first (the gather then the row kernel, 256 MiB: 13 GB/s). */
-TL_VBMI_CVT __attribute__((always_inline)) static inline __m512i f16_group(const tl_cvt *cv, int plain, int sgn,
+TL_VBMI_CVT __attribute__((always_inline)) static inline __m512i f16_group(const tl_cvt *cv, int q8, int sgn,
                                                                           const uint8_t *s, int part, ptrdiff_t lim)
 {
     vi q[4];
@@ -221,7 +238,7 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline __m512i f16_group(const
         vf x = !part || left >= 32 ? ld_f16(s + 32 * v)
                : left <= 0         ? _mm512_setzero_ps()
                                    : _mm512_cvtph_ps(_mm256_maskz_loadu_epi8((__mmask32)tl_first_bits(left), s + 32 * v));
-        q[v] = plain ? quantize8_plain(cv, x) : quantize8(cv, x);
+        q[v] = q8 >= 16 ? quantize8_plain_mode(cv, q8 - 16, x) : quantize8_mode(cv, q8, x);
     }
     vi ab = _mm512_packs_epi32(q[0], q[1]), cd = _mm512_packs_epi32(q[2], q[3]);
     return sgn ? _mm512_packs_epi16(ab, cd) : _mm512_packus_epi16(ab, cd);
@@ -229,12 +246,12 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline __m512i f16_group(const
 
 TL_VBMI_CVT __attribute__((always_inline)) static inline void f16_lines_step(const uint8_t *s, uint8_t *d, size_t rs,
                                                                           const __m512i *li, const tl_cvt *cv,
-                                                                          int plain, int sgn, int nt, int part,
+                                                                          int q8, int sgn, int nt, int part,
                                                                           ptrdiff_t in, ptrdiff_t out)
 {
     __m512i g[4];
 #pragma GCC unroll 4
-    for (size_t q = 0; q < 4; q++) g[q] = f16_group(cv, plain, sgn, s + 128 * q, part, in - 128 * (ptrdiff_t)q);
+    for (size_t q = 0; q < 4; q++) g[q] = f16_group(cv, q8, sgn, s + 128 * q, part, in - 128 * (ptrdiff_t)q);
 #pragma GCC unroll 4
     for (size_t j = 0; j < rs; j++) {
         const size_t f = 64 * j / rs / 16;
@@ -245,14 +262,15 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void f16_lines_step(con
 }
 
 TL_VBMI_CVT __attribute__((always_inline)) static inline void f16_lines(const uint8_t *s, uint8_t *d, size_t rs, size_t m,
-                                                                       const tl_px_lines *L, const tl_cvt *cv, int nt)
+                                                                       const tl_px_lines *L, const tl_cvt *cv, int q8,
+                                                                       int nt)
 {
-    const int plain = plain_u8(cv, cv->ddt), sgn = cv->ddt == TL_I8;
+    const int sgn = cv->ddt == TL_I8;
     __m512i li[4];
     for (size_t j = 0; j < 4; j++) li[j] = _mm512_loadu_si512((const void *)L->line[j]);
-#define TL_F16_LINES_STEP(src, dst, st) f16_lines_step(src, dst, rs, li, cv, plain, sgn, st, 0, 0, 0)
+#define TL_F16_LINES_STEP(src, dst, st) f16_lines_step(src, dst, rs, li, cv, q8, sgn, st, 0, 0, 0)
 #define TL_F16_LINES_PART(src, dst, in, out)                                                                 \
-    f16_lines_step(src, dst, rs, li, cv, plain, sgn, 0, 1, (ptrdiff_t)(in), (ptrdiff_t)(out))
+    f16_lines_step(src, dst, rs, li, cv, q8, sgn, 0, 1, (ptrdiff_t)(in), (ptrdiff_t)(out))
     TL_PX_LINES_LOOP(s, 8, 2 * rs, d, rs, m, nt, TL_F16_LINES_STEP, TL_F16_LINES_PART);
 #undef TL_F16_LINES_STEP
 #undef TL_F16_LINES_PART
@@ -262,9 +280,14 @@ TL_VBMI_CVT void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, ui
                                                            const tl_px_lines *L, const tl_cvt *cv_in, int nt)
 {
     const tl_cvt cv_local = *cv_in, *cv = &cv_local;
-    if (rs == 2) f16_lines(s, d, 2, m, L, cv, nt);
-    if (rs == 3) f16_lines(s, d, 3, m, L, cv, nt);
-    if (rs == 4) f16_lines(s, d, 4, m, L, cv, nt);
+#define TL_F16_LINES(Q8)                                                                                    \
+    do {                                                                                                   \
+        if (rs == 2) f16_lines(s, d, 2, m, L, cv, Q8, nt);                                                 \
+        if (rs == 3) f16_lines(s, d, 3, m, L, cv, Q8, nt);                                                 \
+        if (rs == 4) f16_lines(s, d, 4, m, L, cv, Q8, nt);                                                 \
+    } while (0)
+    TL_Q8_DISPATCH(q8_mode(cv), TL_F16_LINES);
+#undef TL_F16_LINES
 }
 /* ---- f32 planes -> 8-bit packed 3-channel pixels (AVX-512 VBMI) ----------------
  * Quantizing an NCHW f32 tensor into an NHWC i8 image with 3 channels: 64
@@ -273,7 +296,7 @@ TL_VBMI_CVT void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, ui
  * output lines built by a two-source byte permute of two planes and a
  * masked one of the third, whose tables fold in the packs' order. No L1
  * tile of codes and no second pass over it; whole lines streamed. */
-TL_VBMI_CVT __attribute__((always_inline)) static inline __m512i f32_plane64(const tl_cvt *cv, int plain, int sgn,
+TL_VBMI_CVT __attribute__((always_inline)) static inline __m512i f32_plane64(const tl_cvt *cv, int q8, int sgn,
                                                                            const float *p, int part, ptrdiff_t lim)
 {
     vi q[4];
@@ -283,7 +306,7 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline __m512i f32_plane64(con
         vf x = !part || left >= 16 ? _mm512_loadu_ps(p + 16 * v)
                : left <= 0         ? _mm512_setzero_ps()
                                    : _mm512_maskz_loadu_ps((__mmask16)tl_first_bits(left), p + 16 * v);
-        q[v] = plain ? quantize8_plain(cv, x) : quantize8(cv, x);
+        q[v] = q8 >= 16 ? quantize8_plain_mode(cv, q8 - 16, x) : quantize8_mode(cv, q8, x);
     }
     vi ab = _mm512_packs_epi32(q[0], q[1]), cd = _mm512_packs_epi32(q[2], q[3]);
     return sgn ? _mm512_packs_epi16(ab, cd) : _mm512_packus_epi16(ab, cd);
@@ -316,11 +339,11 @@ TL_VBMI_CVT static void ilv3_tables_init(ilv3_tables *T)
 
 TL_VBMI_CVT __attribute__((always_inline)) static inline void f32_ilv3_step(const float *const *pl, size_t i, uint8_t *d,
                                                                           const ilv3_tables *T, const tl_cvt *cv,
-                                                                          int plain, int sgn, int nt, size_t part)
+                                                                          int q8, int sgn, int nt, size_t part)
 {
     __m512i c[3];
 #pragma GCC unroll 3
-    for (int k = 0; k < 3; k++) c[k] = f32_plane64(cv, plain, sgn, pl[k] + i, part != 0, (ptrdiff_t)part);
+    for (int k = 0; k < 3; k++) c[k] = f32_plane64(cv, q8, sgn, pl[k] + i, part != 0, (ptrdiff_t)part);
 #pragma GCC unroll 3
     for (int j = 0; j < 3; j++) {
         __m512i v = _mm512_permutex2var_epi8(c[0], T->rg[j], c[1]);
@@ -333,21 +356,32 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void f32_ilv3_step(cons
 /* n pixels from 3 f32 planes into n packed 8-bit pixels at d: the pixels
  * before d's first line start (streaming) and after the last whole step
  * through the masked step. */
-TL_VBMI_CVT void tl_f32_x8_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *d, size_t n,
-                                                          int stream, const tl_cvt *cv_in)
+TL_VBMI_CVT __attribute__((always_inline)) static inline void f32_ilv3(const float *const *pl, uint8_t *d, size_t n,
+                                                                      int stream, const tl_cvt *cv, int q8)
 {
-    const tl_cvt cv_local = *cv_in, *cv = &cv_local;
-    const int plain = plain_u8(cv, cv->ddt), sgn = cv->ddt == TL_I8;
-    const float *pl[3] = {(const float *)planes[0], (const float *)planes[1], (const float *)planes[2]};
+    const int sgn = cv->ddt == TL_I8;
     ilv3_tables T;
     ilv3_tables_init(&T);
     size_t i = 0, head = 0;
     while (stream && head < 64 && ((uintptr_t)d + 3 * head) % 64) head++;
     if (head > n) head = n;
-    if (head) f32_ilv3_step(pl, 0, d, &T, cv, plain, sgn, 0, head);
+    if (head) f32_ilv3_step(pl, 0, d, &T, cv, q8, sgn, 0, head);
     for (i = head; i + 64 <= n; i += 64)
-        f32_ilv3_step(pl, i, d + 3 * i, &T, cv, plain, sgn, stream, 0);
-    if (i < n) f32_ilv3_step(pl, i, d + 3 * i, &T, cv, plain, sgn, 0, n - i);
+        f32_ilv3_step(pl, i, d + 3 * i, &T, cv, q8, sgn, stream, 0);
+    /* the last pixels: the last 64 again (the same bytes; masked loads and
+     * stores cost more here), or the masked step for fewer than 64 */
+    if (i < n && n >= 64) f32_ilv3_step(pl, n - 64, d + 3 * (n - 64), &T, cv, q8, sgn, 0, 0);
+    else if (i < n) f32_ilv3_step(pl, i, d + 3 * i, &T, cv, q8, sgn, 0, n - i);
+}
+
+TL_VBMI_CVT void tl_f32_x8_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *d, size_t n,
+                                                          int stream, const tl_cvt *cv_in)
+{
+    const tl_cvt cv_local = *cv_in, *cv = &cv_local;
+    const float *pl[3] = {(const float *)planes[0], (const float *)planes[1], (const float *)planes[2]};
+#define TL_F32_ILV3(Q8) f32_ilv3(pl, d, n, stream, cv, Q8)
+    TL_Q8_DISPATCH(q8_mode(cv), TL_F32_ILV3);
+#undef TL_F32_ILV3
 }
 /* ---- 16 f32 planes -> one 16-channel block of 8-bit pixels (AVX-512 VBMI) ------
  * Quantizing NCHW f32 into NCHW16c i8 (oneDNN's nChw16c, a blocked NPU
@@ -387,12 +421,12 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void transpose16x16_lan
 }
 
 TL_VBMI_CVT __attribute__((always_inline)) static inline void f32_block16_step(const float *p, size_t ps, uint8_t *d,
-                                                                             const tl_cvt *cv, int plain, int sgn,
+                                                                             const tl_cvt *cv, int q8, int sgn,
                                                                              int nt, size_t part)
 {
     __m512i r[16];
 #pragma GCC unroll 16
-    for (int c = 0; c < 16; c++) r[c] = f32_plane64(cv, plain, sgn, p + c * ps, part != 0, (ptrdiff_t)part);
+    for (int c = 0; c < 16; c++) r[c] = f32_plane64(cv, q8, sgn, p + c * ps, part != 0, (ptrdiff_t)part);
     transpose16x16_lanes(r);
 #pragma GCC unroll 4
     for (int g = 0; g < 4; g++) {
@@ -412,20 +446,27 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void f32_block16_step(c
 /* n pixels of 16 f32 planes (plane_stride bytes apart) into n 16-byte
  * pixels at d: the pixels before d's first line start (streaming) and after
  * the last whole step through the masked step. */
-TL_VBMI_CVT void tl_f32_x8_block16_ukernel__avx512vbmi(const uint8_t *planes, size_t plane_stride, uint8_t *d, size_t n,
-                                                      int stream, const tl_cvt *cv_in)
+TL_VBMI_CVT __attribute__((always_inline)) static inline void f32_block16(const float *p, size_t ps, uint8_t *d, size_t n,
+                                                                         int stream, const tl_cvt *cv, int q8)
 {
-    const tl_cvt cv_local = *cv_in, *cv = &cv_local;
-    const int plain = plain_u8(cv, cv->ddt), sgn = cv->ddt == TL_I8;
-    const float *p = (const float *)planes;
-    const size_t ps = plane_stride / 4;
+    const int sgn = cv->ddt == TL_I8;
     size_t i = 0, head = 0;
     if (stream && (uintptr_t)d % 16 == 0)
         while (((uintptr_t)d + 16 * head) % 64) head++;
     else stream = 0;
     if (head > n) head = n;
-    if (head) f32_block16_step(p, ps, d, cv, plain, sgn, 0, head);
-    for (i = head; i + 64 <= n; i += 64) f32_block16_step(p + i, ps, d + 16 * i, cv, plain, sgn, stream, 0);
-    if (i < n) f32_block16_step(p + i, ps, d + 16 * i, cv, plain, sgn, 0, n - i);
+    if (head) f32_block16_step(p, ps, d, cv, q8, sgn, 0, head);
+    for (i = head; i + 64 <= n; i += 64) f32_block16_step(p + i, ps, d + 16 * i, cv, q8, sgn, stream, 0);
+    if (i < n && n >= 64) f32_block16_step(p + n - 64, ps, d + 16 * (n - 64), cv, q8, sgn, 0, 0); /* (as above) */
+    else if (i < n) f32_block16_step(p + i, ps, d + 16 * i, cv, q8, sgn, 0, n - i);
+}
+
+TL_VBMI_CVT void tl_f32_x8_block16_ukernel__avx512vbmi(const uint8_t *planes, size_t plane_stride, uint8_t *d, size_t n,
+                                                      int stream, const tl_cvt *cv_in)
+{
+    const tl_cvt cv_local = *cv_in, *cv = &cv_local;
+#define TL_F32_BLOCK16(Q8) f32_block16((const float *)planes, plane_stride / 4, d, n, stream, cv, Q8)
+    TL_Q8_DISPATCH(q8_mode(cv), TL_F32_BLOCK16);
+#undef TL_F32_BLOCK16
 }
 #endif

@@ -34,16 +34,20 @@ TL_FN vf stage_in(const tl_cvt *cv, int S, const uint8_t *p)
 }
 
 /* ---- the destination stage: W reals -> W elements ----------------------------- */
-TL_FN vi round_to_int(const tl_cvt *cv, vf x)
+/* round: a tl_round (the kernels that convert many vectors a step pass it
+ * as a constant, so no vector tests it) */
+TL_FN vi round_mode(int round, vf x)
 {
-    if (cv->round == TL_ROUND_ZERO) return vf_to_i_trunc(x);
-    if (cv->round == TL_ROUND_AWAY) {
+    if (round == TL_ROUND_ZERO) return vf_to_i_trunc(x);
+    if (round == TL_ROUND_AWAY) {
         vi t = vf_to_i_trunc(x);
         vf f = vf_sub(x, vi_to_f(t)); /* exact */
         return vi_away_adjust(t, f);
     }
     return vf_to_i_even(x); /* MXCSR default: nearest-even (elem.h's assumption) */
 }
+
+TL_FN vi round_to_int(const tl_cvt *cv, vf x) { return round_mode(cv->round, x); }
 
 /* Every kind is one multiply and one add (tl_cvt d_mul, d_add: AFFINE's
  * multiplier is 1.0f / scale, elem.c; DFP and NONE add 0 and multiply by
@@ -62,12 +66,14 @@ TL_FN vi quantize(const tl_cvt *cv, vf x)
  * value, for x < -2^31 and -inf), which the packs saturate to lo, so only the
  * upper clamp is needed. Ties away from zero adjust the truncation by the
  * remainder, which needs the value in range: that mode clamps both ends. */
-TL_FN vi quantize8(const tl_cvt *cv, vf x)
+TL_FN vi quantize8_mode(const tl_cvt *cv, int round, vf x)
 {
-    if (cv->round == TL_ROUND_AWAY) return quantize(cv, x);
     x = vf_add(vf_nan_to_zero(vf_mul(x, vf_set1(cv->d_mul))), vf_set1(cv->d_add));
-    return round_to_int(cv, vf_min(vf_set1(cv->hi), x));
+    if (round == TL_ROUND_AWAY) return round_mode(round, vf_min(vf_max(x, vf_set1(cv->lo)), vf_set1(cv->hi)));
+    return round_mode(round, vf_min(vf_set1(cv->hi), x));
 }
+
+TL_FN vi quantize8(const tl_cvt *cv, vf x) { return quantize8_mode(cv, cv->round, x); }
 
 /* Plain codes into u8 (the destination unquantized: d_mul 1 and d_add 0;
  * nearest-even or toward zero): x * 1 + 0 is x for every value but a NaN,
@@ -81,10 +87,9 @@ TL_FN int plain_u8(const tl_cvt *cv, int D)
     return D == TL_U8 && cv->d_mul == 1.0f && cv->d_add == 0.0f && cv->round != TL_ROUND_AWAY;
 }
 
-TL_FN vi quantize8_plain(const tl_cvt *cv, vf x)
-{
-    return round_to_int(cv, vf_min(vf_set1(cv->hi), x));
-}
+TL_FN vi quantize8_plain_mode(const tl_cvt *cv, int round, vf x) { return round_mode(round, vf_min(vf_set1(cv->hi), x)); }
+
+TL_FN vi quantize8_plain(const tl_cvt *cv, vf x) { return quantize8_plain_mode(cv, cv->round, x); }
 
 /* nearest-even on the bits, NaN kept quiet (pipeline.h tl_p_f32_to_bf16) */
 TL_FN vi f_to_bf16(vf x)
