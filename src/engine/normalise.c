@@ -527,7 +527,8 @@ static tl_status build_plane(tl_plan *p, int dp)
  * two passes that each wrote every other byte of the same rows (reading
  * every destination line twice); merged, the executor sees both planes at
  * once and writes each row whole. (Passes a plane apart, NV12 back to
- * planes, stay apart: merged they measured no faster.) */
+ * planes, stay apart: merged, the new node would be the outermost, and the
+ * executor would see the same inner nodes as each pass does now.) */
 static bool same_box(const tl_pass *a, const tl_pass *b)
 {
     if (a->kind != TL_PASS_CONVERT || b->kind != TL_PASS_CONVERT || a->nnodes != b->nnodes || a->head || a->tail ||

@@ -19,9 +19,9 @@ static unsigned px_move(int64_t n)
  * up to 64: whole pixels per register; a gather up to 16). */
 #if defined(__x86_64__) || defined(_M_X64)
 /* The line gather (move.h) for a gather of 2 to 4 destination bytes a pixel
- * from 8-bit pixels of 4 to 32 bytes, raw, saturated or through the table
- * (cv->lut, filled for every 8-bit conversion but a raw copy), or from f16
- * pixels of 4 halves converted by the f32 pipeline's steps (kDLA_HWC4 f16). */
+ * from 8-bit pixels of 4 to 32 bytes, raw, saturated (u8 <-> i8) or through
+ * the plan's table (cv->lut8), or from f16 pixels of 4 halves converted by
+ * the f32 pipeline's steps (kDLA_HWC4 f16). */
 static void choose_lines(const tl_plan *p, tl_pass *ps, int64_t ss, size_t rs)
 {
     const tl_cvt *cv = &p->cv;

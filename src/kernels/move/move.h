@@ -151,12 +151,11 @@ static inline void tl_px_perm_gather(uint8_t perm[64], unsigned ss, unsigned rs)
  * pixels; merge[j] places load j's pixels, each rs bytes at p * rs), or
  * converted from f16 (kDLA_HWC4 f16: 16 pixels of 4 halves, packed to
  * bytes in the saturating packs' lane order). Line j of a step then comes
- * from groups first[j] and first[j] + 1 by one two-source permute. */
+ * from groups 64j / rs / 16 and the next by one two-source permute. */
 typedef struct tl_px_lines {
     uint8_t merge[8][64];
     uint64_t merge_keep[8];
     uint8_t line[4][64];
-    uint8_t first[4];
 } tl_px_lines;
 
 /* Where byte c of pixel p (< 16) of a group sits: `pix` bytes a pixel, or,
@@ -183,10 +182,10 @@ static inline void tl_px_lines_init(tl_px_lines *L, unsigned ss, unsigned rs, in
                 L->merge_keep[j] |= 1ull << at;
             }
     for (unsigned j = 0; j < rs; j++) {
-        L->first[j] = (uint8_t)(64 * j / rs / 16);
+        unsigned first = 64 * j / rs / 16;
         for (unsigned b = 0; b < 64; b++) {
             unsigned o = 64 * j + b, p = o / rs;
-            L->line[j][b] = (uint8_t)((p / 16 - L->first[j]) * 64 + tl_px_lines_pos(pix, p % 16, o % rs));
+            L->line[j][b] = (uint8_t)((p / 16 - first) * 64 + tl_px_lines_pos(pix, p % 16, o % rs));
         }
     }
 }
