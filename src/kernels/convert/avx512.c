@@ -132,10 +132,11 @@ TL_X86_ROW(tl_f32_f32_convert_ukernel__avx512, TL_F32, TL_F32)
  * conversion in the same registers, for DLA HWC4 f16 from RGB u8: no tile
  * pass, the destination only stored to. Quantized codes take the row
  * kernel's steps (dequant, cvtps_ph), plain ones an exact integer step, so
- * the results are the row kernel's. (The reverse, f16 -> u8 fused into the
- * gather, measured slower than the gather plus the row kernel: the
- * conversion is the cost there, not the pass.) The function carries the
- * VBMI target; the executor calls it only on a CPU with it. */
+ * the results are the row kernel's. (The reverse, f16 -> 8-bit, is the
+ * line gather below: an earlier fused gather measured slower than the
+ * gather plus the row kernel, 0.15-0.19 against 0.22x memcpy at 256 KiB;
+ * 64 pixels into 3 whole lines a step reach 0.31x.) The functions
+ * carry the VBMI target; the executors call them only on a CPU with it. */
 #define TL_VBMI_CVT __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
 
 /* 32 u8 codes (the low half of b) -> 32 f16 in one register */
