@@ -383,6 +383,25 @@ TL_TEST(repack_and_fill)
     }
 }
 
+/* len bytes that end where an unreadable page starts: a kernel that reads
+ * past its source faults. guard_open fails only when mmap or mprotect do. */
+typedef struct guarded {
+    uint8_t *map, *at;
+    size_t maplen;
+} guarded;
+
+static bool guard_open(guarded *g, size_t len)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    g->maplen = (len + pg - 1) / pg * pg + pg;
+    g->map = mmap(NULL, g->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (g->map == MAP_FAILED) return false;
+    g->at = g->map + g->maplen - pg - len;
+    return mprotect(g->map + g->maplen - pg, pg, PROT_NONE) == 0;
+}
+
+static void guard_close(guarded *g) { munmap(g->map, g->maplen); }
+
 /* The AVX-512 VBMI pixel moves (kernels/move/avx512vbmi.c) against index
  * arithmetic: every pixel size, run length and head, pixel counts around a
  * register's worth, sentinels around the output, and a gather source that
@@ -554,13 +573,11 @@ TL_TEST(chroma_dup_rows)
 TL_TEST(chroma_zip_even)
 {
     tl_rng r = tl_test_rng();
-    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
     for (size_t n = 0; n < 300 && TL_TEST_FAILURES() == 0; n += n < 70 ? 1 : (size_t)tl_rng_range(&r, 1, 20)) {
-        size_t len = n ? 2 * n - 1 : 0, maplen = 2 * ((len + pg - 1) / pg * pg + pg), half = maplen / 2;
-        uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        REQUIRE(map != MAP_FAILED);
-        REQUIRE(mprotect(map + half - pg, pg, PROT_NONE) == 0 && mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
-        uint8_t *u = map + half - pg - len, *v = map + maplen - pg - len;
+        size_t len = n ? 2 * n - 1 : 0;
+        guarded gu, gv;
+        REQUIRE(guard_open(&gu, len) && guard_open(&gv, len));
+        uint8_t *u = gu.at, *v = gv.at;
         uint8_t *base = aligned_alloc(64, (2 * n + 2 * PAD + 64 + 63) / 64 * 64), *out = base + tl_rng_range(&r, 0, 63);
         tl_rng_bytes(&r, u, len);
         tl_rng_bytes(&r, v, len);
@@ -586,7 +603,8 @@ TL_TEST(chroma_zip_even)
             }
         }
         free(base);
-        munmap(map, maplen);
+        guard_close(&gu);
+        guard_close(&gv);
     }
 }
 
@@ -644,12 +662,10 @@ static void check_gather_lines(tl_rng *r, unsigned ss, unsigned rs, size_t m, in
 #if defined(__x86_64__) || defined(_M_X64)
     tl_px_lines L;
     int f16 = mode == 4;
-    size_t srs = f16 ? 2 * rs : rs, pg = (size_t)sysconf(_SC_PAGESIZE), len = m ? (m - 1) * ss + srs : 0;
-    size_t maplen = (len + pg - 1) / pg * pg + pg, off = (size_t)tl_rng_range(r, 0, 63);
-    uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    REQUIRE(map != MAP_FAILED);
-    REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
-    uint8_t *s = map + maplen - pg - len, *base = aligned_alloc(64, (m * rs + 2 * PAD + 64 + 63) / 64 * 64);
+    size_t srs = f16 ? 2 * rs : rs, len = m ? (m - 1) * ss + srs : 0, off = (size_t)tl_rng_range(r, 0, 63);
+    guarded g;
+    REQUIRE(guard_open(&g, len));
+    uint8_t *s = g.at, *base = aligned_alloc(64, (m * rs + 2 * PAD + 64 + 63) / 64 * 64);
     uint8_t *out = base + off, lut[256];
     tl_rng_bytes(r, s, len);
     tl_rng_bytes(r, lut, sizeof lut);
@@ -677,7 +693,7 @@ static void check_gather_lines(tl_rng *r, unsigned ss, unsigned rs, size_t m, in
         }
     }
     free(base);
-    munmap(map, maplen);
+    guard_close(&g);
 #else
     (void)r, (void)ss, (void)rs, (void)m, (void)mode, (void)qi, (void)nt;
 #endif
@@ -704,11 +720,10 @@ TL_TEST(line_gathers_vbmi)
 
 #if defined(__x86_64__) || defined(_M_X64)
 /* len bytes of f32 sources (make_source's specials, ties and randoms,
- * shuffled so specials land anywhere) ending at an unreadable page: a read
- * past them faults; *at is their start. Unmap *map (*maplen bytes) when done. */
-static void f32_before_guard(tl_rng *r, size_t len, uint8_t **map, size_t *maplen, uint8_t **at)
+ * shuffled so specials land anywhere) in g, before its unreadable page. */
+static void f32_before_guard(tl_rng *r, size_t len, guarded *g)
 {
-    size_t cap = len / 4 + 1300, pg = (size_t)sysconf(_SC_PAGESIZE);
+    size_t cap = len / 4 + 1300;
     uint8_t *src = malloc(4 * cap + 8);
     size_t got = make_source(r, TL_F32, src, cap);
     for (size_t i = got; i > 1; i--) {
@@ -717,12 +732,8 @@ static void f32_before_guard(tl_rng *r, size_t len, uint8_t **map, size_t *maple
         memcpy(&a, src + 4 * (i - 1), 4), memcpy(&b, src + 4 * j, 4);
         memcpy(src + 4 * (i - 1), &b, 4), memcpy(src + 4 * j, &a, 4);
     }
-    *maplen = (len + pg - 1) / pg * pg + pg;
-    *map = mmap(NULL, *maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    REQUIRE(*map != MAP_FAILED);
-    REQUIRE(mprotect(*map + *maplen - pg, pg, PROT_NONE) == 0);
-    *at = *map + *maplen - pg - len;
-    memcpy(*at, src, len);
+    REQUIRE(guard_open(g, len));
+    memcpy(g->at, src, len);
     free(src);
 }
 #endif
@@ -736,10 +747,10 @@ static void f32_before_guard(tl_rng *r, size_t len, uint8_t **map, size_t *maple
 static void check_f32_ilv3(tl_rng *r, size_t n, int qi, int nt)
 {
 #if defined(__x86_64__) || defined(_M_X64)
-    uint8_t *map, *base = aligned_alloc(64, (3 * n + 2 * PAD + 64 + 63) / 64 * 64), *out = base + tl_rng_range(r, 0, 63);
-    size_t maplen;
-    uint8_t *pl;
-    f32_before_guard(r, 12 * n, &map, &maplen, &pl);
+    uint8_t *base = aligned_alloc(64, (3 * n + 2 * PAD + 64 + 63) / 64 * 64), *out = base + tl_rng_range(r, 0, 63);
+    guarded g;
+    f32_before_guard(r, 12 * n, &g);
+    uint8_t *pl = g.at;
     const uint8_t *planes[3] = {pl, pl + 4 * n, pl + 8 * n};
     tl_cvt cv;
     tl_quant q;
@@ -759,7 +770,7 @@ static void check_f32_ilv3(tl_rng *r, size_t n, int qi, int nt)
             break;
         }
     }
-    munmap(map, maplen);
+    guard_close(&g);
     free(base);
 #else
     (void)r, (void)n, (void)qi, (void)nt;
@@ -774,11 +785,12 @@ static void check_f32_ilv3(tl_rng *r, size_t n, int qi, int nt)
 static void check_f32_block16(tl_rng *r, size_t n, int qi, int nt)
 {
 #if defined(__x86_64__) || defined(_M_X64)
-    size_t stride = 4 * (n + (size_t)tl_rng_range(r, 0, 9)), maplen;
+    size_t stride = 4 * (n + (size_t)tl_rng_range(r, 0, 9));
     size_t off = tl_rng_range(r, 0, 3) ? 16 * (size_t)tl_rng_range(r, 0, 3) : (size_t)tl_rng_range(r, 0, 63);
-    uint8_t *map, *base = aligned_alloc(64, (16 * n + 2 * PAD + 64 + 63) / 64 * 64), *out = base + off;
-    uint8_t *pl;
-    f32_before_guard(r, 15 * stride + 4 * n, &map, &maplen, &pl);
+    uint8_t *base = aligned_alloc(64, (16 * n + 2 * PAD + 64 + 63) / 64 * 64), *out = base + off;
+    guarded g;
+    f32_before_guard(r, 15 * stride + 4 * n, &g);
+    uint8_t *pl = g.at;
     tl_cvt cv;
     tl_quant q;
     tl_cvt_init_dt(&cv, TL_F32, NULL, qi % 2 ? TL_I8 : TL_U8, quant_set(qi, &q));
@@ -798,7 +810,7 @@ static void check_f32_block16(tl_rng *r, size_t n, int qi, int nt)
             break;
         }
     }
-    munmap(map, maplen);
+    guard_close(&g);
     free(base);
 #else
     (void)r, (void)n, (void)qi, (void)nt;
