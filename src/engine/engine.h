@@ -44,6 +44,10 @@ typedef struct tl_machine {
     unsigned alias_store_rows; /* ... and store to: the ways; past that the transposes
                                   write runs of lines per row through L1
                                   (TL_ALIAS_STORE_ROWS) */
+    bool split_stores;       /* plain 64-byte stores that cross a line cost about what aligned
+                                ones do: AMD (Zen 5 measured: the 3-channel byte de-interleave
+                                into rows off a line 40% faster storing as is than realigning
+                                in registers, which an Intel Xeon needed); TL_SPLIT_STORES=0|1 */
 } tl_machine;
 
 /* The cache model of a sysfs cache directory (/sys/devices/system/cpu/cpu0/cache:

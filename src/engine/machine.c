@@ -1,7 +1,7 @@
 /* The machine policy, decided once (XNNPACK's config, libyuv's cpu flags):
  * the CPU's paths and features, its data caches, and the tuning numbers every
  * plan derives from them. TL_CPU, TL_CPU_DISABLE, TL_CACHES, TL_STREAM_BYTES,
- * TL_TILE_BYTES, TL_ALIAS_ROWS and TL_ALIAS_STORE_ROWS override the detection, and tests replace
+ * TL_TILE_BYTES, TL_ALIAS_ROWS, TL_ALIAS_STORE_ROWS and TL_SPLIT_STORES override the detection, and tests replace
  * the whole of it (tl_machine_set) to force every path. */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -55,6 +55,14 @@ static int detect_x86(void)
      * BW on every processor that has BW */
     if (avx512f && avx512bw && avx512vl && (xcr0 & 0xE0) == 0xE0) best = TL_ISA_AVX512; /* opmask, ZMM */
     return best;
+}
+
+/* Stores that cross a line are about as cheap as aligned ones (tl_machine.split_stores). */
+static bool detect_split_stores(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
+    return b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u; /* "AuthenticAMD" */
 }
 
 /* AVX-512 VBMI: CPUID leaf 7, ECX bit 1 (the AVX-512 path's OS checks apply). */
@@ -248,6 +256,8 @@ void tl_machine_derive(tl_machine *m)
     if (a <= 1024) m->alias_rows = (unsigned)a;
     a = env_size("TL_ALIAS_STORE_ROWS", m->alias_store_rows, false);
     if (a <= 1024) m->alias_store_rows = (unsigned)a;
+    a = env_size("TL_SPLIT_STORES", m->split_stores, true);
+    if (a <= 1) m->split_stores = a == 1;
 }
 
 static size_t gcd(size_t a, size_t b)
@@ -291,6 +301,7 @@ static void build(tl_machine *m)
     m->best_isa = detect();
 #if defined(TL_X86)
     if (detect_vbmi()) m->feat |= TL_FEAT_VBMI;
+    m->split_stores = detect_split_stores();
 #endif
     m->feat &= ~env_disabled();
     m->default_isa = m->best_isa;

@@ -117,7 +117,11 @@ typedef void (*tl_t2d_fn)(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdi
  * verdict that 16 destination / source rows at their stride put more lines
  * into one L1 set than it allows (tl_machine_rows_alias); the kernel then
  * orders its stores or loads to spread them over sets. */
-enum { TL_T2D_STREAM = 1, TL_T2D_DST_ALIAS = 2, TL_T2D_SRC_ALIAS = 4 };
+enum { TL_T2D_STREAM = 1, TL_T2D_DST_ALIAS = 2, TL_T2D_SRC_ALIAS = 4, TL_T2D_SPLIT = 8 };
+/* TL_T2D_SPLIT (the AVX-512 byte de-interleaves only, where the executor
+ * passes it): the policy's verdict that plain 64-byte stores crossing a
+ * line cost about what aligned ones do (tl_machine.split_stores), so rows
+ * off a line are stored as they are instead of realigned in registers. */
 /* interleave/: C planes (NULL = a lane of zeros) -> n packed pixels of C
  * elements; C and the element size are fixed per kernel. */
 typedef void (*tl_ilv_fn)(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream);

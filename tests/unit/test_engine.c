@@ -724,6 +724,42 @@ TL_TEST(machine_policy)
         tl_plan_destroy(p);
         check_pair_at(&r, &s, &d, vbmi ? "byte transpose, VBMI" : "byte transpose, no VBMI", true);
     }
+    /* stores across lines as they are or realigned (split_stores), plain and
+     * streamed: the AVX-512 byte de-interleaves, and TIDL's padded rows a
+     * whole image a call both ways (2d rows: pads of a few bytes, pads of a
+     * step and more, rows shorter than a step, two images) */
+    static const char *const rows_pairs[][2] = {
+        {"NHWC:u8:1x40x150x3", "tidl:i8:1x3x40x150:pad=1,1,1,1:scale=0.5"},
+        {"tidl:i8:1x3x40x150:pad=1,1,1,1:scale=0.5", "NHWC:u8:1x40x150x3"},
+        {"NHWC:u8:1x9x70x3", "tidl:u8:1x3x9x70:pad=70,2,65,1"},
+        {"tidl:u8:1x3x9x70:pad=70,2,65,1", "NHWC:u8:1x9x70x3"},
+        {"NHWC:u8:2x7x40x3", "tidl:i8:2x3x7x40:pad=2,1,3,2:scale=0.25"},
+        {"NHWC:u8:1x33x101x3", "NCHW:u8:1x3x33x101"},
+    };
+    for (int v = 0; v < 4; v++) {
+        int split = v & 1, streamed = v >> 1;
+        tl_machine f = m;
+        f.split_stores = split != 0;
+        f.stream_bytes = streamed ? 1 : SIZE_MAX;
+        tl_machine_set(&f);
+        for (size_t k = 0; k < sizeof rows_pairs / sizeof rows_pairs[0] && TL_TEST_FAILURES() == 0; k++) {
+            tl_desc s, d;
+            REQUIRE_STATUS(tl_desc_parse(&s, rows_pairs[k][0]), TL_OK);
+            REQUIRE_STATUS(tl_desc_parse(&d, rows_pairs[k][1]), TL_OK);
+            char what[200];
+            snprintf(what, sizeof what, "%s -> %s (%s stores, %s)", rows_pairs[k][0], rows_pairs[k][1],
+                     streamed ? "streamed" : "plain", split ? "across lines" : "realigned");
+            tl_plan *p = NULL;
+            REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
+            const char *text = tl_plan_describe(p);
+            CHECK((strstr(text, ", stores across lines") != NULL) == (split != 0));
+            if (tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI) && strstr(what, "tidl"))
+                CHECK_STR_CONTAINS(text, "pass 0: convert planes src 0 -> dst 0, 2d rows ");
+            tl_plan_destroy(p);
+            check_pair_at(&r, &s, &d, what, true);
+            check_pair(&r, &s, &d, what);
+        }
+    }
     tl_machine_set(NULL);
 }
 

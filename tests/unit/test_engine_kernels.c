@@ -857,7 +857,8 @@ TL_TEST(pixel_moves_vbmi)
  * byte: random tables and the element rule's own (u8 -> TIDL i8 at scale
  * 0.5), every length up to 4 steps and then some, destination rows at every
  * offset in a line and gaps between them that must stay untouched, the
- * source ending at a PROT_NONE page, streamed and plain stores. */
+ * source ending at a PROT_NONE page, streamed and plain stores, rows off a
+ * line realigned or stored as they are (TL_T2D_SPLIT). */
 #if defined(__x86_64__) || defined(_M_X64)
 static void check_lut_dilv(tl_rng *r, size_t n, const uint8_t *lut, size_t pg)
 {
@@ -870,7 +871,8 @@ static void check_lut_dilv(tl_rng *r, size_t n, const uint8_t *lut, size_t pg)
     tl_rng_bytes(r, src, len);
     memset(raw, 0xA5, total);
     uint8_t *out = raw + PAD + off;
-    tl_x8_lut_deinterleave3_ukernel__avx512vbmi(src, out, (ptrdiff_t)ds1, n, (int)tl_rng_range(r, 0, 1), lut);
+    static const int flags[4] = {0, TL_T2D_STREAM, TL_T2D_SPLIT, TL_T2D_STREAM | TL_T2D_SPLIT};
+    tl_x8_lut_deinterleave3_ukernel__avx512vbmi(src, out, (ptrdiff_t)ds1, n, flags[tl_rng_pick(r, 4)], lut);
     for (size_t i = 0; i < total; i++) {
         uint8_t want = 0xA5;
         ptrdiff_t j = (ptrdiff_t)i - (ptrdiff_t)(PAD + off);
@@ -943,6 +945,136 @@ TL_TEST(lut_interleave_vbmi)
 #endif
 }
 
+/* The rows forms (tl_rows3: TIDL's padded planes, a whole image a call)
+ * against their definition: packed pixel (r, i) channel c is planar byte
+ * c * plane + r * plane_row + i, through the table or as it is; de-
+ * interleaving writes `head` zeros before each planar row and `tail` after
+ * and nothing else (sentinels everywhere around). Rows shorter and longer
+ * than a step; pads of 0 to 3 bytes and of 64 and more (a step then starts
+ * inside a pad run, or is all padding); planar rows contiguous but for the
+ * padding (the one-stream form) or with a gap, packed rows dense or with a
+ * gap (the row-by-row form); every store flag. The source ends at a
+ * PROT_NONE page; an interleave's source planes end with the last row's
+ * last pixel, so no byte of padding after it may be read either. */
+#if defined(__x86_64__) || defined(_M_X64)
+typedef struct rows_case {
+    tl_rows3 g;
+    size_t planar_bytes, packed_bytes;
+} rows_case;
+
+static rows_case rows_pick(tl_rng *r, size_t n, size_t rows)
+{
+    rows_case k;
+    static const size_t big[] = {64, 65, 70, 130};
+    k.g.n = n;
+    k.g.rows = rows;
+    k.g.head = tl_rng_range(r, 0, 5) == 0 ? big[tl_rng_pick(r, 4)] : (size_t)tl_rng_range(r, 0, 3);
+    k.g.tail = tl_rng_range(r, 0, 5) == 0 ? big[tl_rng_pick(r, 4)] : (size_t)tl_rng_range(r, 0, 3);
+    bool packed_gap = tl_rng_range(r, 0, 4) == 0, planar_gap = tl_rng_range(r, 0, 4) == 0;
+    k.g.packed_row = (ptrdiff_t)(3 * n + (packed_gap ? (size_t)tl_rng_range(r, 1, 9) : 0));
+    k.g.plane_row = (ptrdiff_t)(n + k.g.head + k.g.tail + (planar_gap ? (size_t)tl_rng_range(r, 1, 9) : 0));
+    size_t plane_bytes = (size_t)k.g.plane_row * rows;
+    k.g.plane = (ptrdiff_t)(plane_bytes + (size_t)tl_rng_range(r, 0, 70));
+    k.planar_bytes = 2 * (size_t)k.g.plane + plane_bytes;
+    k.packed_bytes = (size_t)k.g.packed_row * (rows - 1) + 3 * n;
+    return k;
+}
+
+static const int k_store_flags[4] = {0, TL_T2D_STREAM, TL_T2D_SPLIT, TL_T2D_STREAM | TL_T2D_SPLIT};
+
+static void check_rows_dilv(tl_rng *r, size_t n, size_t rows, const uint8_t *lut)
+{
+    rows_case k = rows_pick(r, n, rows);
+    const tl_rows3 *g = &k.g;
+    guarded gs;
+    REQUIRE(guard_open(&gs, k.packed_bytes));
+    tl_rng_bytes(r, gs.at, k.packed_bytes);
+    size_t off = (size_t)tl_rng_range(r, 0, 63), lead = PAD + off + g->head, total = lead + k.planar_bytes + PAD;
+    uint8_t *raw = aligned_alloc(64, (total + 63) / 64 * 64);
+    REQUIRE(raw != NULL);
+    memset(raw, 0xA5, total);
+    int flags = k_store_flags[tl_rng_pick(r, 4)];
+    tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(gs.at, raw + lead, g, flags, lut);
+    for (size_t b = 0; b < total; b++) {
+        uint8_t want = 0xA5;
+        ptrdiff_t j = (ptrdiff_t)b - (ptrdiff_t)lead; /* from plane 0, row 0, pixel 0 */
+        for (size_t c = 0; c < 3; c++) {
+            ptrdiff_t at = j - (ptrdiff_t)c * g->plane + (ptrdiff_t)g->head; /* from the row's padding */
+            if (at < 0 || at >= g->plane_row * (ptrdiff_t)rows) continue;
+            size_t row = (size_t)(at / g->plane_row), x = (size_t)(at % g->plane_row);
+            if (x < g->head || (x >= g->head + n && x < g->head + n + g->tail)) want = 0;
+            else if (x < g->head + n) {
+                uint8_t v = gs.at[(size_t)g->packed_row * row + 3 * (x - g->head) + c];
+                want = lut ? lut[v] : v;
+            }
+        }
+        if (raw[b] != want) {
+            FAILF("rows de-interleave n=%zu rows=%zu head=%zu tail=%zu plane_row=%td packed_row=%td flags=%d "
+                  "off=%zu: byte %td: 0x%02x != 0x%02x",
+                  n, rows, g->head, g->tail, g->plane_row, g->packed_row, flags, off, (ptrdiff_t)b - (ptrdiff_t)lead,
+                  raw[b], want);
+            break;
+        }
+    }
+    free(raw);
+    guard_close(&gs);
+}
+
+static void check_rows_ilv(tl_rng *r, size_t n, size_t rows, const uint8_t *lut)
+{
+    rows_case k = rows_pick(r, n, rows);
+    const tl_rows3 *g = &k.g;
+    /* the planes from row 0's first pixel to the last row's last: the last
+     * plane's row padding after that is not there to read */
+    size_t used = k.planar_bytes - g->head - g->tail - ((size_t)g->plane_row - n - g->head - g->tail);
+    guarded gs;
+    REQUIRE(guard_open(&gs, used));
+    tl_rng_bytes(r, gs.at, used); /* the padding too: not zeros, not to be read into pixels */
+    size_t off = (size_t)tl_rng_range(r, 0, 63), total = PAD + off + k.packed_bytes + PAD;
+    uint8_t *raw = aligned_alloc(64, (total + 63) / 64 * 64);
+    REQUIRE(raw != NULL);
+    memset(raw, 0xA5, total);
+    int flags = tl_rng_range(r, 0, 1) ? TL_T2D_STREAM : 0;
+    tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(gs.at, raw + PAD + off, g, flags, lut);
+    for (size_t b = 0; b < total; b++) {
+        uint8_t want = 0xA5;
+        ptrdiff_t j = (ptrdiff_t)b - (ptrdiff_t)(PAD + off);
+        if (j >= 0 && (size_t)j < k.packed_bytes && (size_t)(j % g->packed_row) < 3 * n) {
+            size_t row = (size_t)(j / g->packed_row), x = (size_t)(j % g->packed_row);
+            uint8_t v = gs.at[(size_t)g->plane * (x % 3) + (size_t)g->plane_row * row + x / 3];
+            want = lut ? lut[v] : v;
+        }
+        if (raw[b] != want) {
+            FAILF("rows interleave n=%zu rows=%zu head=%zu tail=%zu plane_row=%td packed_row=%td flags=%d off=%zu: "
+                  "byte %td: 0x%02x != 0x%02x",
+                  n, rows, g->head, g->tail, g->plane_row, g->packed_row, flags, off, j, raw[b], want);
+            break;
+        }
+    }
+    free(raw);
+    guard_close(&gs);
+}
+#endif
+
+TL_TEST(rows_interleave_vbmi)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
+        printf("rows_interleave_vbmi: skipped (no AVX-512 VBMI here)\n");
+        return;
+    }
+    tl_rng r = tl_test_rng();
+    uint8_t lut[256];
+    for (size_t n = 1; n < 330 && TL_TEST_FAILURES() == 0; n += n < 140 ? 1 : (size_t)tl_rng_range(&r, 1, 30))
+        for (size_t rows = 1; rows <= 5 && TL_TEST_FAILURES() == 0; rows += 2) {
+            tl_rng_bytes(&r, lut, sizeof lut);
+            const uint8_t *t = (n + rows) % 2 ? lut : NULL;
+            check_rows_dilv(&r, n, rows, t);
+            check_rows_ilv(&r, n, rows, t);
+        }
+#endif
+}
+
 int main(int argc, char **argv)
 {
     tl_test_init(argc, argv);
@@ -961,5 +1093,6 @@ int main(int argc, char **argv)
     TL_RUN(chroma_dup_rows);
     TL_RUN(saturating_repack_avx512);
     TL_RUN(lut_interleave_vbmi);
+    TL_RUN(rows_interleave_vbmi);
     return tl_test_finish();
 }

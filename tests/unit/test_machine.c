@@ -113,6 +113,7 @@ TL_TEST(derived_thresholds)
     unsetenv("TL_TILE_BYTES");
     unsetenv("TL_ALIAS_ROWS");
     unsetenv("TL_ALIAS_STORE_ROWS");
+    unsetenv("TL_SPLIT_STORES");
     m.cache = (tl_caches){{32 << 10, 8}, {1 << 20, 8}, {(size_t)32 << 20, 16}, "test"};
     tl_machine_derive(&m);
     CHECK_EQ_I64(m.stream_bytes, 8 << 20); /* a quarter of the LLC */
@@ -154,10 +155,21 @@ TL_TEST(derived_thresholds)
     CHECK_EQ_I64(m.stream_bytes, 12 << 20);
     CHECK_EQ_I64(m.tile_bytes, 8192);
     CHECK_EQ_I64(m.alias_rows, 2);
+    /* the split-store verdict stays as detected unless TL_SPLIT_STORES is 0 or 1 */
+    for (int was = 0; was < 2; was++) {
+        static const char *const values[] = {"0", "1", "2", "yes", ""};
+        for (int v = 0; v < 5; v++) {
+            m.split_stores = was != 0;
+            setenv("TL_SPLIT_STORES", values[v], 1);
+            tl_machine_derive(&m);
+            CHECK_EQ_I64(m.split_stores, v < 2 ? v : was);
+        }
+    }
     unsetenv("TL_STREAM_BYTES");
     unsetenv("TL_TILE_BYTES");
     unsetenv("TL_ALIAS_ROWS");
     unsetenv("TL_ALIAS_STORE_ROWS");
+    unsetenv("TL_SPLIT_STORES");
 }
 
 /* Rows that share L1 sets: 64x64 u8 planes (4096 bytes apart) alias on a

@@ -75,6 +75,7 @@ static void t2d_lut(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8
         const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
         tl_f32_x8_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, &p->cv);
     } else if (ps->x.t2d.k->shape == TL_T2D_DILV) {
+        stream = tl_exec_dilv_flags(p, (uint64_t)in->count * (uint64_t)out->count);
         tl_x8_lut_deinterleave3_ukernel__avx512vbmi(s, d, out->ds, (size_t)in->count, stream, p->cv.lut);
     } else {
         const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
@@ -247,6 +248,17 @@ static void run_t2d_lanes(const tl_plan *p, const tl_pass *ps, const uint8_t *s,
     }
 }
 
+/* The move kernel's store flags for a raw copy: the stream permission, the
+ * policy's alias verdict, and for the AVX-512 byte de-interleaves its
+ * split-store verdict (the only kernels that read that flag). */
+static int copy_flags(const tl_plan *p, const tl_pass *ps, const tl_node *in, int64_t n1)
+{
+    const tl_t2d_kernel *k = ps->x.t2d.k;
+    uint64_t bytes = (uint64_t)in->count * (uint64_t)n1 * ps->esize;
+    if (k->isa == TL_ISA_AVX512 && k->esize == 1 && k->shape == TL_T2D_DILV) return tl_exec_dilv_flags(p, bytes);
+    return tl_exec_streams(p, bytes) | ps->x.t2d.alias;
+}
+
 static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,
                     const tl_node *in, const tl_node *out)
 {
@@ -258,8 +270,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     }
     if (!ps->head && !ps->tail) {
         if (cv->path == TL_EP_COPY)
-            k->fn(s, in->ss, d, out->ds, (size_t)in->count, (size_t)out->count,
-                  tl_exec_streams(p, (uint64_t)in->count * (uint64_t)out->count * ps->esize) | ps->x.t2d.alias);
+            k->fn(s, in->ss, d, out->ds, (size_t)in->count, (size_t)out->count, copy_flags(p, ps, in, out->count));
         else if (ps->x.t2d.lut) t2d_lut(p, ps, s, d, in, out);
         else t2d_tiles(p, ps, s, d, in, out);
         return;
@@ -274,7 +285,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         uint8_t *dr = d + r0 * out->ds;
         if (cv->path == TL_EP_COPY)
             k->fn(sr, in->ss, dr + ps->head * cv->ed, out->ds, (size_t)in->count, (size_t)part.count,
-                  tl_exec_streams(p, (uint64_t)in->count * (uint64_t)part.count * ps->esize) | ps->x.t2d.alias);
+                  copy_flags(p, ps, in, part.count));
         else if (ps->x.t2d.lut) t2d_lut(p, ps, sr, dr + ps->head * cv->ed, in, &part);
         else t2d_tiles(p, ps, sr, dr, in, &part);
         for (int64_t r = 0; r < part.count; r++) {
@@ -286,3 +297,56 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
 }
 
 const tl_executor tl_exec_2d = {"2d", 2, applicable, run};
+
+/* 2d rows: the 3-channel byte (de)interleave of an image's rows in one
+ * kernel call (VBMI; the 8-bit table or a plain move): the node above the
+ * 2d pair is the image's rows, and a de-interleave's fused zeros are the
+ * padding bytes around each planar row (TIDL's padded planes). The 2d
+ * executor ran the kernel once per row. */
+static bool rows_kernel(const tl_plan *p, const tl_pass *ps)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    const tl_t2d_kernel *k = ps->x.t2d.k;
+    const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
+    if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI) || k->isa != TL_ISA_AVX512 || k->esize != 1 || k->param != 3)
+        return false;
+    if (p->cv.path == TL_EP_COPY ? ps->x.t2d.lut || ps->esize != 1 : ps->x.t2d.lut != 1) return false;
+    if (k->shape == TL_T2D_DILV) return in->ss == 3;
+    return k->shape == TL_T2D_ILV && out->ds == 3 && !ps->head && !ps->tail;
+#else
+    (void)p, (void)ps;
+    return false;
+#endif
+}
+
+static bool applicable_rows(const tl_plan *p, tl_pass *ps)
+{
+    if (ps->nnodes < 3) return false;
+    tl_pass was = *ps;
+    if (applicable(p, ps) && rows_kernel(p, ps)) {
+        ps->kernel_name = ps->x.t2d.k->shape == TL_T2D_DILV ? "tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi"
+                                                            : "tl_x8_lut_interleave3_rows_ukernel__avx512vbmi";
+        return true;
+    }
+    *ps = was;
+    return false;
+}
+
+static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
+                     const tl_node *out)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    const tl_node *rows = out - 1;
+    const uint8_t *lut = p->cv.path == TL_EP_COPY ? NULL : p->cv.lut;
+    bool dilv = ps->x.t2d.k->shape == TL_T2D_DILV;
+    tl_rows3 g = {(size_t)(dilv ? in->count : out->count), (size_t)rows->count, dilv ? rows->ss : rows->ds,
+                  dilv ? rows->ds : rows->ss, dilv ? out->ds : in->ss, (size_t)ps->head, (size_t)ps->tail};
+    uint64_t bytes = (uint64_t)in->count * (uint64_t)out->count * (uint64_t)rows->count;
+    if (dilv) tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(s, d + ps->head, &g, tl_exec_dilv_flags(p, bytes), lut);
+    else tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(s, d, &g, tl_exec_streams(p, bytes), lut);
+#else
+    (void)p, (void)ps, (void)s, (void)d, (void)in, (void)out;
+#endif
+}
+
+const tl_executor tl_exec_2d_rows = {"2d rows", 3, applicable_rows, run_rows};

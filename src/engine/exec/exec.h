@@ -26,7 +26,7 @@ struct tl_executor {
 /* The L1 tile of every executor that stages its work. */
 #define TL_TILE_BYTES 16384
 
-extern const tl_executor tl_exec_walk, tl_exec_row, tl_exec_2d, tl_exec_interleave, tl_exec_repack,
+extern const tl_executor tl_exec_walk, tl_exec_row, tl_exec_2d, tl_exec_2d_rows, tl_exec_interleave, tl_exec_repack,
     tl_exec_pixels, tl_exec_chroma_rows, tl_exec_strided_copy, tl_exec_strided, tl_exec_fill, tl_exec_fill_strided;
 
 /* ---- what several executors share (exec_common.c) -------------------------------- */
@@ -89,6 +89,12 @@ static inline int tl_exec_streams(const tl_plan *p, uint64_t bytes)
     return bytes >= (uint64_t)p->machine.stream_bytes;
 }
 
+/* The same for the AVX-512 byte de-interleaves, with the policy's
+ * TL_T2D_SPLIT (rows off a line stored as they are). */
+static inline int tl_exec_dilv_flags(const tl_plan *p, uint64_t bytes)
+{
+    return tl_exec_streams(p, bytes) | (p->machine.split_stores ? TL_T2D_SPLIT : 0);
+}
 /* n fused zero elements of the destination type. */
 static inline void tl_zero_elems(const tl_cvt *cv, uint8_t *d, int64_t n)
 {

@@ -10,6 +10,7 @@
  * on a CPU with VBMI. */
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -18,7 +19,7 @@
 #include "kernels/kernels.h" /* TL_UNROLL */
 
 #define TL_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
-#define TL_FN static inline TL_TARGET
+#define TL_FN static inline __attribute__((always_inline)) TL_TARGET
 #define TL_KERNEL TL_TARGET
 #define TL_X8_LUT 1
 #include "kernels/interleave/x86_tables.h"
@@ -52,5 +53,211 @@ TL_KERNEL void tl_x8_lut_interleave3_ukernel__avx512vbmi(const uint8_t *const *p
                                                          int stream, const uint8_t *lut)
 {
     ilv_x8_3(planes, dst, n, stream, lut);
+}
+
+/* ---- rows (tl_rows3) ------------------------------------------------------------- */
+/* Padded planar rows as one stream. When the planar rows are contiguous
+ * but for their padding (plane_row == head + n + tail) and the packed rows
+ * are dense, each plane from row 0's first pixel to the last row's last
+ * is one byte stream in which a run of head + tail zero bytes follows
+ * every row but the last. The 64-byte steps walk that stream, not the
+ * rows: a step whose bytes cross a row's end carries the pad run in its
+ * lanes (one byte permute), so every store is a whole step (whole aligned
+ * lines through the aligner, streamed when the call streams, or each step
+ * where it falls with TL_T2D_SPLIT) and nothing is done per row. Rows of at least 64 pixels, so a step crosses one row
+ * end at most. */
+static const uint8_t k_iota64[64] __attribute__((aligned(64))) = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+    22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+    44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63};
+
+/* Lanes [0, a) of v, then w zero bytes, then v's lanes from a on. */
+TL_FN __m512i pads_in(__m512i v, size_t a, size_t w)
+{
+    __m512i iota = _mm512_load_si512((const void *)k_iota64);
+    __mmask64 before = mask_n(a), upto = mask_n(a + w);
+    __m512i idx = _mm512_mask_sub_epi8(iota, ~upto, iota, _mm512_set1_epi8((char)w));
+    return _mm512_maskz_permutexvar_epi8(before | ~upto, idx, v);
+}
+
+/* A step k bytes into a row period (n pixels, then pad bytes): a pixels of
+ * the row, then w pad bytes (a == 64, w == 0: no row end in the step; a ==
+ * 0: the step starts inside the pad run, w of it left). */
+TL_FN void step_pads(size_t k, size_t n, size_t pad, size_t *a, size_t *w)
+{
+    *a = 64, *w = 0;
+    if (k + 64 <= n) return;
+    if (k < n) *a = n - k, *w = pad;
+    else *a = 0, *w = n + pad - k;
+}
+
+TL_FN bool padded_stream(const tl_rows3 *g, ptrdiff_t packed_row)
+{
+    return g->n >= 64 && packed_row == (ptrdiff_t)(3 * g->n) &&
+           g->plane_row == (ptrdiff_t)(g->n + g->head + g->tail);
+}
+
+/* Packed pixels into the padded planes' streams (padded_stream). */
+TL_FN void dilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const uint8_t *lut)
+{
+    size_t n = g->n, pad = g->head + g->tail, period = n + pad, total = (g->rows - 1) * period + n;
+    ptrdiff_t ds1 = g->plane;
+    __m512i k[3][3], a[3], t[4], prev[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+    map8_tables(t, lut);
+    dlv3_tables(k);
+    aligner al[3];
+    TL_UNROLL
+    for (int c = 0; c < 3; c++) aligner_init(&al[c], dst + c * ds1);
+    int nt = streams(stream & TL_T2D_STREAM, 0, 0), split = !nt && (stream & TL_T2D_SPLIT);
+    size_t i = 0, q = 0, at = 0;    /* stream byte, source pixel, byte of the row period */
+#define TL_DILV_STEP(W, LANES)                                                                    \
+    do {                                                                                          \
+        TL_DLV3_LOAD(src + 3 * q, a); /* 64 pixels: n >= 64 keeps the w extra ones in the image */ \
+        TL_UNROLL                                                                                 \
+        for (int c = 0; c < 3; c++) {                                                             \
+            __m512i v = map8_if(dlv3_channel(a, k, c), t, lut);                                   \
+            if (W) v = pads_in(v, LANES, W);                                                      \
+            uint8_t *row = dst + c * ds1;                                                         \
+            if (split) _mm512_storeu_si512((void *)(row + i), v);                                   \
+            else if (al[c].a == 0) store_line(row + i, v, nt);                                         \
+            else if (i == 0) _mm512_mask_storeu_epi8(row, mask_n(al[c].a), v); /* the head */    \
+            else store_line(row + i - 64 + al[c].a, aligner_cat(&al[c], prev[c], v), nt);        \
+            prev[c] = v;                                                                          \
+        }                                                                                         \
+        i += 64, q += 64 - (W), at += 64;                                                         \
+    } while (0)
+    while (i + 64 <= total) {
+        /* the steps inside the row, then the one across its end */
+        size_t inside = at < n ? (n - at) / 64 : 0, left = (total - i) / 64;
+        for (inside = inside < left ? inside : left; inside; inside--) TL_DILV_STEP(0, 64);
+        if (i + 64 > total) break;
+        size_t lanes, w;
+        step_pads(at, n, pad, &lanes, &w);
+        if (w > 64 - lanes) w = 64 - lanes;
+        TL_DILV_STEP(w, lanes);
+        if (at >= period) at -= period;
+    }
+#undef TL_DILV_STEP
+    if (nt) _mm_sfence();
+    TL_UNROLL
+    for (int c = 0; c < 3; c++) /* the rest of the last whole step */
+        if (al[c].a && !split) _mm512_mask_storeu_epi8(dst + c * ds1 + i - 64, ~mask_n(al[c].a), prev[c]);
+    if (i < total) { /* the last 1..63 bytes: the last row's last 64 pixels again */
+        TL_DLV3_LOAD(src + 3 * (g->rows * n - 64), a);
+        TL_UNROLL
+        for (int c = 0; c < 3; c++)
+            _mm512_storeu_si512((void *)(dst + c * ds1 + total - 64), map8_if(dlv3_channel(a, k, c), t, lut));
+    }
+}
+
+/* The padded planes' streams into packed pixels (padded_stream): a step
+ * whose 64 pixels cross a row end takes the lanes from the pad run on from
+ * a second load w bytes further (a blend, no permute). */
+TL_FN void ilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const uint8_t *lut)
+{
+    size_t n = g->n, pad = g->head + g->tail, period = n + pad, npx = g->rows * n;
+    const uint8_t *pl[3] = {src, src + g->plane, src + 2 * g->plane};
+    __m512i k[3][3], w3[3], t[4];
+    map8_tables(t, lut);
+    TL_UNROLL
+    for (int r = 0; r < 3; r++)
+        TL_UNROLL
+        for (int c = 0; c < 3; c++) k[r][c] = bmask(k_ilv3[r][c]); /* (the masked step's) */
+    size_t q = 0; /* the first pixel whose bytes start a line (streaming), as ilv_x8_3 */
+    if (stream & TL_T2D_STREAM)
+        while (q < 63 && ((uintptr_t)dst + 3 * q) % 64) q++;
+    if (q) ilv3_part(pl[0], pl[1], pl[2], dst, 0, q, k, t, lut); /* row 0: n >= 64 */
+    int nt = streams(stream & TL_T2D_STREAM, (uintptr_t)(dst + 3 * q), 0);
+    size_t o = q, at = q; /* plane stream byte, byte of the row period */
+    for (; q + 64 <= npx; q += 64) {
+        size_t lanes, w;
+        step_pads(at, n, pad, &lanes, &w);
+        __m512i v[3];
+        TL_UNROLL
+        for (int c = 0; c < 3; c++) {
+            __m512i x = _mm512_loadu_si512((const void *)(pl[c] + o + w));
+            if (lanes && w) x = _mm512_mask_blend_epi8(mask_n(lanes), x, _mm512_loadu_si512((const void *)(pl[c] + o)));
+            v[c] = map8_if(x, t, lut);
+        }
+        ilv3_regs(v[0], v[1], v[2], k, w3);
+        uint8_t *p = dst + 3 * q;
+        TL_UNROLL
+        for (int j = 0; j < 3; j++) {
+            if (nt) _mm512_stream_si512((void *)(p + 64 * j), w3[j]);
+            else _mm512_storeu_si512((void *)(p + 64 * j), w3[j]);
+        }
+        o += 64 + w;
+        at += 64 + w;
+        if (at >= period) at -= period;
+    }
+    if (nt) _mm_sfence();
+    if (q < npx) { /* the last 1..63 pixels: the last row's last 64 again */
+        size_t last = (g->rows - 1) * period + n - 64;
+        __m512i v[3];
+        TL_UNROLL
+        for (int c = 0; c < 3; c++) v[c] = map8_if(_mm512_loadu_si512((const void *)(pl[c] + last)), t, lut);
+        ilv3_regs(v[0], v[1], v[2], k, w3);
+        TL_UNROLL
+        for (int j = 0; j < 3; j++) _mm512_storeu_si512((void *)(dst + 3 * (npx - 64) + 64 * j), w3[j]);
+    }
+}
+
+/* Zero the padding bytes before the first row and after the last one (the
+ * runs between rows are in the streams). */
+TL_FN void edge_pads(uint8_t *dst, const tl_rows3 *g)
+{
+    for (int c = 0; c < 3; c++) {
+        uint8_t *first = dst + c * g->plane, *end = first + (ptrdiff_t)(g->rows - 1) * g->plane_row + g->n;
+        for (size_t b = 1; b <= g->head; b++) first[-(ptrdiff_t)b] = 0;
+        for (size_t b = 0; b < g->tail; b++) end[b] = 0;
+    }
+}
+
+/* Rows in one call: as one stream where the layout allows, else row by row
+ * (the row bodies above, each row's padding after it). Inlined with the
+ * table or without it as a constant, so no step tests for the table. */
+#define TL_ALWAYS static inline __attribute__((always_inline)) TL_TARGET
+TL_ALWAYS void dilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const uint8_t *lut)
+{
+    if (padded_stream(g, g->packed_row)) {
+        dilv_stream(src, dst, g, stream, lut);
+        edge_pads(dst, g);
+        return;
+    }
+    for (size_t r = 0; r < g->rows; r++) {
+        uint8_t *d = dst + (ptrdiff_t)r * g->plane_row;
+        dilv_x8_3(src + (ptrdiff_t)r * g->packed_row, d, g->plane, g->n, stream, lut);
+        for (int c = 0; c < 3; c++) { /* a byte or two: no memset call */
+            uint8_t *row = d + c * g->plane;
+            for (size_t b = 1; b <= g->head; b++) row[-(ptrdiff_t)b] = 0;
+            for (size_t b = 0; b < g->tail; b++) row[g->n + b] = 0;
+        }
+    }
+}
+
+TL_ALWAYS void ilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const uint8_t *lut)
+{
+    if (padded_stream(g, g->packed_row)) {
+        ilv_stream(src, dst, g, stream, lut);
+        return;
+    }
+    for (size_t r = 0; r < g->rows; r++) {
+        const uint8_t *s = src + (ptrdiff_t)r * g->plane_row, *planes[3] = {s, s + g->plane, s + 2 * g->plane};
+        ilv_x8_3(planes, dst + (ptrdiff_t)r * g->packed_row, g->n, stream, lut);
+    }
+}
+
+TL_KERNEL void tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
+                                                                int stream, const uint8_t *lut)
+{
+    if (lut) dilv_rows(src, dst, g, stream, lut);
+    else dilv_rows(src, dst, g, stream, NULL);
+}
+
+TL_KERNEL void tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
+                                                              int stream, const uint8_t *lut)
+{
+    if (lut) ilv_rows(src, dst, g, stream, lut);
+    else ilv_rows(src, dst, g, stream, NULL);
 }
 #endif

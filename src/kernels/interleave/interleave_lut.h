@@ -10,14 +10,33 @@
 
 #if defined(__x86_64__) || defined(_M_X64)
 /* n packed 3-byte pixels at src -> 3 planes ds1 bytes apart at dst, each
- * byte as lut[byte]. Writes exactly the 3 rows of n bytes; `stream`: the
- * caller allows non-temporal stores (used for whole aligned lines). */
+ * byte as lut[byte]. Writes exactly the 3 rows of n bytes; `stream`:
+ * TL_T2D_STREAM, the caller allows non-temporal stores (used for whole
+ * aligned lines), and TL_T2D_SPLIT (rows off a line stored as they are). */
 void tl_x8_lut_deinterleave3_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, ptrdiff_t ds1, size_t n,
                                                  int stream, const uint8_t *lut);
 /* n bytes of each of 3 planes -> n packed 3-byte pixels at dst, each byte as
  * lut[byte]; a NULL plane gives zero lanes (not looked up). */
 void tl_x8_lut_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream,
                                                const uint8_t *lut);
+/* Rows of 3-channel pixels in one call: `rows` rows of n pixels, the packed
+ * rows packed_row bytes apart, the planar rows plane_row bytes apart and
+ * the 3 planes plane bytes apart. De-interleaving, each planar row also
+ * gets `head` zero bytes before it and `tail` after (TIDL's padded rows).
+ * One call for an image instead of one per row: at TIDL's 296-pixel rows
+ * the per-call work (the executor's, the tables' loads) was a quarter of
+ * the run. lut NULL: a plain move. `stream`: TL_T2D_STREAM (whole lines
+ * non-temporal), and de-interleaving TL_T2D_SPLIT (planar rows off a line
+ * stored as they are, not realigned). */
+typedef struct tl_rows3 {
+    size_t n, rows;
+    ptrdiff_t packed_row, plane_row, plane;
+    size_t head, tail;
+} tl_rows3;
+void tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
+                                                      int stream, const uint8_t *lut);
+void tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
+                                                    int stream, const uint8_t *lut);
 /* n floats of each of 3 f32 planes -> n packed 3-byte pixels of 8-bit codes
  * by the conversion cv (the f32 row kernel's steps, in the register;
  * defined with the convert family, convert/avx512.c). `stream`: whole

@@ -388,7 +388,9 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, in
     aligner al[3];
     TL_UNROLL
     for (int c = 0; c < 3; c++) aligner_init(&al[c], d + c * ds1);
-    int nt = streams(stream, 0, 0); /* every full store below is aligned */
+    /* every full store below is aligned, but for rows stored as they are
+       (TL_T2D_SPLIT: the machine's stores across lines are cheap) */
+    int nt = streams(stream & TL_T2D_STREAM, 0, 0), split = !nt && (stream & TL_T2D_SPLIT);
     size_t i = 0;
     for (; i + 64 <= n; i += 64) {
         TL_DLV3_LOAD(s + 3 * i, a);
@@ -396,14 +398,15 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, in
         for (int c = 0; c < 3; c++) {
             __m512i v = map8_if(dlv3_channel(a, k, c), t, lut);
             uint8_t *row = d + c * ds1;
-            if (al[c].a == 0) store_line(row + i, v, nt);
+            if (split) _mm512_storeu_si512((void *)(row + i), v);
+            else if (al[c].a == 0) store_line(row + i, v, nt);
             else if (i == 0) _mm512_mask_storeu_epi8(row, mask_n(al[c].a), v); /* the head */
             else store_line(row + i - 64 + al[c].a, aligner_cat(&al[c], prev[c], v), nt);
             prev[c] = v;
         }
     }
     if (nt) _mm_sfence();
-    if (i > 0) /* the rest of the last whole register */
+    if (i > 0 && !split) /* the rest of the last whole register */
         TL_UNROLL
         for (int c = 0; c < 3; c++)
             if (al[c].a) _mm512_mask_storeu_epi8(d + c * ds1 + i - 64, ~mask_n(al[c].a), prev[c]);
