@@ -341,6 +341,9 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
     bool dilv = ps->x.t2d.k->shape == TL_T2D_DILV;
     tl_rows3 g = {(size_t)(dilv ? in->count : out->count), (size_t)rows->count, dilv ? rows->ss : rows->ds,
                   dilv ? rows->ds : rows->ss, dilv ? out->ds : in->ss, (size_t)ps->head, (size_t)ps->tail};
+    /* interleaving, the bytes between planar rows are only skipped: the
+     * kernel's one-stream form takes them as the pad run (TIDL's padding) */
+    if (!dilv && g.plane_row >= (ptrdiff_t)g.n) g.tail = (size_t)g.plane_row - g.n;
     uint64_t bytes = (uint64_t)in->count * (uint64_t)out->count * (uint64_t)rows->count;
     if (dilv) tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(s, d + ps->head, &g, tl_exec_dilv_flags(p, bytes), lut);
     else tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(s, d, &g, tl_exec_streams(p, bytes), lut);

@@ -22,7 +22,9 @@ void tl_x8_lut_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uin
 /* Rows of 3-channel pixels in one call: `rows` rows of n pixels, the packed
  * rows packed_row bytes apart, the planar rows plane_row bytes apart and
  * the 3 planes plane bytes apart. De-interleaving, each planar row also
- * gets `head` zero bytes before it and `tail` after (TIDL's padded rows).
+ * gets `head` zero bytes before it and `tail` after (TIDL's padded rows);
+ * interleaving, head + tail is the run of bytes between planar rows that
+ * the one-stream form skips (plane_row - n: the padding is not read). 
  * One call for an image instead of one per row: at TIDL's 296-pixel rows
  * the per-call work (the executor's, the tables' loads) was a quarter of
  * the run. lut NULL: a plain move. `stream`: TL_T2D_STREAM (whole lines
