@@ -29,13 +29,14 @@ static void byte_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
 
 /* Node i can be cut into slices that write disjoint bytes, the executor
  * taking any count of it: a node of the odometer; the executor's outer node,
- * unless its kernel is made for that count (de-interleave, unpack); the
- * innermost node of a 2d move whose kernel is not made for its count
- * (transposes, de-interleaves, unpacks: the executor tiles those rows
- * itself), unless the pass converts 16 planes into a 16-channel block in
- * one kernel (made for 16). Of a 3-node executor's nodes only the rows of
- * 2d rows (each row is a kernel row; chroma rows' pairs are not). Never the innermost node of a pass with fused zeros (its head and
- * tail belong to each whole run). */
+ * unless its kernel is made for that count (de-interleave, unpack, the
+ * dequantization of a 16-channel block into 16 planes); the innermost node
+ * of a 2d move whose kernel is not made for its count (transposes,
+ * de-interleaves, unpacks: the executor tiles those rows itself), unless
+ * the pass converts 16 planes into a 16-channel block in one kernel (made
+ * for 16). Of a 3-node executor's nodes only the rows of 2d rows (each row
+ * is a kernel row; chroma rows' pairs are not). Never the innermost node of
+ * a pass with fused zeros (its head and tail belong to each whole run). */
 static bool sliceable(const tl_pass *ps, int i)
 {
     int n = ps->nnodes, outer = n - ps->ex->nodes;
@@ -45,7 +46,8 @@ static bool sliceable(const tl_pass *ps, int i)
     if (ps->ex->nodes == 3) /* the parts slice the rows above, or 2d rows' rows */
         return ps->ex == &tl_exec_2d_rows && i == n - 3;
     int shape = ps->ex == &tl_exec_2d ? ps->x.t2d.k->shape : -1;
-    if (i == n - 2) return shape != TL_T2D_DILV && shape != TL_T2D_UNPACK;
+    bool unblock16 = ps->ex == &tl_exec_2d && ps->x.t2d.lut == 4;
+    if (i == n - 2) return shape != TL_T2D_DILV && shape != TL_T2D_UNPACK && !unblock16;
     bool block16 = ps->ex == &tl_exec_2d && ps->x.t2d.lut == 3;
     return shape >= 0 && shape != TL_T2D_ILV && shape != TL_T2D_PACK && !fused && !block16;
 }

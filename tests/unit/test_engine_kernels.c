@@ -817,6 +817,51 @@ static void check_f32_block16(tl_rng *r, size_t n, int qi, int nt)
 #endif
 }
 
+/* The reverse: one 16-channel block of 8-bit codes into 16 f32 planes
+ * (NCHW16c i8 -> NCHW f32) against the element rule: the block ending
+ * before an unreadable page, planes a random gap apart with sentinels
+ * around and between them, pixel counts around a step, the planes at every
+ * 4-byte offset in a line, plain and streamed (streamed only where the
+ * planes share their phase), every quantization from u8 and i8. */
+static void check_x8_unblock16(tl_rng *r, size_t n, int qi, int nt)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    size_t stride = 4 * (n + (size_t)tl_rng_range(r, 0, 20));
+    if (tl_rng_range(r, 0, 2) == 0) stride = (stride + 63) / 64 * 64; /* planes in phase: streamed */
+    if (stride == 0) stride = 64;
+    size_t len = 16 * stride + 2 * PAD;
+    size_t off = 4 * (size_t)tl_rng_range(r, 0, 15);
+    uint8_t *base = aligned_alloc(64, (len + off + 63) / 64 * 64), *out = base + off;
+    guarded g;
+    REQUIRE(base && guard_open(&g, 16 * n));
+    tl_rng_bytes(r, g.at, 16 * n);
+    tl_cvt cv;
+    tl_quant q;
+    tl_dtype sdt = qi % 2 ? TL_I8 : TL_U8;
+    tl_cvt_init_dt(&cv, sdt, quant_set(qi, &q), TL_F32, NULL);
+    memset(out, 0xA5, len);
+    tl_x8_f32_unblock16_ukernel__avx512vbmi(g.at, out + PAD, stride, n, nt, &cv);
+    tl_store_fence();
+    for (size_t i = 0; i < len; i++) {
+        uint8_t want = 0xA5;
+        size_t j = i - PAD, c = j / stride, x = j % stride / 4;
+        if (i >= PAD && c < 16 && x < n) {
+            uint32_t f = (uint32_t)tl_elem_convert_raw(&cv.op, g.at[16 * x + c]);
+            want = (uint8_t)(f >> (8 * (j % 4)));
+        }
+        if (out[i] != want) {
+            FAILF("8-bit block16 -> f32 n=%zu q=%d nt=%d off=%zu stride=%zu: byte %zu: 0x%02x != 0x%02x", n, qi, nt,
+                  off, stride, i, out[i], want);
+            break;
+        }
+    }
+    guard_close(&g);
+    free(base);
+#else
+    (void)r, (void)n, (void)qi, (void)nt;
+#endif
+}
+
 TL_TEST(f32_interleave3_vbmi)
 {
     if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
@@ -830,6 +875,7 @@ TL_TEST(f32_interleave3_vbmi)
             for (int nt = 0; nt < 2; nt++) {
                 check_f32_ilv3(&r, counts[k], qi, nt);
                 check_f32_block16(&r, counts[k], qi, nt);
+                check_x8_unblock16(&r, counts[k], qi, nt);
             }
 }
 

@@ -470,4 +470,93 @@ TL_VBMI_CVT void tl_f32_x8_block16_ukernel__avx512vbmi(const uint8_t *planes, si
     TL_Q8_DISPATCH(q8_mode(cv), TL_F32_BLOCK16);
 #undef TL_F32_BLOCK16
 }
+/* ---- one 16-channel block of 8-bit pixels -> 16 f32 planes (AVX-512 VBMI) ------
+ * Dequantizing NCHW16c i8 into NCHW f32 (the reverse of the above): 16
+ * pixels a step, 256 bytes in 4 registers of 4 pixels. Two two-source byte
+ * permutes and a blend regroup them into 4 registers of 4 channels x 16
+ * pixels (a channel per 128-bit lane); each lane is widened, dequantized by
+ * the row kernel's steps (dequant, the quantization kind a constant per
+ * instance) and stored as one whole line of its plane. No L1 tile of bytes
+ * or floats and no second pass over one. Byte 16 cc + p of group g is
+ * channel 4g + cc of pixel p: byte 16 (p % 4) + 4g + cc of register p / 4,
+ * i.e. index 16 (b & 7) + (b >> 4) + 4g of the pair (p < 8: registers 0:1,
+ * else 2:3). */
+static const uint8_t k_unblock16_idx[64] __attribute__((aligned(64))) = {
+    0, 16, 32, 48, 64, 80, 96, 112, 0, 16, 32, 48, 64, 80, 96, 112, 1, 17, 33, 49, 65, 81,
+    97, 113, 1, 17, 33, 49, 65, 81, 97, 113, 2, 18, 34, 50, 66, 82, 98, 114, 2, 18, 34, 50,
+    66, 82, 98, 114, 3, 19, 35, 51, 67, 83, 99, 115, 3, 19, 35, 51, 67, 83, 99, 115};
+
+/* dequant with the quantization kind q a constant (x86_body.h's steps) */
+TL_VBMI_CVT __attribute__((always_inline)) static inline vf dequant_kind(const tl_cvt *cv, int q, vi c)
+{
+    vf x = vi_to_f(vi_sub(c, vi_set1(cv->s_zp)));
+    if (q == TL_Q_INV) return vf_div(x, vf_set1(cv->s_scale));
+    if (q == TL_Q_AFFINE) return vf_mul(x, vf_set1(cv->s_scale));
+    if (q == TL_Q_DFP) return vf_mul(vf_mul(x, vf_set1(cv->s_m1)), vf_set1(cv->s_m2));
+    return x;
+}
+
+/* 16 pixels (part: the first `part` of them) of the block at s into the 16
+ * planes at d (ps floats apart), pixel 0 at d */
+TL_VBMI_CVT __attribute__((always_inline)) static inline void x8_unblock16_step(const uint8_t *s, float *d, size_t ps,
+                                                                              const tl_cvt *cv, int q, int sgn,
+                                                                              int nt, size_t part)
+{
+    __m512i r[4];
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++)
+        r[j] = part ? _mm512_maskz_loadu_epi8(tl_first_bits(16 * (ptrdiff_t)part - 64 * j), s + 64 * j)
+                    : _mm512_loadu_si512((const void *)(s + 64 * j));
+    const __m512i idx = _mm512_load_si512((const void *)k_unblock16_idx);
+#pragma GCC unroll 4
+    for (int g = 0; g < 4; g++) {
+        __m512i ig = _mm512_add_epi8(idx, _mm512_set1_epi8((char)(4 * g)));
+        __m512i a = _mm512_mask_blend_epi8(0xFF00FF00FF00FF00ull, _mm512_permutex2var_epi8(r[0], ig, r[1]),
+                                           _mm512_permutex2var_epi8(r[2], ig, r[3]));
+#pragma GCC unroll 4
+        for (int cc = 0; cc < 4; cc++) {
+            __m128i b = cc == 0   ? _mm512_castsi512_si128(a) /* (literal lanes: clang wants immediates) */
+                        : cc == 1 ? _mm512_extracti32x4_epi32(a, 1)
+                        : cc == 2 ? _mm512_extracti32x4_epi32(a, 2)
+                                  : _mm512_extracti32x4_epi32(a, 3);
+            vf x = dequant_kind(cv, q, sgn ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b));
+            float *to = d + (size_t)(4 * g + cc) * ps;
+            if (part) _mm512_mask_storeu_ps(to, (__mmask16)tl_first_bits((ptrdiff_t)part), x);
+            else if (nt) _mm512_stream_ps(to, x);
+            else _mm512_storeu_ps(to, x);
+        }
+    }
+}
+
+/* n pixels: the ones before the planes' first line start (streaming, when
+ * the planes share their phase) and after the last whole step by the
+ * masked step, or the last 16 again (same values). */
+TL_VBMI_CVT __attribute__((always_inline)) static inline void x8_unblock16(const uint8_t *s, float *d, size_t ps, size_t n,
+                                                                          int stream, const tl_cvt *cv, int q)
+{
+    const int sgn = cv->sdt == TL_I8;
+    size_t i = 0, head = 0;
+    if (stream && ps % 16 == 0 && (uintptr_t)d % 4 == 0)
+        while (((uintptr_t)(d + head)) % 64) head++;
+    else stream = 0;
+    if (head > n) head = n;
+    if (head) x8_unblock16_step(s, d, ps, cv, q, sgn, 0, head);
+    for (i = head; i + 16 <= n; i += 16) x8_unblock16_step(s + 16 * i, d + i, ps, cv, q, sgn, stream, 0);
+    if (i < n && n >= 16) x8_unblock16_step(s + 16 * (n - 16), d + n - 16, ps, cv, q, sgn, 0, 0);
+    else if (i < n) x8_unblock16_step(s + 16 * i, d + i, ps, cv, q, sgn, 0, n - i);
+}
+
+TL_VBMI_CVT void tl_x8_f32_unblock16_ukernel__avx512vbmi(const uint8_t *src, uint8_t *planes, size_t plane_stride,
+                                                        size_t n, int stream, const tl_cvt *cv_in)
+{
+    const tl_cvt cv_local = *cv_in, *cv = &cv_local;
+    float *d = (float *)(void *)planes;
+    size_t ps = plane_stride / 4;
+    switch (cv->s_q) {
+    case TL_Q_AFFINE: x8_unblock16(src, d, ps, n, stream, cv, TL_Q_AFFINE); break;
+    case TL_Q_INV: x8_unblock16(src, d, ps, n, stream, cv, TL_Q_INV); break;
+    case TL_Q_DFP: x8_unblock16(src, d, ps, n, stream, cv, TL_Q_DFP); break;
+    default: x8_unblock16(src, d, ps, n, stream, cv, TL_Q_NONE); break;
+    }
+}
 #endif

@@ -50,6 +50,12 @@ void tl_f32_x8_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uin
  * pixels of 8-bit codes (one NCHW16c channel block), the same way. */
 void tl_f32_x8_block16_ukernel__avx512vbmi(const uint8_t *planes, size_t plane_stride, uint8_t *dst, size_t n,
                                            int stream, const struct tl_cvt *cv);
+/* n 16-byte pixels of 8-bit codes (one NCHW16c channel block, dense at src)
+ * -> n floats of each of 16 f32 planes (plane_stride bytes apart) by the
+ * conversion cv's source stage, the reverse. `stream`: whole lines
+ * non-temporal when the planes share their phase (the caller fences). */
+void tl_x8_f32_unblock16_ukernel__avx512vbmi(const uint8_t *src, uint8_t *planes, size_t plane_stride, size_t n,
+                                             int stream, const struct tl_cvt *cv);
 #endif
 
 #endif
