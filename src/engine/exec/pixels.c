@@ -138,9 +138,11 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
     _Alignas(64) uint8_t out_tile[TL_TILE_BYTES]; /* streaming plans */
     size_t k = (size_t)in->count, rd = k * cv->ed, h = (size_t)ps->head * cv->ed, n = (size_t)out->count;
     size_t chunk = TL_TILE_BYTES / (cv->stream ? (size_t)out->ds : rd);
-    memset(buf, 0, 64);
-    memset(mask, 0, sizeof mask);
-    memset(mask + h, 0xFF, rd);
+    if (ps->x.px.vbmi != 3) { /* the tile's and the mask's set-up (a call per image row: not for nothing) */
+        memset(buf, 0, 64);
+        memset(mask, 0, sizeof mask);
+        memset(mask + h, 0xFF, rd);
+    }
     /* the VBMI spreads stream whole steps themselves when the destination
      * starts on a line (no L1 tile and copy: NHWC u8 -> kCHW32 i8, 256 MiB,
      * 23 -> 27 GB/s; -> kDLA_HWC4 f16 19.5 -> 31) */
