@@ -526,9 +526,12 @@ static tl_status build_plane(tl_plan *p, int dp)
  * planes of a planar YUV 4:4:4 image into NV12's interleaved chroma came as
  * two passes that each wrote every other byte of the same rows (reading
  * every destination line twice); merged, the executor sees both planes at
- * once and writes each row whole. (Passes a plane apart, NV12 back to
- * planes, stay apart: merged, the new node would be the outermost, and the
- * executor would see the same inner nodes as each pass does now.) */
+ * once and writes each row whole. So are passes whose sources start one
+ * element apart, wherever they write (NV12's chroma back to the U and V
+ * planes: two passes each read the whole interleaved chroma plane; merged,
+ * the plane node is an outer one, and the chroma rows executor orders the
+ * outer nodes so that both planes' rows are made from a chroma row while it
+ * is in the L1). */
 static bool same_box(const tl_pass *a, const tl_pass *b)
 {
     if (a->kind != TL_PASS_CONVERT || b->kind != TL_PASS_CONVERT || a->nnodes != b->nnodes || a->head || a->tail ||
@@ -549,8 +552,9 @@ static void merge_stepped_passes(tl_plan *p)
         int k = 1;
         if (m.nnodes < TL_MAX_NODES && i + 1 < p->npasses && same_box(&m, &p->passes[i + 1])) {
             int64_t ds = p->passes[i + 1].dst_bit - m.dst_bit, ss = p->passes[i + 1].src_bit - m.src_bit;
-            int64_t eb = tl_dtype_bits((tl_dtype)p->dst.dtype);
-            while (ds == eb && ss > 0 && i + k < p->npasses && same_box(&m, &p->passes[i + k]) &&
+            int64_t eb = tl_dtype_bits((tl_dtype)p->dst.dtype), sb = tl_dtype_bits((tl_dtype)p->src.dtype);
+            bool stepped = (ds == eb && ss > 0) || (ss == sb && ds > 0);
+            while (stepped && i + k < p->npasses && same_box(&m, &p->passes[i + k]) &&
                    p->passes[i + k].dst_bit - p->passes[i + k - 1].dst_bit == ds &&
                    p->passes[i + k].src_bit - p->passes[i + k - 1].src_bit == ss)
                 k++;

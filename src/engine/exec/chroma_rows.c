@@ -4,15 +4,50 @@
  * with source stride 0. One expansion writes both rows, where the strided
  * copy (two loop levels) expanded every chroma row once per image row: an
  * NV12 frame into YUV 4:4:4 planes called a kernel per ~300 bytes twice. */
+#include <stdlib.h> /* llabs */
+#include <string.h>
+
 #include "engine/exec/exec.h"
+
+/* The nest as this executor runs it: the dup node innermost, the row's
+ * samples above it, the repeat node above those, and the outer nodes (the
+ * odometer's) by source stride, largest outermost. NV12's chroma back to
+ * the U and V planes is one pass with a plane node (source stride 1,
+ * normalise.c's merged passes; the byte normalisation brings that node
+ * inward, as it is contiguous in the source): outside the chroma rows, both
+ * planes' rows are made from each chroma row while it is in the L1, where
+ * two passes each read the whole interleaved chroma plane. False, the pass
+ * unchanged, when the nest has no such nodes. */
+static bool chroma_nest(tl_pass *ps)
+{
+    int n = ps->nnodes, px = -1, rep = -1;
+    const tl_node *dup = &ps->nodes[n - 1];
+    if (n < 3 || dup->count != 2 || dup->ss != 0 || dup->ds != 1) return false;
+    for (int i = 0; i < n - 1; i++) {
+        const tl_node *x = &ps->nodes[i];
+        if (x->ss == 2 && x->ds == 2 && px < 0) px = i;
+        else if (x->ss == 0 && x->count >= 2 && rep < 0) rep = i; /* repeated rows: disjoint in a valid destination */
+    }
+    if (px < 0 || rep < 0) return false;
+    tl_node nodes[TL_MAX_NODES], d = *dup, r = ps->nodes[rep], s = ps->nodes[px];
+    int k = 0;
+    for (int i = 0; i < n - 1; i++)
+        if (i != px && i != rep) { /* insertion by source stride, largest first */
+            int j = k++;
+            for (; j > 0 && llabs(nodes[j - 1].ss) < llabs(ps->nodes[i].ss); j--) nodes[j] = nodes[j - 1];
+            nodes[j] = ps->nodes[i];
+        }
+    nodes[k++] = r;
+    nodes[k++] = s;
+    nodes[k++] = d;
+    memcpy(ps->nodes, nodes, (size_t)n * sizeof nodes[0]);
+    return true;
+}
 
 static bool applicable(const tl_plan *p, tl_pass *ps)
 {
     if (p->cv.path != TL_EP_COPY || p->cv.es != 1 || ps->nnodes < 3 || ps->head || ps->tail) return false;
-    const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = in - 1, *rep = in - 2;
-    /* the repeated rows are disjoint: a valid destination never overlaps */
-    return in->count == 2 && in->ss == 0 && in->ds == 1 && out->ss == 2 && out->ds == 2 && rep->ss == 0 &&
-           rep->count >= 2;
+    return chroma_nest(ps);
 }
 
 /* `out - 1` is the repeat node: a 3-node executor gets its two inner nodes
