@@ -16,7 +16,8 @@
 #include <string.h>
 
 #include "kernels/interleave/interleave_lut.h"
-#include "kernels/kernels.h" /* TL_UNROLL */
+#include "kernels/kernels.h"      /* TL_UNROLL */
+#include "kernels/move/move.h" /* tl_zero_bytes */
 
 #define TL_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
 #define TL_FN static inline __attribute__((always_inline)) TL_TARGET
@@ -202,14 +203,13 @@ TL_FN void ilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int s
     }
 }
 
-/* Zero the padding bytes before the first row and after the last one (the
- * runs between rows are in the streams). */
-TL_FN void edge_pads(uint8_t *dst, const tl_rows3 *g)
+/* The padding of planar row r (its first pixel at `row`) in each plane:
+ * `head` bytes before the row if `before`, `tail` after it if `after`. */
+TL_FN void row_pads(uint8_t *row, const tl_rows3 *g, int before, int after)
 {
     for (int c = 0; c < 3; c++) {
-        uint8_t *first = dst + c * g->plane, *end = first + (ptrdiff_t)(g->rows - 1) * g->plane_row + g->n;
-        for (size_t b = 1; b <= g->head; b++) first[-(ptrdiff_t)b] = 0;
-        for (size_t b = 0; b < g->tail; b++) end[b] = 0;
+        if (before) tl_zero_bytes(row + c * g->plane - (ptrdiff_t)g->head, g->head);
+        if (after) tl_zero_bytes(row + c * g->plane + g->n, g->tail);
     }
 }
 
@@ -221,17 +221,15 @@ TL_ALWAYS void dilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, in
 {
     if (padded_stream(g, g->packed_row)) {
         dilv_stream(src, dst, g, stream, lut);
-        edge_pads(dst, g);
+        /* the runs between rows are in the streams: the first row's head, the last row's tail */
+        row_pads(dst, g, 1, 0);
+        row_pads(dst + (ptrdiff_t)(g->rows - 1) * g->plane_row, g, 0, 1);
         return;
     }
     for (size_t r = 0; r < g->rows; r++) {
         uint8_t *d = dst + (ptrdiff_t)r * g->plane_row;
         dilv_x8_3(src + (ptrdiff_t)r * g->packed_row, d, g->plane, g->n, stream, lut);
-        for (int c = 0; c < 3; c++) { /* a byte or two: no memset call */
-            uint8_t *row = d + c * g->plane;
-            for (size_t b = 1; b <= g->head; b++) row[-(ptrdiff_t)b] = 0;
-            for (size_t b = 0; b < g->tail; b++) row[g->n + b] = 0;
-        }
+        row_pads(d, g, 1, 1);
     }
 }
 
