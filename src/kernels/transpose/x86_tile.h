@@ -95,9 +95,9 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             /* so DRAM sees bursts, not 64-byte writes spread over n1 rows, */                \
             /* and the next chunk of source rows is prefetched into the L2, */               \
             /* a line per store, so reads and writes overlap as in a copy */                 \
-            /* (NHWC -> NCHW f32 C = 64, 1024 x 1024, Zen 5: 0.44 -> 0.8x; */                \
-            /* 16 blocks streamed from registers with the prefetch 0.67x, */                 \
-            /* runs of 8 lines 0.7x, 2 lines 0.78x). Rows close together are */             \
+            /* (NHWC -> NCHW f32 C = 64, 1024 x 1024, Zen 5: 14-15 -> 26-30 */               \
+            /* GB/s; 16 blocks streamed from registers with the prefetch */                  \
+            /* 17-24, runs of 8 lines 21-24, of 2 lines 27-29). Rows close together are */   \
             /* one stream. Plain stores to rows whose lines share one L1 set */              \
             /* (TL_T2D_DST_ALIAS): runs of 8, so the stores in flight spread */              \
             /* over 8 sets (x86_bytes512.h, b512_run_b). */                                   \
