@@ -233,26 +233,14 @@ static __attribute__((noinline)) TL_B512 void b512_block_b(const uint8_t *s, ptr
     }
 }
 
-/* Strided whole blocks by lanes: register i gets source rows i, 16 + i,
- * 32 + i and 48 + i as its lanes (a load and three masked broadcasts from
- * memory: loads and blends, no shuffle), so every lane holds a 16x16 byte
- * tile, one row per register. The 16x16 unpack ladder inside the lanes
- * (bytes, words, dwords, qwords; register i pairs with i + 1, 2, 4, 8)
- * leaves column c in register bitrev4(c), its lane k being rows 16k..16k+15:
- * destination row c whole. 64 shuffles per KiB against 128 for the
- * insert-and-permute form below; shuffles are what bound this block on
- * the 512-bit port (Zen 5: a shuffle costs two integer adds). */
-static inline __attribute__((always_inline)) TL_B512 void b512_regs_b_lanes(const uint8_t *s, ptrdiff_t ss0, __m512i r[16])
+/* The 16x16 byte transpose inside every 128-bit lane of 16 registers, by
+ * the unpack ladder (bytes, words, dwords, qwords; register i pairs with i
+ * + 1, 2, 4, 8): byte c of lane k of register i goes to byte i of lane k
+ * of register c. 64 in-lane shuffles per 16 registers. */
+static inline __attribute__((always_inline)) TL_B512 void b512_lane_ladder(__m512i x[16])
 {
-    __m512i x[16];
-    TL_UNROLL
-    for (int i = 0; i < 16; i++) {
-        const uint8_t *p = s + (ptrdiff_t)i * ss0;
-        __m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)p));
-        v = _mm512_mask_broadcast_i32x4(v, 0x00F0, _mm_loadu_si128((const __m128i *)(p + 16 * ss0)));
-        v = _mm512_mask_broadcast_i32x4(v, 0x0F00, _mm_loadu_si128((const __m128i *)(p + 32 * ss0)));
-        x[i] = _mm512_mask_broadcast_i32x4(v, 0xF000, _mm_loadu_si128((const __m128i *)(p + 48 * ss0)));
-    }
+    static const uint8_t bitrev4[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
+    __m512i y[16];
     TL_UNROLL
     for (int i = 0; i < 16; i += 2) {
         __m512i a = x[i], b = x[i + 1];
@@ -275,9 +263,66 @@ static inline __attribute__((always_inline)) TL_B512 void b512_regs_b_lanes(cons
         __m512i a = x[i], b = x[i + 8];
         x[i] = _mm512_unpacklo_epi64(a, b), x[i + 8] = _mm512_unpackhi_epi64(a, b);
     }
-    static const uint8_t bitrev4[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
     TL_UNROLL
-    for (int c = 0; c < 16; c++) r[c] = x[bitrev4[c]];
+    for (int c = 0; c < 16; c++) y[c] = x[bitrev4[c]]; /* the ladder leaves column c in register bitrev4(c) */
+    TL_UNROLL
+    for (int c = 0; c < 16; c++) x[c] = y[c];
+}
+
+/* Four 16-byte pieces as the lanes of one register: a load and three
+ * masked broadcasts from memory (loads and blends, no shuffle). */
+static inline __attribute__((always_inline)) TL_B512 __m512i b512_lanes4(const uint8_t *p0, const uint8_t *p1,
+                                                                          const uint8_t *p2, const uint8_t *p3)
+{
+    __m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)p0));
+    v = _mm512_mask_broadcast_i32x4(v, 0x00F0, _mm_loadu_si128((const __m128i *)p1));
+    v = _mm512_mask_broadcast_i32x4(v, 0x0F00, _mm_loadu_si128((const __m128i *)p2));
+    return _mm512_mask_broadcast_i32x4(v, 0xF000, _mm_loadu_si128((const __m128i *)p3));
+}
+
+/* Strided whole blocks by lanes: register i gets source rows i, 16 + i,
+ * 32 + i and 48 + i as its lanes, so every lane holds a 16x16 byte tile,
+ * one row per register, and the lane ladder makes each destination row:
+ * 64 shuffles per KiB against 128 for the insert-and-permute form below;
+ * shuffles are what bound this block (Zen 5: a 512-bit shuffle costs two
+ * integer adds). */
+static inline __attribute__((always_inline)) TL_B512 void b512_regs_b_lanes(const uint8_t *s, ptrdiff_t ss0,
+                                                                           __m512i r[16])
+{
+    TL_UNROLL
+    for (int i = 0; i < 16; i++) {
+        const uint8_t *p = s + (ptrdiff_t)i * ss0;
+        r[i] = b512_lanes4(p, p + 16 * ss0, p + 32 * ss0, p + 48 * ss0);
+    }
+    b512_lane_ladder(r);
+}
+
+/* Block A of 64 whole rows: 64 source rows of 64 bytes -> 64 destination
+ * rows of 64 bytes (NCHW -> NHWC with C = 64: a pixel's every channel).
+ * Each group of 16 rows goes through the lane ladder (lane k of register c
+ * is then destination row 16k + c's 16 bytes of the group) into an L1
+ * buffer, and each destination row is made of its 4 groups' lanes by
+ * b512_lanes4 and stored whole: 64 shuffles per KiB and 64-byte stores,
+ * against 80 shuffles and 16-byte lane stores (4 per line) for 16-row
+ * blocks. */
+TL_B512_FN void b512_a64(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1, int nt)
+{
+    _Alignas(64) uint8_t buf[4][16][64];
+    TL_UNROLL
+    for (int g = 0; g < 4; g++) {
+        __m512i x[16];
+        TL_UNROLL
+        for (int i = 0; i < 16; i++) x[i] = _mm512_loadu_si512((const void *)(s + (ptrdiff_t)(16 * g + i) * ss0));
+        b512_lane_ladder(x);
+        TL_UNROLL
+        for (int c = 0; c < 16; c++) _mm512_store_si512((void *)buf[g][c], x[c]);
+    }
+    for (int k = 0; k < 4; k++)
+        TL_UNROLL
+        for (int c = 0; c < 16; c++) {
+            __m512i v = b512_lanes4(buf[0][c] + 16 * k, buf[1][c] + 16 * k, buf[2][c] + 16 * k, buf[3][c] + 16 * k);
+            tl_store_line(d + (ptrdiff_t)(16 * k + c) * ds1, v, nt);
+        }
 }
 
 /* Whole blocks: 64 rows of 16 bytes, 4 rows per load when they are
@@ -434,9 +479,33 @@ TL_B512_FN void b512_rows_ahead(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,
  * source rows and ds1 == 16 (NCHW -> NHWC with C = 16, NCHW16c packs) the
  * destination is contiguous and registers are stored whole. */
 TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
+                           int nt, int src_alias);
+
+/* 64-row blocks (b512_a64) over the whole ones, the rest by b512_run_a.
+ * Plain stores from rows that do not share L1 sets: NCHW -> NHWC u8 C =
+ * 64, 80 x 80, Zen 5: 48 -> 66 GB/s (60 x 70: 52 -> 62). Planes 4 KiB
+ * apart keep the 16-row blocks with their loads ahead (43 against 37 GB/s
+ * at 64 x 64), and so does streaming (level at 2048 x 2048, where those
+ * blocks prefetch). */
+static __attribute__((noinline)) TL_B512 void b512_run_a64(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,
+                                                          ptrdiff_t ds1, size_t n0, size_t n1)
+{
+    size_t f0 = n0 / 64 * 64, f1 = n1 / 64 * 64;
+    for (size_t i1 = 0; i1 < f1; i1 += 64)
+        for (size_t i0 = 0; i0 < f0; i0 += 64)
+            b512_a64(src + (ptrdiff_t)i0 * ss0 + i1, ss0, dst + (ptrdiff_t)i1 * ds1 + i0, ds1, 0);
+    if (f1 < n1) b512_run_a(src + f1, ss0, dst + (ptrdiff_t)f1 * ds1, ds1, f0, n1 - f1, 0, 0);
+    if (f0 < n0) b512_run_a(src + (ptrdiff_t)f0 * ss0, ss0, dst + f0, ds1, n0 - f0, n1, 0, 0);
+}
+
+TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
                            int nt, int src_alias)
 {
     int dense = ds1 == 16 && n0 == 16;
+    if (!nt && !src_alias && n0 >= 64 && n1 >= 64 && ds1 >= 64) {
+        b512_run_a64(src, ss0, dst, ds1, n0, n1);
+        return;
+    }
     int stage = (ds1 % 512 == 0 || nt) && !dense;
     size_t f1 = n1 / 64 * 64;
     _Alignas(64) uint8_t buf[64 * 64];
