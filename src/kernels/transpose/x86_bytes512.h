@@ -583,8 +583,11 @@ TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
      * (measured, 64-byte stores alone to 16 rows 4096 B apart: 16 lines of
      * one set among the stores in flight 35 GB/s, 4: 53, 2: 92, 1: 102); a
      * run of 8 lines per row puts 2 per set into 16 stores (u8, 16 rows 4096
-     * B apart, kernel alone: 51 -> 62 GB/s; 64 rows 36 -> 40). */
-    size_t runs = nt && n1 > 16 && ds1 >= 4096 ? 4 : !nt && dst_alias && n1 >= 16 ? 8 : 0;
+     * B apart, kernel alone: 51 -> 62 GB/s; 64 rows 36 -> 40). With the
+     * lanes block, more than 16 rows take runs of 4 (NHWC -> NCHW u8 C = 64,
+     * 64 x 64, Zen 5: 40 -> 44 GB/s, 16 lines 33); 16 rows keep 8 (C = 16,
+     * 128 x 128: 55-57 GB/s, 51-53 with 4). */
+    size_t runs = nt && n1 > 16 && ds1 >= 4096 ? 4 : !nt && dst_alias && n1 >= 16 ? (n1 > 16 ? 4 : 8) : 0;
     if (runs) {
         _Alignas(64) uint8_t buf[16 * 64 * 8];
         size_t gl = 64 * runs, g0 = n0 / gl * gl, f1 = n1 / 16 * 16;
