@@ -184,7 +184,11 @@ typedef struct tl_pass {
             uint8_t lines;    /* gathers: whole 64-pixel steps by the line gather, 8-bit
                                  pixels: 1, f16 pixels converted to 8 bits: 2 (AVX-512
                                  VBMI; the ends by the gather above) */
-            tl_px_lines lt;   /* its tables */
+            union {
+                tl_px_lines lt;         /* the line gather's tables */
+                uint8_t f16_lut[2][256]; /* the u8 -> f16 spread (vbmi 3): the rule's
+                                            answer for each code, low and high bytes */
+            };
         } px;
     } x;
     /* TL_PASS_ELEMENTS: the region, plane-local padded starts per dst dim */

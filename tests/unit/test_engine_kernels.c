@@ -435,6 +435,44 @@ static void check_spread_vbmi(tl_rng *r, unsigned w, unsigned rd, unsigned h, si
 #endif
 }
 
+/* The u8 -> f16 spread by table: k codes a pixel into w-byte pixels with
+ * the f16 run h bytes in, a random table (every code's two bytes differ),
+ * the source ending at a PROT_NONE page (a read past its m * k bytes
+ * faults), sentinels around the output. */
+static void check_f16_spread(tl_rng *r, unsigned k, unsigned w, unsigned h, size_t m, int nt)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    uint8_t perm[64], lut[2][256];
+    uint64_t keep = tl_px_perm_spread(perm, w, 2 * k, h);
+    tl_rng_bytes(r, &lut[0][0], sizeof lut);
+    guarded g;
+    REQUIRE(guard_open(&g, m * k));
+    tl_rng_bytes(r, g.at, m * k);
+    size_t cap = (m * w + 2 * PAD + 16 + 63) / 64 * 64;
+    uint8_t *base = aligned_alloc(64, cap), *out = base + 16; /* out + PAD on a line */
+    REQUIRE(base);
+    memset(out, 0xA5, m * w + 2 * PAD);
+    tl_u8_f16_spread_ukernel__avx512vbmi(g.at, k, out + PAD, m, w, perm, keep, (const uint8_t(*)[256])lut, nt);
+    tl_store_fence();
+    for (size_t i = 0; i < m * w + 2 * PAD; i++) {
+        uint8_t want = 0xA5;
+        if (i >= PAD && i < PAD + m * w) {
+            size_t j = i - PAD, px = j / w, lane = j % w;
+            want = lane >= h && lane < h + 2 * k ? lut[(lane - h) % 2][g.at[px * k + (lane - h) / 2]] : 0;
+        }
+        if (out[i] != want) {
+            FAILF("f16 spread k=%u w=%u h=%u m=%zu nt=%d: byte %zu: 0x%02x != 0x%02x", k, w, h, m, nt, i, out[i],
+                  want);
+            break;
+        }
+    }
+    free(base);
+    guard_close(&g);
+#else
+    (void)r, (void)k, (void)w, (void)h, (void)m, (void)nt;
+#endif
+}
+
 /* sat: 0 the plain gather (may write 64 bytes of slack past the runs),
  * 1 / 2 the u8 -> i8 / i8 -> u8 ones (exact stores). */
 static void check_gather_vbmi(tl_rng *r, unsigned ss, unsigned rs, size_t m, int sat)
@@ -894,6 +932,14 @@ TL_TEST(pixel_moves_vbmi)
                 check_spread_vbmi(&r, w, rd, 0, m, (int)(m % 2 == 0));
                 for (int sat = 0; sat < 3; sat++) check_gather_vbmi(&r, w, rd, m, sat);
             }
+        }
+    /* u8 -> f16: every code count a pixel whose f16 run fits (2k <= w),
+     * pixel counts up to and past a few registers (RGB into kDLA_HWC4: k 3,
+     * w 8, 16 pixels a register) */
+    for (unsigned w = 4; w <= 64; w *= 2)
+        for (unsigned k = 1; 2 * k <= w && TL_TEST_FAILURES() == 0; k += k < 4 ? 1 : (unsigned)tl_rng_range(&r, 1, 5)) {
+            unsigned h = 2 * k == w ? 0 : (unsigned)tl_rng_range(&r, 0, (int64_t)(w - 2 * k));
+            for (size_t m = 0; m <= 4 * 64 / w + 5; m++) check_f16_spread(&r, k, w, h, m, (int)(m % 2));
         }
 }
 

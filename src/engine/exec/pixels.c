@@ -66,10 +66,14 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
     } else {
         ps->x.px.keep = tl_px_perm_spread(ps->x.px.perm, (unsigned)w, (unsigned)rd, (unsigned)h);
         ps->kernel_name = "tl_x8_spread_ukernel__avx512vbmi";
-        if (p->cv.sdt == TL_U8 && p->cv.ddt == TL_F16) { /* u8 -> f16 in the register */
+        if (p->cv.sdt == TL_U8 && p->cv.ddt == TL_F16) { /* u8 -> f16 by a table in the register */
             ps->x.px.vbmi = 3;
             ps->kernel_name = "tl_u8_f16_spread_ukernel__avx512vbmi";
             ps->row = NULL;
+            for (unsigned c = 0; c < 256; c++) {
+                uint16_t h = (uint16_t)tl_elem_convert_raw(&p->cv.op, c);
+                ps->x.px.f16_lut[0][c] = (uint8_t)h, ps->x.px.f16_lut[1][c] = (uint8_t)(h >> 8);
+            }
         }
     }
 #else
@@ -154,7 +158,7 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
 #if defined(__x86_64__) || defined(_M_X64)
         if (ps->x.px.vbmi == 3) { /* converts in the register: no tile */
             tl_u8_f16_spread_ukernel__avx512vbmi(s + b * k, k, to, m, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep,
-                                                 cv, direct);
+                                                 (const uint8_t(*)[256])ps->x.px.f16_lut, direct);
             if (!direct) tl_flush(p, db, out_tile, m * (size_t)out->ds);
             continue;
         }

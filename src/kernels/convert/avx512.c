@@ -127,85 +127,11 @@ TL_X86_ROW(tl_f32_f16_convert_ukernel__avx512, TL_F32, TL_F16)
 TL_X86_ROW(tl_f32_bf16_convert_ukernel__avx512, TL_F32, TL_BF16)
 TL_X86_ROW(tl_f32_f32_convert_ukernel__avx512, TL_F32, TL_F32)
 
-/* ---- u8 -> f16 fused with the pixel byte permute (AVX-512 VBMI) --------------
- * The pixels executor's spread (kernels/move/avx512vbmi.c) with the
- * conversion in the same registers, for DLA HWC4 f16 from RGB u8: no tile
- * pass, the destination only stored to. Quantized codes take the row
- * kernel's steps (dequant, cvtps_ph), plain ones an exact integer step, so
- * the results are the row kernel's. (The reverse, f16 -> 8-bit, is the
- * line gather below: an earlier fused gather measured slower than the
- * gather plus the row kernel, 0.15-0.19 against 0.22x memcpy at 256 KiB;
- * 64 pixels into 3 whole lines a step reach 0.31x.) The functions
- * carry the VBMI target; the executors call them only on a CPU with it. */
+/* The fused kernels below carry the VBMI target; the executors call them
+ * only on a CPU with it. (u8 -> f16 into pixels is a table lookup in the
+ * move family: kernels/move/avx512vbmi.c.) */
 #define TL_VBMI_CVT __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
 
-/* 32 u8 codes (the low half of b) -> 32 f16 in one register */
-TL_VBMI_CVT static inline __m512i u8x32_to_f16(const tl_cvt *cv, __m512i b)
-{
-    /* the rounding mode as a literal: a const variable is not an immediate at -O0 */
-    __m256i lo = _mm512_cvtps_ph(dequant(cv, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(b))),
-                                 _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256i hi = _mm512_cvtps_ph(dequant(cv, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(b, 1))),
-                                 _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
-}
-
-/* The same for plain codes (no quantization) on integers alone: u8 values
- * are f16 integers, and (f32 bits >> 13) - (112 << 10) is the f16's bits for
- * every value but 0, which comes out negative and the unsigned pack
- * saturates to 0 (the f16 +0). The pack interleaves the two halves per
- * 128-bit lane: value n lands in 16-bit slot pack_slot(n). */
-TL_VBMI_CVT static inline __m512i u8x32_to_f16_packed(__m512i b)
-{
-    const __m512i bias = _mm512_set1_epi32(112 << 10);
-    __m512i lo = _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm512_castsi512_si128(b))));
-    __m512i hi = _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(b, 1))));
-    return _mm512_packus_epi32(_mm512_sub_epi32(_mm512_srli_epi32(lo, 13), bias),
-                               _mm512_sub_epi32(_mm512_srli_epi32(hi, 13), bias));
-}
-
-/* The spread's index table re-pointed at the packed order: byte p of the
- * dense f16 run (value p / 2) is byte 2 * slot + p % 2 of the pack. */
-TL_VBMI_CVT static inline __m512i packed_index(__m512i idx)
-{
-    _Alignas(64) uint8_t slot_bytes[64];
-    for (unsigned p = 0; p < 64; p++) {
-        unsigned n = p / 2, half = n / 16, q = n % 16;
-        slot_bytes[p] = (uint8_t)(2 * (8 * (q / 4) + 4 * half + q % 4) + p % 2);
-    }
-    return _mm512_permutexvar_epi8(idx, _mm512_load_si512((const void *)slot_bytes));
-}
-
-/* m pixels of k u8 codes, dense in s (exactly m * k bytes read), into m
- * pixels of w bytes in d: the spread's index table and keep mask for runs
- * of 2k bytes (tl_px_perm_spread). 64 / w pixels a step, at most 32 codes:
- * a plain 32-byte load while 32 bytes remain (masked loads cost more). */
-TL_VBMI_CVT void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, size_t m, size_t w,
-                                                      const uint8_t *perm, uint64_t keep, const tl_cvt *cv_in, int nt)
-{
-    const tl_cvt cv_local = *cv_in, *cv = &cv_local;
-    const int plain = cv->s_q == TL_Q_NONE && cv->s_zp == 0;
-    const __m512i idx = plain ? packed_index(_mm512_loadu_si512((const void *)perm))
-                              : _mm512_loadu_si512((const void *)perm);
-    const size_t per = 64 / w;
-    const __mmask64 ld = ~0ull >> (64 - per * k);
-    size_t i = 0;
-#define TL_U8_F16_STEP(b) (plain ? u8x32_to_f16_packed(b) : u8x32_to_f16(cv, b))
-    for (; i + per <= m && (m - i) * k >= 32; i += per, s += per * k, d += 64) {
-        __m512i v = TL_U8_F16_STEP(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)s)));
-        tl_store_line(d, _mm512_maskz_permutexvar_epi8(keep, idx, v), nt);
-    }
-    for (; i + per <= m; i += per, s += per * k, d += 64) {
-        __m512i v = TL_U8_F16_STEP(_mm512_maskz_loadu_epi8(ld, s));
-        tl_store_line(d, _mm512_maskz_permutexvar_epi8(keep, idx, v), nt);
-    }
-    if (i < m) {
-        __mmask64 ldt = ~0ull >> (64 - (m - i) * k), st = ~0ull >> (64 - (m - i) * w);
-        __m512i v = TL_U8_F16_STEP(_mm512_maskz_loadu_epi8(ldt, s));
-        _mm512_mask_storeu_epi8(d, st, _mm512_maskz_permutexvar_epi8(keep, idx, v));
-    }
-#undef TL_U8_F16_STEP
-}
 /* ---- the fused kernels' conversion mode --------------------------------------
  * Plain codes (16 + rounding) or quantized (the rounding), a constant in
  * each instance of a fused kernel's body: its dozens of conversions a step

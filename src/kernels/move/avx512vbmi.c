@@ -95,6 +95,68 @@ TL_VBMI static inline __m512i lut_step(__m512i x, const __m512i t[4])
     return _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), lo, hi);
 }
 
+/* ---- u8 -> f16 spread: the plan's 256 answers looked up, then spread -------
+ * m pixels of k u8 codes, dense in s (exactly m * k bytes read), into m
+ * pixels of w bytes in d (DLA kDLA_HWC4 f16 from RGB: k = 3, w = 8). Any
+ * u8 -> f16 rule, quantized or not, has 256 answers, which the plan keeps
+ * as low and high bytes (lut[0], lut[1]): two table lookups per 64 codes
+ * (two vpermi2b and a blend each) and one two-source byte permute per
+ * 64-byte line, which puts each code's two bytes where the spread's index
+ * table (perm, keep: tl_px_perm_spread for runs of 2k bytes) wants them.
+ * A line takes per * k codes (24 for RGB), so one 64-code register serves
+ * 64 / (per * k) lines (2): 3 shuffles a line against 5 and 6 other
+ * operations for converting 32 codes a line (0.31x memcpy at 256 KiB, the
+ * conversion's operations being the time). */
+/* Whole registers of lpr lines (a constant once inlined), then the rest
+ * with masked loads and stores. */
+TL_VBMI __attribute__((always_inline)) static inline void f16_spread(const uint8_t *s, size_t k, uint8_t *d, size_t m,
+                                                                  size_t w, const __m512i lo_t[4],
+                                                                  const __m512i hi_t[4], const __m512i idx[8],
+                                                                  uint64_t keep, int nt, size_t lpr)
+{
+    const size_t per = 64 / w, gp = lpr * per; /* pixels a line, a register */
+    size_t i = 0;
+    for (; i + gp <= m && (m - i) * k >= 64; i += gp, s += gp * k) {
+        __m512i c = _mm512_loadu_si512((const void *)s);
+        __m512i lo = lut_step(c, lo_t), hi = lut_step(c, hi_t);
+        for (size_t t = 0; t < lpr; t++, d += 64)
+            tl_store_line(d, _mm512_maskz_permutex2var_epi8(keep, lo, idx[t], hi), nt);
+    }
+    for (; i < m; i += gp, s += gp * k) {
+        size_t left = m - i, codes = left * k < 64 ? left * k : 64;
+        __m512i c = _mm512_maskz_loadu_epi8(~0ull >> (64 - codes), s);
+        __m512i lo = lut_step(c, lo_t), hi = lut_step(c, hi_t);
+        for (size_t t = 0; t < lpr && t * per < left; t++, d += 64) {
+            __m512i v = _mm512_maskz_permutex2var_epi8(keep, lo, idx[t], hi);
+            if (left >= (t + 1) * per) tl_store_line(d, v, nt);
+            else _mm512_mask_storeu_epi8(d, ~0ull >> (64 - (left - t * per) * w), v);
+        }
+    }
+}
+
+TL_VBMI void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, size_t m, size_t w,
+                                                  const uint8_t *perm, uint64_t keep, const uint8_t lut[2][256],
+                                                  int nt)
+{
+    const size_t cpl = 64 / w * k;                       /* codes a line */
+    const size_t lpr = 64 / cpl < 8 ? 64 / cpl : 8;      /* lines a register */
+    __m512i lo_t[4], hi_t[4], idx[8];
+    for (int q = 0; q < 4; q++) {
+        lo_t[q] = _mm512_loadu_si512((const void *)(lut[0] + 64 * q));
+        hi_t[q] = _mm512_loadu_si512((const void *)(lut[1] + 64 * q));
+    }
+    /* line t of a register: byte b takes byte perm[b] of the dense f16 run
+     * of its codes, i.e. the low (first table) or high (second) byte of
+     * code t * cpl + perm[b] / 2 */
+    for (size_t t = 0; t < lpr; t++) {
+        _Alignas(64) uint8_t ix[64];
+        for (unsigned b = 0; b < 64; b++) ix[b] = (uint8_t)((perm[b] & 1) << 6 | ((t * cpl + perm[b] / 2) & 63));
+        idx[t] = _mm512_load_si512((const void *)ix);
+    }
+    if (lpr == 2) f16_spread(s, k, d, m, w, lo_t, hi_t, idx, keep, nt, 2); /* RGB into 4 halves */
+    else f16_spread(s, k, d, m, w, lo_t, hi_t, idx, keep, nt, lpr);
+}
+
 /* A load of 64 bytes, or of those of them below lim (part): masked only
  * where lim ends inside them (masked loads cost several plain ones here). */
 TL_VBMI __attribute__((always_inline)) static inline __m512i load_part(const uint8_t *s, int part, ptrdiff_t lim)

@@ -114,14 +114,13 @@ void tl_u8_i8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t
                                          const uint8_t *perm);
 void tl_i8_u8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
                                          const uint8_t *perm);
-/* The spread converting u8 -> f16 in the register (defined with the
- * convert family, kernels/convert/avx512.c): m pixels of k u8 codes, dense
- * (exactly m * k bytes read), into pixels of w bytes whose 2k-byte f16 run
- * the index table places. The spreads' nt: whole 64-byte steps streamed (d
- * on a line; the caller fences). */
-struct tl_cvt;
+/* The spread converting u8 -> f16 by the plan's table of the rule's 256
+ * answers (lut[0] low bytes, lut[1] high bytes): m pixels of k u8 codes,
+ * dense (exactly m * k bytes read), into pixels of w bytes whose 2k-byte f16
+ * run the index table places. The spreads' nt: whole 64-byte steps streamed
+ * (d on a line; the caller fences). */
 void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, size_t m, size_t w,
-                                          const uint8_t *perm, uint64_t keep, const struct tl_cvt *cv, int nt);
+                                          const uint8_t *perm, uint64_t keep, const uint8_t lut[2][256], int nt);
 #endif
 /* Byte j of a 64-byte step of w-byte pixels whose run of rd bytes starts h
  * bytes in: from byte (j / w) * rd + (j % w - h) of the dense runs, and kept
