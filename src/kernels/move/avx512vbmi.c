@@ -107,29 +107,55 @@ TL_VBMI static inline __m512i lut_step(__m512i x, const __m512i t[4])
  * 64 / (per * k) lines (2): 3 shuffles a line against 5 and 6 other
  * operations for converting 32 codes a line (0.31x memcpy at 256 KiB, the
  * conversion's operations being the time). */
-/* Whole registers of lpr lines (a constant once inlined), then the rest
- * with masked loads and stores. */
+/* Line t of a register whose first code is `first` codes before the
+ * line group's: byte b takes byte perm[b] of the dense f16 run of its codes,
+ * i.e. the low (first table) or high (second) byte of code first + t * cpl
+ * + perm[b] / 2. */
+TL_VBMI static inline __m512i f16_line_index(__m512i half, __m512i table, size_t code)
+{
+    return _mm512_or_si512(table, _mm512_and_si512(_mm512_add_epi8(half, _mm512_set1_epi8((char)code)),
+                                                   _mm512_set1_epi8(63)));
+}
+
+/* Whole registers of lpr lines (a constant once inlined). The pixels left
+ * over are redone by one register that ends with the source (the same
+ * bytes stored again, plain stores) when the row is that long, since a
+ * masked load and store per row cost more here than the overlap; else
+ * masked. */
 TL_VBMI __attribute__((always_inline)) static inline void f16_spread(const uint8_t *s, size_t k, uint8_t *d, size_t m,
                                                                   size_t w, const __m512i lo_t[4],
-                                                                  const __m512i hi_t[4], const __m512i idx[8],
+                                                                  const __m512i hi_t[4], __m512i half, __m512i table,
                                                                   uint64_t keep, int nt, size_t lpr)
 {
-    const size_t per = 64 / w, gp = lpr * per; /* pixels a line, a register */
+    const size_t per = 64 / w, cpl = per * k, gp = lpr * per; /* pixels a line, codes a line, pixels a register */
+    __m512i idx[8];
+    for (size_t t = 0; t < lpr; t++) idx[t] = f16_line_index(half, table, t * cpl);
     size_t i = 0;
-    for (; i + gp <= m && (m - i) * k >= 64; i += gp, s += gp * k) {
-        __m512i c = _mm512_loadu_si512((const void *)s);
+    for (; i + gp <= m && (m - i) * k >= 64; i += gp) {
+        __m512i c = _mm512_loadu_si512((const void *)(s + i * k));
         __m512i lo = lut_step(c, lo_t), hi = lut_step(c, hi_t);
-        for (size_t t = 0; t < lpr; t++, d += 64)
-            tl_store_line(d, _mm512_maskz_permutex2var_epi8(keep, lo, idx[t], hi), nt);
+        for (size_t t = 0; t < lpr; t++)
+            tl_store_line(d + (i + t * per) * w, _mm512_maskz_permutex2var_epi8(keep, lo, idx[t], hi), nt);
     }
-    for (; i < m; i += gp, s += gp * k) {
-        size_t left = m - i, codes = left * k < 64 ? left * k : 64;
-        __m512i c = _mm512_maskz_loadu_epi8(~0ull >> (64 - codes), s);
+    while (i < m && m >= gp && m * k >= 64) { /* groups ending at most at the last pixel */
+        size_t start = m - i > gp ? i : m - gp;                   /* the group's first pixel */
+        size_t at = start * k + 64 <= m * k ? start * k : m * k - 64; /* a load within the source */
+        __m512i c = _mm512_loadu_si512((const void *)(s + at));
         __m512i lo = lut_step(c, lo_t), hi = lut_step(c, hi_t);
-        for (size_t t = 0; t < lpr && t * per < left; t++, d += 64) {
+        for (size_t t = 0; t < lpr; t++) {
+            __m512i ix = f16_line_index(half, table, start * k - at + t * cpl);
+            _mm512_storeu_si512((void *)(d + (start + t * per) * w), _mm512_maskz_permutex2var_epi8(keep, lo, ix, hi));
+        }
+        i = start + gp;
+    }
+    for (; i < m; i += gp) {
+        size_t left = m - i, codes = left * k < 64 ? left * k : 64;
+        __m512i c = _mm512_maskz_loadu_epi8(~0ull >> (64 - codes), s + i * k);
+        __m512i lo = lut_step(c, lo_t), hi = lut_step(c, hi_t);
+        for (size_t t = 0; t < lpr && t * per < left; t++) {
             __m512i v = _mm512_maskz_permutex2var_epi8(keep, lo, idx[t], hi);
-            if (left >= (t + 1) * per) tl_store_line(d, v, nt);
-            else _mm512_mask_storeu_epi8(d, ~0ull >> (64 - (left - t * per) * w), v);
+            if (left >= (t + 1) * per) tl_store_line(d + (i + t * per) * w, v, nt);
+            else _mm512_mask_storeu_epi8(d + (i + t * per) * w, ~0ull >> (64 - (left - t * per) * w), v);
         }
     }
 }
@@ -140,21 +166,17 @@ TL_VBMI void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k, ui
 {
     const size_t cpl = 64 / w * k;                       /* codes a line */
     const size_t lpr = 64 / cpl < 8 ? 64 / cpl : 8;      /* lines a register */
-    __m512i lo_t[4], hi_t[4], idx[8];
+    __m512i lo_t[4], hi_t[4];
     for (int q = 0; q < 4; q++) {
         lo_t[q] = _mm512_loadu_si512((const void *)(lut[0] + 64 * q));
         hi_t[q] = _mm512_loadu_si512((const void *)(lut[1] + 64 * q));
     }
-    /* line t of a register: byte b takes byte perm[b] of the dense f16 run
-     * of its codes, i.e. the low (first table) or high (second) byte of
-     * code t * cpl + perm[b] / 2 */
-    for (size_t t = 0; t < lpr; t++) {
-        _Alignas(64) uint8_t ix[64];
-        for (unsigned b = 0; b < 64; b++) ix[b] = (uint8_t)((perm[b] & 1) << 6 | ((t * cpl + perm[b] / 2) & 63));
-        idx[t] = _mm512_load_si512((const void *)ix);
-    }
-    if (lpr == 2) f16_spread(s, k, d, m, w, lo_t, hi_t, idx, keep, nt, 2); /* RGB into 4 halves */
-    else f16_spread(s, k, d, m, w, lo_t, hi_t, idx, keep, nt, lpr);
+    /* the index table split into the code (perm / 2) and the table (perm % 2) */
+    const __m512i p = _mm512_loadu_si512((const void *)perm);
+    const __m512i half = _mm512_and_si512(_mm512_srli_epi16(p, 1), _mm512_set1_epi8(127)); /* perm / 2 */
+    const __m512i table = _mm512_slli_epi16(_mm512_and_si512(p, _mm512_set1_epi8(1)), 6);  /* 64: high bytes */
+    if (lpr == 2) f16_spread(s, k, d, m, w, lo_t, hi_t, half, table, keep, nt, 2); /* RGB into 4 halves */
+    else f16_spread(s, k, d, m, w, lo_t, hi_t, half, table, keep, nt, lpr);
 }
 
 /* A load of 64 bytes, or of those of them below lim (part): masked only
