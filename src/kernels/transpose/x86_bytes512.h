@@ -15,7 +15,11 @@
  * 96 shuffles per KiB, against 256 for the SSE2 16x16 unpack ladder; the
  * loads and stores are whole 64-byte lines on the strided side (the larger
  * stride is read or written with full lines, the other side is contiguous
- * or staged in L1). Included by avx512.c after the 32-bit kernel. */
+ * or staged in L1). Where a block's 16-byte pieces come from rows far
+ * apart (64 rows of 16 bytes, or 64 rows of 64), masked broadcasts from
+ * memory put them into lanes and an unpack ladder inside the lanes does the
+ * rest: 64 shuffles per KiB (b512_lane_ladder). Included by avx512.c after
+ * the 32-bit kernel. */
 #ifndef TL_B512_VBMI
 #define TL_B512_VBMI 0
 #endif
@@ -342,7 +346,8 @@ static inline __attribute__((always_inline)) TL_B512 void b512_regs_b(const uint
     for (int m = 0; m < 4; m++) b512_t4d(&r[4 * m], &r[4 * m + 1], &r[4 * m + 2], &r[4 * m + 3]);
 }
 
-static inline __attribute__((always_inline)) TL_B512 void b512_full_b(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1, int nt)
+static inline __attribute__((always_inline)) TL_B512 void b512_full_b(const uint8_t *s, ptrdiff_t ss0, uint8_t *d,
+                                                                     ptrdiff_t ds1, int nt)
 {
     __m512i r[16];
     b512_regs_b(s, ss0, r);
@@ -472,12 +477,6 @@ TL_B512_FN void b512_rows_ahead(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,
     }
 }
 
-/* A over the whole problem: superblocks of 64 source rows, so each
- * destination row gets a whole 64-byte line from 4 consecutive blocks; the
- * line goes through an L1 staging buffer when destination rows alias in L1
- * (ds1 a multiple of 512) or stream (non-temporal, whole lines). With 16
- * source rows and ds1 == 16 (NCHW -> NHWC with C = 16, NCHW16c packs) the
- * destination is contiguous and registers are stored whole. */
 TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
                            int nt, int src_alias);
 
@@ -498,6 +497,12 @@ static __attribute__((noinline)) TL_B512 void b512_run_a64(const uint8_t *src, p
     if (f0 < n0) b512_run_a(src + (ptrdiff_t)f0 * ss0, ss0, dst + f0, ds1, n0 - f0, n1, 0, 0);
 }
 
+/* A over the whole problem: superblocks of 64 source rows, so each
+ * destination row gets a whole 64-byte line from 4 consecutive blocks; the
+ * line goes through an L1 staging buffer when destination rows alias in L1
+ * (ds1 a multiple of 512) or stream (non-temporal, whole lines). With 16
+ * source rows and ds1 == 16 (NCHW -> NHWC with C = 16, NCHW16c packs) the
+ * destination is contiguous and registers are stored whole. */
 TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
                            int nt, int src_alias)
 {

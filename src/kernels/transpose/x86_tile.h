@@ -130,8 +130,8 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
                             for (size_t l = 0; l < L; l++) {                                  \
                                 uint8_t *o = dst + (ptrdiff_t)(i1 + r) * ds1 + (b0 + l * T0) * E; \
                                 if (nt) tl_t_line_nt(o, B + (r * L + l) * 64);                \
-                                if (left) _mm_prefetch((const char *)next, _MM_HINT_T1), next += 64, left--; \
                                 else tl_t_line(o, B + (r * L + l) * 64);                      \
+                                if (left) _mm_prefetch((const char *)next, _MM_HINT_T1), next += 64, left--; \
                             }                                                                 \
                     }                                                                         \
             }                                                                                 \
