@@ -480,12 +480,10 @@ static void check_gather_vbmi(tl_rng *r, unsigned ss, unsigned rs, size_t m, int
 #if defined(__x86_64__) || defined(_M_X64)
     uint8_t perm[64];
     tl_px_perm_gather(perm, ss, rs);
-    size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = m ? (m - 1) * ss + rs : 0;
-    size_t maplen = (len + pg - 1) / pg * pg + pg;
-    uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    REQUIRE(map != MAP_FAILED);
-    REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
-    uint8_t *s = map + maplen - pg - len, *out = malloc(m * rs + 64 + 2 * PAD);
+    size_t len = m ? (m - 1) * ss + rs : 0;
+    guarded g;
+    REQUIRE(guard_open(&g, len));
+    uint8_t *s = g.at, *out = malloc(m * rs + 64 + 2 * PAD);
     tl_rng_bytes(r, s, len);
     memset(out, 0xA5, m * rs + 64 + 2 * PAD);
     if (sat == 1) tl_u8_i8_gather_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, perm);
@@ -509,7 +507,7 @@ static void check_gather_vbmi(tl_rng *r, unsigned ss, unsigned rs, size_t m, int
             break;
         }
     free(out);
-    munmap(map, maplen);
+    guard_close(&g);
 #else
     (void)r, (void)ss, (void)rs, (void)m, (void)sat;
 #endif
@@ -526,13 +524,11 @@ TL_TEST(chroma_moves_avx512)
         return;
     }
     tl_rng r = tl_test_rng();
-    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
     for (size_t n = 1; n < 200 && TL_TEST_FAILURES() == 0; n += n < 70 ? 1 : (size_t)tl_rng_range(&r, 1, 20)) {
-        size_t len = 2 * n - 1, maplen = (len + pg - 1) / pg * pg + pg;
-        uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        REQUIRE(map != MAP_FAILED);
-        REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
-        uint8_t *src = map + maplen - pg - len, *init = malloc(2 * n + 2 * PAD), *out = malloc(2 * n + 2 * PAD);
+        size_t len = 2 * n - 1;
+        guarded g;
+        REQUIRE(guard_open(&g, len));
+        uint8_t *src = g.at, *init = malloc(2 * n + 2 * PAD), *out = malloc(2 * n + 2 * PAD);
         tl_rng_bytes(&r, src, len);
         tl_rng_bytes(&r, init, 2 * n + 2 * PAD);
         for (int dup = 0; dup < 2; dup++) {
@@ -551,7 +547,7 @@ TL_TEST(chroma_moves_avx512)
         }
         free(init);
         free(out);
-        munmap(map, maplen);
+        guard_close(&g);
     }
 #endif
 }
@@ -563,15 +559,13 @@ TL_TEST(chroma_moves_avx512)
 TL_TEST(chroma_dup_rows)
 {
     tl_rng r = tl_test_rng();
-    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
     for (size_t n = 1; n < 200 && TL_TEST_FAILURES() == 0; n += n < 70 ? 1 : (size_t)tl_rng_range(&r, 1, 20)) {
-        size_t len = 2 * n - 1, maplen = (len + pg - 1) / pg * pg + pg;
+        size_t len = 2 * n - 1;
         size_t rows = (size_t)tl_rng_range(&r, 1, 3), ds = 2 * n + (size_t)tl_rng_range(&r, 0, 40);
         size_t total = rows * ds + 2 * PAD;
-        uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        REQUIRE(map != MAP_FAILED);
-        REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
-        uint8_t *src = map + maplen - pg - len, *out = malloc(total);
+        guarded g;
+        REQUIRE(guard_open(&g, len));
+        uint8_t *src = g.at, *out = malloc(total);
         tl_rng_bytes(&r, src, len);
         static const char *const names[] = {"scalar", "avx512", "avx512vbmi streamed"};
         for (int k = 0; k < 3; k++) {
@@ -600,7 +594,7 @@ TL_TEST(chroma_dup_rows)
             }
         }
         free(out);
-        munmap(map, maplen);
+        guard_close(&g);
     }
 }
 
@@ -952,14 +946,13 @@ TL_TEST(pixel_moves_vbmi)
  * source ending at a PROT_NONE page, streamed and plain stores, rows off a
  * line realigned or stored as they are (TL_T2D_SPLIT). */
 #if defined(__x86_64__) || defined(_M_X64)
-static void check_lut_dilv(tl_rng *r, size_t n, const uint8_t *lut, size_t pg)
+static void check_lut_dilv(tl_rng *r, size_t n, const uint8_t *lut)
 {
-    size_t len = 3 * n, maplen = (len + pg - 1) / pg * pg + pg, gap = (size_t)tl_rng_range(r, 0, 70);
+    size_t len = 3 * n, gap = (size_t)tl_rng_range(r, 0, 70);
     size_t ds1 = n + gap, off = (size_t)tl_rng_range(r, 0, 63), total = off + 3 * ds1 + 2 * PAD;
-    uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    REQUIRE(map != MAP_FAILED);
-    REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
-    uint8_t *src = map + maplen - pg - len, *raw = aligned_alloc(64, (total + 63) / 64 * 64);
+    guarded g;
+    REQUIRE(guard_open(&g, len));
+    uint8_t *src = g.at, *raw = aligned_alloc(64, (total + 63) / 64 * 64);
     tl_rng_bytes(r, src, len);
     memset(raw, 0xA5, total);
     uint8_t *out = raw + PAD + off;
@@ -975,19 +968,18 @@ static void check_lut_dilv(tl_rng *r, size_t n, const uint8_t *lut, size_t pg)
         }
     }
     free(raw);
-    munmap(map, maplen);
+    guard_close(&g);
 }
 
-static void check_lut_ilv(tl_rng *r, size_t n, const uint8_t *lut, size_t pg)
+static void check_lut_ilv(tl_rng *r, size_t n, const uint8_t *lut)
 {
-    size_t maplen = (n + pg - 1) / pg * pg + pg, off = (size_t)tl_rng_range(r, 0, 63), total = off + 3 * n + 2 * PAD;
-    uint8_t *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    REQUIRE(map != MAP_FAILED);
-    REQUIRE(mprotect(map + maplen - pg, pg, PROT_NONE) == 0);
+    size_t off = (size_t)tl_rng_range(r, 0, 63), total = off + 3 * n + 2 * PAD;
+    guarded g;
+    REQUIRE(guard_open(&g, n));
     uint8_t *p0 = malloc(n + 1), *p2 = malloc(n + 1), *raw = aligned_alloc(64, (total + 63) / 64 * 64);
-    const uint8_t *planes[3] = {p0, map + maplen - pg - n, p2};
+    const uint8_t *planes[3] = {p0, g.at, p2};
     tl_rng_bytes(r, p0, n + 1);
-    tl_rng_bytes(r, map + maplen - pg - n, n);
+    tl_rng_bytes(r, g.at, n);
     tl_rng_bytes(r, p2, n + 1);
     if (tl_rng_range(r, 0, 3) == 0) planes[2] = NULL; /* a lane of zeros */
     memset(raw, 0xA5, total);
@@ -1007,7 +999,7 @@ static void check_lut_ilv(tl_rng *r, size_t n, const uint8_t *lut, size_t pg)
     free(p0);
     free(p2);
     free(raw);
-    munmap(map, maplen);
+    guard_close(&g);
 }
 #endif
 
@@ -1019,7 +1011,6 @@ TL_TEST(lut_interleave_vbmi)
         return;
     }
     tl_rng r = tl_test_rng();
-    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
     tl_quant q = {0};
     q.kind = TL_Q_AFFINE;
     q.scale = 0.5;
@@ -1031,8 +1022,8 @@ TL_TEST(lut_interleave_vbmi)
     for (size_t n = 0; n < 400 && TL_TEST_FAILURES() == 0; n += n < 200 ? 1 : (size_t)tl_rng_range(&r, 1, 40)) {
         tl_rng_bytes(&r, lut, sizeof lut);
         const uint8_t *t = n % 2 ? cv.lut : lut;
-        check_lut_dilv(&r, n, t, pg);
-        check_lut_ilv(&r, n, t, pg);
+        check_lut_dilv(&r, n, t);
+        check_lut_ilv(&r, n, t);
     }
 #endif
 }
