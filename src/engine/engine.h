@@ -178,7 +178,8 @@ typedef struct tl_pass {
             uint8_t gather; /* 1 = source pixels to a dense destination */
             uint8_t vbmi;   /* the AVX-512 VBMI byte permute moves the pixels: 1, and
                                saturates u8 <-> i8 in the register: 2 (gathers),
-                               converts u8 -> f16 in the register: 3 (spreads) */
+                               converts u8 -> f16 by the rule's table (f16_lut) in
+                               the register: 3 (spreads) */
             uint8_t perm[64]; /* its index table, and the lanes it keeps (spread) */
             uint64_t keep;
             uint8_t lines;    /* gathers: whole 64-pixel steps by the line gather, 8-bit
