@@ -37,6 +37,9 @@ typedef struct tl_machine {
                                 lines would mix plain and non-temporal stores) */
     size_t tile_bytes;       /* L1 tiles of the executors: half the L1, a power of 2 in
                                 [4 KiB, TL_TILE_BYTES] (TL_TILE_BYTES env) */
+    size_t stage_bytes;      /* a streaming plan's L1 staging between flushes: a few lines,
+                                so reading the source and streaming the stores overlap
+                                (exec.h, tl_stage_of; TL_STAGE_BYTES, 64 .. 4096) */
     size_t way_bytes;        /* L1 bytes / ways: rows this far apart share an L1 set */
     unsigned alias_rows;     /* rows in one L1 set a kernel may load from at once: half
                                 the ways, the rest for the other side and the stack

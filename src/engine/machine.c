@@ -246,12 +246,15 @@ void tl_machine_derive(tl_machine *m)
     m->stream_row_bytes = 4096;
     size_t tile = pow2_floor(l1 / 2);
     m->tile_bytes = tile < 4096 ? 4096 : tile > TL_TILE_BYTES ? TL_TILE_BYTES : tile;
+    m->stage_bytes = 512;
     m->way_bytes = l1 / ways;
     m->alias_rows = ways / 2 ? ways / 2 : 1;
     m->stream_bytes = env_size("TL_STREAM_BYTES", m->stream_bytes, true);
     size_t t = env_size("TL_TILE_BYTES", m->tile_bytes, false);
     if (t >= 4096 && t <= TL_TILE_BYTES) m->tile_bytes = pow2_floor(t);
     m->alias_store_rows = ways;
+    t = env_size("TL_STAGE_BYTES", m->stage_bytes, false);
+    if (t >= 64 && t <= TL_STAGE_ALIGN) m->stage_bytes = t;
     size_t a = env_size("TL_ALIAS_ROWS", m->alias_rows, false);
     if (a <= 1024) m->alias_rows = (unsigned)a;
     a = env_size("TL_ALIAS_STORE_ROWS", m->alias_store_rows, false);

@@ -642,6 +642,48 @@ TL_TEST(machine_set_copies)
     CHECK_EQ_I64(tl_machine_get()->stream_bytes, m.stream_bytes);
 }
 
+/* A staged loop's steps (tl_stage_of): all the items once; a whole tile a
+ * step unless the plan streams; streamed, the policy's stage a step, every
+ * step ending on a line where a stage holds a line's worth of items and the
+ * start lets items end on lines (the first step runs to the first such). */
+TL_TEST(stage_steps)
+{
+    static const size_t sizes[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 48, 64, 100, 256};
+    static const size_t stages[] = {64, 200, 512, 4096};
+    tl_plan p;
+    memset(&p, 0, sizeof p);
+    _Alignas(64) static uint8_t buf[256];
+    for (int stream = 0; stream < 2; stream++)
+        for (size_t si = 0; si < sizeof stages / sizeof stages[0]; si++)
+            for (size_t bi = 0; bi < sizeof sizes / sizeof sizes[0]; bi++)
+                for (size_t off = 0; off < 64; off++) {
+                    size_t bytes = sizes[bi], n = 5000, whole = stream ? stages[si] / bytes : 16384 / bytes;
+                    size_t g = 1; /* gcd(bytes, 64): items end on lines iff the start is a multiple */
+                    while (g < 64 && bytes % (2 * g) == 0) g *= 2;
+                    bool lines = stream && off % g == 0 && whole >= 64 / g; /* a step can end on a line */
+                    p.cv.stream = stream != 0;
+                    p.machine.stage_bytes = stages[si];
+                    uint8_t *d = buf + off;
+                    tl_stage st = tl_stage_of(&p, d, bytes);
+                    size_t b = 0, steps = 0, m;
+                    for (; b < n; b += m, steps++) {
+                        m = tl_stage_step(&st, n - b);
+                        if (m == 0 || m > (whole ? whole : 1)) {
+                            FAILF("bytes %zu, offset %zu, stage %zu: a step of %zu items", bytes, off, stages[si], m);
+                            return;
+                        }
+                        bool on_line = ((uintptr_t)d + (b + m) * bytes) % 64 == 0;
+                        if (lines && b + m < n && !on_line) {
+                            FAILF("bytes %zu, offset %zu, stage %zu: step %zu ends off a line", bytes, off,
+                                  stages[si], steps);
+                            return;
+                        }
+                        if (!stream && b + m < n) CHECK_EQ_I64(m, whole);
+                    }
+                    CHECK_EQ_I64(b, n);
+                }
+}
+
 /* The machine policy replaced by the test hook (tl_machine_set): streamed and
  * plain stores forced on small buffers, and VBMI on and off, each checked
  * against the reference on every path; the plan prints the policy it used. */
@@ -686,6 +728,7 @@ TL_TEST(machine_policy)
         f.stream_bytes = streamed ? 1 : SIZE_MAX;
         f.stream_row_bytes = streamed ? 64 : m.stream_row_bytes;
         f.tile_bytes = streamed ? 4096 : m.tile_bytes; /* the smallest L1 tiles the policy makes */
+        f.stage_bytes = aliased ? 64 : 200;          /* streamed steps of a line, or of a few items */
         tl_machine_set(&f);
         for (size_t k = 0; k < sizeof pairs / sizeof pairs[0] && TL_TEST_FAILURES() == 0; k++) {
             tl_desc s, d;
@@ -893,6 +936,7 @@ int main(int argc, char **argv)
     TL_RUN(differential_random);
     TL_RUN(differential_streaming);
     TL_RUN(machine_set_copies);
+    TL_RUN(stage_steps);
     TL_RUN(machine_policy);
     return tl_test_finish();
 }

@@ -33,12 +33,13 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         k->fn(planes, d, n, tl_exec_streams(p, (uint64_t)n * (uint64_t)out->ds));
         return;
     }
-    _Alignas(64) uint8_t tmp[TL_TILE_BYTES], out_tile[TL_TILE_BYTES]; /* out_tile: streaming plans */
-    size_t chunk = TL_TILE_BYTES / (4 * cv->ed);
-    for (size_t b = 0; b < n; b += chunk) {
-        size_t m = n - b < chunk ? n - b : chunk;
+    _Alignas(64) uint8_t tmp[TL_TILE_BYTES];
+    _Alignas(TL_STAGE_ALIGN) uint8_t out_tile[TL_TILE_BYTES]; /* streaming plans */
+    tl_stage st = tl_stage_of(p, d, (size_t)out->ds);
+    for (size_t b = 0, m; b < n; b += m) {
+        m = tl_stage_step(&st, n - b);
         for (int64_t c = 0; c < in->count; c++) {
-            uint8_t *t = tmp + (size_t)c * chunk * cv->ed;
+            uint8_t *t = tmp + (size_t)c * m * cv->ed;
             ps->row->fn(s + c * in->ss + b * cv->es, t, m, cv);
             planes[ps->head + c] = t;
         }

@@ -139,9 +139,8 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
     const tl_cvt *cv = &p->cv;
     _Alignas(64) uint8_t buf[64 + TL_TILE_BYTES + 64], mask[64];
     uint8_t *t = buf + 64;
-    _Alignas(64) uint8_t out_tile[TL_TILE_BYTES]; /* streaming plans */
+    _Alignas(TL_STAGE_ALIGN) uint8_t out_tile[TL_TILE_BYTES]; /* streaming plans */
     size_t k = (size_t)in->count, rd = k * cv->ed, h = (size_t)ps->head * cv->ed, n = (size_t)out->count;
-    size_t chunk = TL_TILE_BYTES / (cv->stream ? (size_t)out->ds : rd);
     if (ps->x.px.vbmi != 3) { /* the tile's and the mask's set-up (a call per image row: not for nothing) */
         memset(buf, 0, 64);
         memset(mask, 0, sizeof mask);
@@ -151,8 +150,10 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
      * starts on a line (no L1 tile and copy: NHWC u8 -> kCHW32 i8, 256 MiB,
      * 23 -> 27 GB/s; -> kDLA_HWC4 f16 19.5 -> 31) */
     int direct = cv->stream && ps->x.px.vbmi && (uintptr_t)d % 64 == 0;
-    for (size_t b = 0; b < n; b += chunk) {
-        size_t m = n - b < chunk ? n - b : chunk;
+    tl_stage st = tl_stage_of(p, d, cv->stream ? (size_t)out->ds : rd);
+    if (direct) st.items = st.next = TL_TILE_BYTES / (size_t)out->ds; /* no staging */
+    for (size_t b = 0, m; b < n; b += m) {
+        m = tl_stage_step(&st, n - b);
         uint8_t *db = d + (ptrdiff_t)b * out->ds;
         uint8_t *to = direct ? db : tl_where_to(p, db, out_tile);
 #if defined(__x86_64__) || defined(_M_X64)
@@ -189,10 +190,10 @@ static void run_gather_saturating(const tl_plan *p, const tl_pass *ps, const uin
         fn(s, ss, d, rs, n, ps->x.px.perm);
         return;
     }
-    _Alignas(64) uint8_t t[TL_TILE_BYTES];
-    size_t chunk = TL_TILE_BYTES / rs;
-    for (size_t b = 0; b < n; b += chunk) {
-        size_t m = n - b < chunk ? n - b : chunk;
+    _Alignas(TL_STAGE_ALIGN) uint8_t t[TL_TILE_BYTES];
+    tl_stage st = tl_stage_of(p, d, rs);
+    for (size_t b = 0, m; b < n; b += m) {
+        m = tl_stage_step(&st, n - b);
         fn(s + b * ss, ss, t, rs, m, ps->x.px.perm);
         tl_flush(p, d + b * rs, t, m * rs);
     }
@@ -257,3 +258,4 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
 }
 
 const tl_executor tl_exec_pixels = {"pixels", 2, applicable, run};
+

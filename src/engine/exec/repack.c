@@ -62,7 +62,8 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     const tl_cvt *cv = &p->cv;
     const tl_repack_kernel *k = ps->x.repack;
     size_t n = (size_t)out->count;
-    _Alignas(64) uint8_t tmp[TL_TILE_BYTES], out_tile[TL_TILE_BYTES]; /* out_tile: streaming plans */
+    _Alignas(64) uint8_t tmp[TL_TILE_BYTES];
+    _Alignas(TL_STAGE_ALIGN) uint8_t out_tile[TL_TILE_BYTES]; /* streaming plans */
     if (one_step(cv, k)) {
         /* the AVX-512 re-packs stream their whole steps themselves into a
          * destination that starts on a line (no L1 tile and copy: NHWC u8
@@ -71,9 +72,9 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
             k->fn(s, d, n, cv->stream);
             return;
         }
-        size_t chunk = TL_TILE_BYTES / (size_t)out->ds;
-        for (size_t b = 0; b < n; b += chunk) {
-            size_t m = n - b < chunk ? n - b : chunk;
+        tl_stage st = tl_stage_of(p, d, (size_t)out->ds);
+        for (size_t b = 0, m; b < n; b += m) {
+            m = tl_stage_step(&st, n - b);
             uint8_t *db = d + (ptrdiff_t)b * out->ds;
             k->fn(s + b * (size_t)in->count * cv->es, out_tile, m, 0);
             tl_flush(p, db, out_tile, m * (size_t)out->ds);
@@ -89,9 +90,10 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
      * into L1, re-pack from it) reloads 48-byte steps across stored vectors
      * and waits for the store buffer to drain (measured: 0.30x memcpy). */
     if (cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1) {
-        size_t lanes = (size_t)out->ds, chunk = TL_TILE_BYTES / lanes;
-        for (size_t b = 0; b < n; b += chunk) {
-            size_t m = n - b < chunk ? n - b : chunk;
+        size_t lanes = (size_t)out->ds;
+        tl_stage st = tl_stage_of(p, d, lanes);
+        for (size_t b = 0, m; b < n; b += m) {
+            m = tl_stage_step(&st, n - b);
             uint8_t *db = d + (ptrdiff_t)b * out->ds;
             k->fn(s + b * (size_t)in->count, tmp, m, 0);
             ps->row->fn(tmp, tl_where_to(p, db, out_tile), m * lanes, cv);
@@ -99,9 +101,9 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         }
         return;
     }
-    size_t chunk = TL_TILE_BYTES / (size_t)out->ds; /* whole output pixels fit a tile */
-    for (size_t b = 0; b < n; b += chunk) {
-        size_t m = n - b < chunk ? n - b : chunk;
+    tl_stage st = tl_stage_of(p, d, (size_t)out->ds); /* whole output pixels fit a tile */
+    for (size_t b = 0, m; b < n; b += m) {
+        m = tl_stage_step(&st, n - b);
         uint8_t *db = d + (ptrdiff_t)b * out->ds;
         ps->row->fn(s + b * (size_t)in->count * cv->es, tmp, m * (size_t)in->count, cv);
         k->fn(tmp, tl_where_to(p, db, out_tile), m, 0);
