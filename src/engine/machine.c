@@ -247,6 +247,7 @@ void tl_machine_derive(tl_machine *m)
     size_t tile = pow2_floor(l1 / 2);
     m->tile_bytes = tile < 4096 ? 4096 : tile > TL_TILE_BYTES ? TL_TILE_BYTES : tile;
     m->stage_bytes = 512;
+    m->read_streams = 3;
     m->way_bytes = l1 / ways;
     m->alias_rows = ways / 2 ? ways / 2 : 1;
     m->stream_bytes = env_size("TL_STREAM_BYTES", m->stream_bytes, true);
@@ -259,6 +260,8 @@ void tl_machine_derive(tl_machine *m)
     if (a <= 1024) m->alias_rows = (unsigned)a;
     a = env_size("TL_ALIAS_STORE_ROWS", m->alias_store_rows, false);
     if (a <= 1024) m->alias_store_rows = (unsigned)a;
+    a = env_size("TL_READ_STREAMS", m->read_streams, false);
+    if (a <= 16) m->read_streams = (unsigned)a;
     a = env_size("TL_SPLIT_STORES", m->split_stores, true);
     if (a <= 1) m->split_stores = a == 1;
 }

@@ -704,6 +704,8 @@ TL_TEST(machine_policy)
         {"yuv.nv12:u8:3x40x150", "CHW:u8:3x40x150"},                             /* chroma x2, whole rows */
         {"NHWC:u8:1x40x41x3", "trt.dla_hwc4:i8:1x3x40x41"},                      /* saturating repack */
         {"trt.dla_hwc4:i8:1x3x40x41", "NHWC:u8:1x40x41x3"},                      /* saturating gather */
+        {"trt.chw32:i8:1x3x50x70:scale=2", "NHWC:u8:1x50x70x3"},                 /* line gather, read in slices */
+        {"rknn.nc1hwc2:i8:1x1x50x71x16:c=3:zp=-128:scale=1", "NHWC:u8:1x50x71x3"},
         {"NHWC:u8:1x64x96x3", "NCHW:u8:1x3x64x96"},                              /* byte transpose */
         {"NCHW:f32:1x16x32x64", "NHWC:f32:1x32x64x16"}, /* whole-line kernel stores: 64-byte rows */
         {"NHWC:u8:1x64x64x64", "NCHW:u8:1x64x64x64"},   /* ... and 4 KiB rows */
@@ -729,6 +731,7 @@ TL_TEST(machine_policy)
         f.stream_row_bytes = streamed ? 64 : m.stream_row_bytes;
         f.tile_bytes = streamed ? 4096 : m.tile_bytes; /* the smallest L1 tiles the policy makes */
         f.stage_bytes = aliased ? 64 : 200;          /* streamed steps of a line, or of a few items */
+        f.read_streams = aliased ? 2 : 3;
         tl_machine_set(&f);
         for (size_t k = 0; k < sizeof pairs / sizeof pairs[0] && TL_TEST_FAILURES() == 0; k++) {
             tl_desc s, d;

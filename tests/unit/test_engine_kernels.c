@@ -689,16 +689,18 @@ TL_TEST(saturating_repack_avx512)
  * streamed (head and tail pixels through the masked step), sentinels on
  * both sides, and a source that ends at the last run before an unreadable
  * page. mode: 0 raw, 1 to i8, 2 to u8 (saturating), 3 a table, 4 f16. */
-static void check_gather_lines(tl_rng *r, unsigned ss, unsigned rs, size_t m, int mode, int qi, int nt)
+static void check_gather_lines(tl_rng *r, unsigned ss, unsigned rs, size_t m, int mode, int qi, int nt,
+                               size_t slices)
 {
 #if defined(__x86_64__) || defined(_M_X64)
     tl_px_lines L;
     int f16 = mode == 4;
-    size_t srs = f16 ? 2 * rs : rs, len = m ? (m - 1) * ss + srs : 0, off = (size_t)tl_rng_range(r, 0, 63);
+    size_t srs = f16 ? 2 * rs : rs, len = m ? (m - 1) * ss + srs : 0;
+    size_t off = slices > 1 && tl_rng_range(r, 0, 1) ? 0 : (size_t)tl_rng_range(r, 0, 63); /* slices: on a line */
     guarded g;
     REQUIRE(guard_open(&g, len));
     uint8_t *s = g.at, *base = aligned_alloc(64, (m * rs + 2 * PAD + 64 + 63) / 64 * 64);
-    uint8_t *out = base + off, lut[256];
+    uint8_t *out = base + (off + 64 - PAD % 64) % 64, lut[256]; /* out + PAD is off bytes into a line */
     tl_rng_bytes(r, s, len);
     tl_rng_bytes(r, lut, sizeof lut);
     memset(out, 0xA5, m * rs + 2 * PAD);
@@ -707,7 +709,9 @@ static void check_gather_lines(tl_rng *r, unsigned ss, unsigned rs, size_t m, in
     tl_quant q;
     tl_cvt_init_dt(&cv, TL_F16, NULL, qi % 2 ? TL_I8 : TL_U8, quant_set(qi, &q));
     if (f16) tl_f16_x8_gather_lines_ukernel__avx512vbmi(s, out + PAD, rs, m, &L, &cv, nt);
-    else tl_x8_gather_lines_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, &L, mode == 3 ? lut : NULL, mode % 3, nt);
+    else
+        tl_x8_gather_lines_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, &L, mode == 3 ? lut : NULL, mode % 3, nt,
+                                               slices);
     tl_store_fence();
     for (size_t i = 0; i < m * rs + 2 * PAD; i++) {
         uint8_t want = 0xA5;
@@ -719,15 +723,15 @@ static void check_gather_lines(tl_rng *r, unsigned ss, unsigned rs, size_t m, in
             if (f16) want = (uint8_t)tl_elem_convert_raw(&cv.op, (uint64_t)e[0] | (uint64_t)e[1] << 8);
         }
         if (out[i] != want) {
-            FAILF("line gather ss=%u rs=%u m=%zu mode=%d q=%d nt=%d off=%zu: byte %zu: 0x%02x != 0x%02x", ss, rs, m,
-                  mode, qi, nt, off, i, out[i], want);
+            FAILF("line gather ss=%u rs=%u m=%zu mode=%d q=%d nt=%d off=%zu slices=%zu: byte %zu: 0x%02x != 0x%02x",
+                  ss, rs, m, mode, qi, nt, off, slices, i, out[i], want);
             break;
         }
     }
     free(base);
     guard_close(&g);
 #else
-    (void)r, (void)ss, (void)rs, (void)m, (void)mode, (void)qi, (void)nt;
+    (void)r, (void)ss, (void)rs, (void)m, (void)mode, (void)qi, (void)nt, (void)slices;
 #endif
 }
 
@@ -738,15 +742,17 @@ TL_TEST(line_gathers_vbmi)
         return;
     }
     tl_rng r = tl_test_rng();
-    static const size_t counts[] = {0, 1, 2, 15, 63, 64, 65, 127, 128, 129, 181, 300};
+    static const size_t counts[] = {0, 1, 2, 15, 63, 64, 65, 127, 128, 129, 181, 300, 1000};
     for (unsigned ss = 4; ss <= 32; ss *= 2)
         for (unsigned rs = 2; rs <= 4 && TL_TEST_FAILURES() == 0; rs++)
             for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
                 for (int nt = 0; nt < 2; nt++) {
                     if (rs < ss)
-                        for (int mode = 0; mode < 4; mode++) check_gather_lines(&r, ss, rs, counts[k], mode, 0, nt);
+                        for (int mode = 0; mode < 4; mode++)
+                            for (size_t sl = 1; sl <= 4; sl++) /* slices read in turn: 1 (none) to 4 */
+                                check_gather_lines(&r, ss, rs, counts[k], mode, 0, nt, sl);
                     if (ss == 8)
-                        for (int qi = 0; qi < NQUANT; qi++) check_gather_lines(&r, ss, rs, counts[k], 4, qi, nt);
+                        for (int qi = 0; qi < NQUANT; qi++) check_gather_lines(&r, ss, rs, counts[k], 4, qi, nt, 1);
                 }
 }
 

@@ -115,10 +115,12 @@ TL_TEST(derived_thresholds)
     unsetenv("TL_ALIAS_STORE_ROWS");
     unsetenv("TL_SPLIT_STORES");
     unsetenv("TL_STAGE_BYTES");
+    unsetenv("TL_READ_STREAMS");
     m.cache = (tl_caches){{32 << 10, 8}, {1 << 20, 8}, {(size_t)32 << 20, 16}, "test"};
     tl_machine_derive(&m);
     CHECK_EQ_I64(m.stream_bytes, 8 << 20); /* a quarter of the LLC */
     CHECK_EQ_I64(m.stage_bytes, 512);
+    CHECK_EQ_I64(m.read_streams, 3);
     CHECK_EQ_I64(m.tile_bytes, 16384);
     CHECK_EQ_I64(m.way_bytes, 4096);
     CHECK_EQ_I64(m.alias_rows, 4);
@@ -144,8 +146,10 @@ TL_TEST(derived_thresholds)
     setenv("TL_ALIAS_ROWS", "3", 1);
     setenv("TL_ALIAS_STORE_ROWS", "5", 1);
     setenv("TL_STAGE_BYTES", "1K", 1);
+    setenv("TL_READ_STREAMS", "2", 1);
     tl_machine_derive(&m);
     CHECK_EQ_I64(m.stage_bytes, 1024);
+    CHECK_EQ_I64(m.read_streams, 2);
     CHECK_EQ_I64(m.alias_store_rows, 5);
     CHECK_EQ_I64(m.stream_bytes, 0);
     CHECK_EQ_I64(m.tile_bytes, 4096);
@@ -155,11 +159,15 @@ TL_TEST(derived_thresholds)
     setenv("TL_ALIAS_ROWS", "x", 1);       /* malformed: ignored */
     setenv("TL_ALIAS_STORE_ROWS", "", 1);  /* empty: ignored */
     setenv("TL_STAGE_BYTES", "63", 1);     /* below a line: ignored */
+    setenv("TL_READ_STREAMS", "0", 1); /* no slices at all: ignored (1 is one stream) */
     tl_machine_derive(&m);
     CHECK_EQ_I64(m.stage_bytes, 512);
+    CHECK_EQ_I64(m.read_streams, 3);
     setenv("TL_STAGE_BYTES", "5000", 1); /* more than a page: ignored */
+    setenv("TL_READ_STREAMS", "17", 1); /* more than 16: ignored */
     tl_machine_derive(&m);
     CHECK_EQ_I64(m.stage_bytes, 512);
+    CHECK_EQ_I64(m.read_streams, 3);
     CHECK_EQ_I64(m.alias_store_rows, 4);
     CHECK_EQ_I64(m.stream_bytes, 12 << 20);
     CHECK_EQ_I64(m.tile_bytes, 8192);
@@ -180,6 +188,7 @@ TL_TEST(derived_thresholds)
     unsetenv("TL_ALIAS_STORE_ROWS");
     unsetenv("TL_SPLIT_STORES");
     unsetenv("TL_STAGE_BYTES");
+    unsetenv("TL_READ_STREAMS");
 }
 
 /* Rows that share L1 sets: 64x64 u8 planes (4096 bytes apart) alias on a
@@ -228,7 +237,7 @@ TL_TEST(describe_prints_policy)
     tl_plan *p = NULL;
     REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
     const char *text = tl_plan_describe(p);
-    CHECK_STR_CONTAINS(text, "streaming stores above 25165824 destination bytes in rows of 4096+ bytes (staged 512 bytes at a time)");
+    CHECK_STR_CONTAINS(text, "streaming stores above 25165824 destination bytes in rows of 4096+ bytes (staged 512 bytes at a time, gathers reading 3 streams)");
     CHECK_STR_CONTAINS(text, "L1 tiles of 16384 bytes, at most 6 rows per L1 set (rows 4096 bytes apart share one), 12 stored");
     CHECK_STR_CONTAINS(text, "caches (test): L1d 49152 bytes 12-way, L2 2097152 bytes 16-way, LLC 100663296 bytes 16-way");
     tl_plan_destroy(p);
