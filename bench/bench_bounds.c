@@ -1,6 +1,7 @@
 /* What one thread of this machine can move to and from DRAM, the bounds a
  * 256 MiB conversion meets (not a test; docs/performance.md, "What bounds a
- * 256 MiB conversion"): reading only, writing only with non-temporal stores
+ * 256 MiB conversion"): reading only (one stream, and three slices in
+ * turn), writing only with non-temporal stores
  * (lines of data and lines of zeros), and copying three ways (memcpy, a
  * non-temporal copy, `rep movsb`). Each figure is the best of --samples runs
  * over a buffer of --mib MiB (default 256) and counts every byte read or
@@ -37,6 +38,24 @@ static void read_only(job *j)
                                                               _mm_load_si128((const __m128i *)(j->a + i + 16))),
                                                 _mm_add_epi64(_mm_load_si128((const __m128i *)(j->a + i + 32)),
                                                               _mm_load_si128((const __m128i *)(j->a + i + 48)))));
+    g_sink += _mm_cvtsi128_si64(acc);
+}
+
+/* The same bytes as 3 slices read 2 KiB of each in turn (the streamed line
+ * gathers' order, tl_machine.read_streams): more reads in flight. */
+static void read_slices(job *j)
+{
+    __m128i acc = _mm_setzero_si128();
+    size_t slice = j->n / 3 / 2048 * 2048;
+    for (size_t b = 0; b < slice; b += 2048)
+        for (size_t k = 0; k < 3; k++)
+            for (size_t i = k * slice + b; i < k * slice + b + 2048; i += 64)
+                acc = _mm_add_epi64(acc, _mm_add_epi64(_mm_add_epi64(_mm_load_si128((const __m128i *)(j->a + i)),
+                                                                      _mm_load_si128((const __m128i *)(j->a + i + 16))),
+                                                        _mm_add_epi64(_mm_load_si128((const __m128i *)(j->a + i + 32)),
+                                                                      _mm_load_si128((const __m128i *)(j->a + i + 48)))));
+    for (size_t i = 3 * slice; i + 64 <= j->n; i += 64)
+        acc = _mm_add_epi64(acc, _mm_load_si128((const __m128i *)(j->a + i)));
     g_sink += _mm_cvtsi128_si64(acc);
 }
 
@@ -108,6 +127,7 @@ int main(int argc, char **argv)
     double n = (double)j.n;
     printf("one thread, %lu MiB buffers, best of %lu (GB/s of bytes read + written)\n", mib, samples);
     printf("read only                       %6.1f\n", best(read_only, &j, n, samples));
+    printf("read only, 3 slices in turn     %6.1f\n", best(read_slices, &j, n, samples));
     printf("write only, non-temporal, data  %6.1f\n", best(write_nt, &j, n, samples));
     j.v = _mm_setzero_si128();
     printf("write only, non-temporal, zeros %6.1f\n", best(write_nt, &j, n, samples));
