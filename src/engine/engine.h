@@ -64,8 +64,8 @@ bool tl_caches_from_sysfs(const char *dir, tl_caches *c);
  * optional) over *c; false (c unchanged) on a malformed text. */
 bool tl_caches_parse(const char *text, tl_caches *c);
 /* The thresholds that follow from m->cache, then the environment's
- * overrides (TL_STREAM_BYTES, TL_TILE_BYTES, TL_ALIAS_ROWS,
- * TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES). */
+ * overrides (TL_STREAM_BYTES, TL_TILE_BYTES, TL_STAGE_BYTES, TL_READ_STREAMS,
+ * TL_ALIAS_ROWS, TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES). */
 void tl_machine_derive(tl_machine *m);
 /* Rows `stride` bytes apart, `rows` at once: more of them in one L1 set than
  * the policy allows (m->alias_rows)? */

@@ -1,8 +1,9 @@
 /* The machine policy, decided once (XNNPACK's config, libyuv's cpu flags):
  * the CPU's paths and features, its data caches, and the tuning numbers every
  * plan derives from them. TL_CPU, TL_CPU_DISABLE, TL_CACHES, TL_STREAM_BYTES,
- * TL_TILE_BYTES, TL_ALIAS_ROWS, TL_ALIAS_STORE_ROWS and TL_SPLIT_STORES override the detection, and tests replace
- * the whole of it (tl_machine_set) to force every path. */
+ * TL_TILE_BYTES, TL_STAGE_BYTES, TL_READ_STREAMS, TL_ALIAS_ROWS,
+ * TL_ALIAS_STORE_ROWS and TL_SPLIT_STORES override the detection, and tests
+ * replace the whole of it (tl_machine_set) to force every path. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -261,4 +261,3 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
 }
 
 const tl_executor tl_exec_pixels = {"pixels", 2, applicable, run};
-
