@@ -40,7 +40,7 @@ typedef struct tl_machine {
     size_t stage_bytes;      /* a streaming plan's L1 staging between flushes: a few lines,
                                 so reading the source and streaming the stores overlap
                                 (exec.h, tl_stage_of; TL_STAGE_BYTES, 64 .. 4096) */
-    unsigned read_streams;   /* a streamed gather that mostly reads (kCHW32, NC1HWC2 into RGB)
+    unsigned read_streams;   /* a streamed gather that mostly reads (kCHW32, NC1HWC2, DLA f16 into RGB)
                                 reads this many slices in turn (Zen 5, 256 MiB: 1 slice 20-28
                                 GB/s, 3 slices 29-34; TL_READ_STREAMS, 1 .. 16) */
     size_t way_bytes;        /* L1 bytes / ways: rows this far apart share an L1 set */

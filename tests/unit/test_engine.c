@@ -706,6 +706,7 @@ TL_TEST(machine_policy)
         {"trt.dla_hwc4:i8:1x3x40x41", "NHWC:u8:1x40x41x3"},                      /* saturating gather */
         {"trt.chw32:i8:1x3x50x70:scale=2", "NHWC:u8:1x50x70x3"},                 /* line gather, read in slices */
         {"rknn.nc1hwc2:i8:1x1x50x71x16:c=3:zp=-128:scale=1", "NHWC:u8:1x50x71x3"},
+        {"trt.dla_hwc4:f16:1x3x50x70", "NHWC:u8:1x50x70x3"}, /* f16 line gather, read in slices */
         {"NHWC:u8:1x64x96x3", "NCHW:u8:1x3x64x96"},                              /* byte transpose */
         {"NCHW:f32:1x16x32x64", "NHWC:f32:1x32x64x16"}, /* whole-line kernel stores: 64-byte rows */
         {"NHWC:u8:1x64x64x64", "NCHW:u8:1x64x64x64"},   /* ... and 4 KiB rows */

@@ -708,7 +708,7 @@ static void check_gather_lines(tl_rng *r, unsigned ss, unsigned rs, size_t m, in
     tl_cvt cv;
     tl_quant q;
     tl_cvt_init_dt(&cv, TL_F16, NULL, qi % 2 ? TL_I8 : TL_U8, quant_set(qi, &q));
-    if (f16) tl_f16_x8_gather_lines_ukernel__avx512vbmi(s, out + PAD, rs, m, &L, &cv, nt);
+    if (f16) tl_f16_x8_gather_lines_ukernel__avx512vbmi(s, out + PAD, rs, m, &L, &cv, nt, slices);
     else
         tl_x8_gather_lines_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, &L, mode == 3 ? lut : NULL, mode % 3, nt,
                                                slices);
@@ -752,7 +752,7 @@ TL_TEST(line_gathers_vbmi)
                             for (size_t sl = 1; sl <= 4; sl++) /* slices read in turn: 1 (none) to 4 */
                                 check_gather_lines(&r, ss, rs, counts[k], mode, 0, nt, sl);
                     if (ss == 8)
-                        for (int qi = 0; qi < NQUANT; qi++) check_gather_lines(&r, ss, rs, counts[k], 4, qi, nt, 1);
+                        for (int qi = 0; qi < NQUANT; qi++) check_gather_lines(&r, ss, rs, counts[k], 4, qi, nt, 1 + (size_t)qi % 3);
                 }
 }
 

@@ -227,19 +227,19 @@ static void run_gather(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
 
 #if defined(__x86_64__) || defined(_M_X64)
 /* The line gather: every pixel by one kernel call, straight into the
- * destination, whole lines streamed in a streaming plan, where the 8-bit
- * gathers, which read most of what they move (a pixel of 16 or 32 bytes
+ * destination, whole lines streamed in a streaming plan, where the
+ * gathers, which read most of what they move (a pixel of 8 to 32 bytes
  * for 3), read the policy's read_streams slices in turn. */
 static void run_gather_lines(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                              const tl_node *out)
 {
     const tl_cvt *cv = &p->cv;
     size_t rd = (size_t)in->count * cv->ed, ss = (size_t)out->ss, n = (size_t)out->count;
-    if (ps->x.px.lines == 2) tl_f16_x8_gather_lines_ukernel__avx512vbmi(s, d, rd, n, &ps->x.px.lt, cv, cv->stream);
+    size_t slices = cv->stream ? p->machine.read_streams : 1;
+    if (ps->x.px.lines == 2) tl_f16_x8_gather_lines_ukernel__avx512vbmi(s, d, rd, n, &ps->x.px.lt, cv, cv->stream, slices);
     else
         tl_x8_gather_lines_ukernel__avx512vbmi(s, ss, d, rd, n, &ps->x.px.lt, cv->lut8 ? cv->lut : NULL,
-                                               cv->path != TL_EP_INT ? 0 : cv->ddt == TL_I8 ? 1 : 2, cv->stream,
-                                               cv->stream ? p->machine.read_streams : 1);
+                                               cv->path != TL_EP_INT ? 0 : cv->ddt == TL_I8 ? 1 : 2, cv->stream, slices);
 }
 #endif
 

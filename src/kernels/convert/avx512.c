@@ -190,7 +190,7 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void f16_lines_step(con
 
 TL_VBMI_CVT __attribute__((always_inline)) static inline void f16_lines(const uint8_t *s, uint8_t *d, size_t rs, size_t m,
                                                                        const tl_px_lines *L, const tl_cvt *cv, int q8,
-                                                                       int nt)
+                                                                       int nt, size_t slices)
 {
     const int sgn = cv->ddt == TL_I8;
     __m512i li[4];
@@ -198,20 +198,26 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void f16_lines(const ui
 #define TL_F16_LINES_STEP(src, dst, st) f16_lines_step(src, dst, rs, li, cv, q8, sgn, st, 0, 0, 0)
 #define TL_F16_LINES_PART(src, dst, in, out)                                                                 \
     f16_lines_step(src, dst, rs, li, cv, q8, sgn, 0, 1, (ptrdiff_t)(in), (ptrdiff_t)(out))
+    /* slices read in turn, as the 8-bit line gather's (move/avx512vbmi.c) */
+    size_t slice = slices > 1 && m && (uintptr_t)d % 64 == 0 ? (m - 1) / slices / 64 * 64 : 0;
+    for (size_t b = 0; b < slice; b += 64)
+        for (size_t i = 0; i < slices; i++) TL_F16_LINES_STEP(s + (i * slice + b) * 8, d + (i * slice + b) * rs, nt);
+    if (slice) s += slices * slice * 8, d += slices * slice * rs, m -= slices * slice;
     TL_PX_LINES_LOOP(s, 8, 2 * rs, d, rs, m, nt, TL_F16_LINES_STEP, TL_F16_LINES_PART);
 #undef TL_F16_LINES_STEP
 #undef TL_F16_LINES_PART
 }
 
 TL_VBMI_CVT void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, uint8_t *d, size_t rs, size_t m,
-                                                           const tl_px_lines *L, const tl_cvt *cv_in, int nt)
+                                                           const tl_px_lines *L, const tl_cvt *cv_in, int nt,
+                                                           size_t slices)
 {
     const tl_cvt cv_local = *cv_in, *cv = &cv_local;
 #define TL_F16_LINES(Q8)                                                                                    \
     do {                                                                                                   \
-        if (rs == 2) f16_lines(s, d, 2, m, L, cv, Q8, nt);                                                 \
-        if (rs == 3) f16_lines(s, d, 3, m, L, cv, Q8, nt);                                                 \
-        if (rs == 4) f16_lines(s, d, 4, m, L, cv, Q8, nt);                                                 \
+        if (rs == 2) f16_lines(s, d, 2, m, L, cv, Q8, nt, slices);                                                 \
+        if (rs == 3) f16_lines(s, d, 3, m, L, cv, Q8, nt, slices);                                                 \
+        if (rs == 4) f16_lines(s, d, 4, m, L, cv, Q8, nt, slices);                                                 \
     } while (0)
     TL_Q8_DISPATCH(q8_mode(cv), TL_F16_LINES);
 #undef TL_F16_LINES

@@ -219,7 +219,7 @@ static inline uint64_t tl_first_bits(ptrdiff_t n) { return n <= 0 ? 0 : n >= 64 
  * to i8, 2 to u8, 0 none; one byte operation), and of f16 pixels of 4 halves
  * (ss 8) quantized to 8 bits by cv (kernels/convert/avx512.c). Exactly the
  * pixels' runs are read and their rs bytes written; nt streams the whole
- * lines (the caller fences). slices > 1 (8-bit only): the pixels are cut
+ * lines (the caller fences). slices > 1: the pixels are cut
  * into that many slices of whole 64-pixel steps, read a step of each in
  * turn (a destination on a line; the rest after them): one stream of reads
  * leaves DRAM idle between the prefetches. */
@@ -228,7 +228,7 @@ void tl_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t
                                             size_t slices);
 struct tl_cvt;
 void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, uint8_t *d, size_t rs, size_t m,
-                                                const tl_px_lines *L, const struct tl_cvt *cv, int nt);
+                                                const tl_px_lines *L, const struct tl_cvt *cv, int nt, size_t slices);
 #endif
 
 /* n bytes from an L1 tile to a destination larger than the cache: whole
