@@ -198,11 +198,7 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void f16_lines(const ui
 #define TL_F16_LINES_STEP(src, dst, st) f16_lines_step(src, dst, rs, li, cv, q8, sgn, st, 0, 0, 0)
 #define TL_F16_LINES_PART(src, dst, in, out)                                                                 \
     f16_lines_step(src, dst, rs, li, cv, q8, sgn, 0, 1, (ptrdiff_t)(in), (ptrdiff_t)(out))
-    /* slices read in turn, as the 8-bit line gather's (move/avx512vbmi.c) */
-    size_t slice = slices > 1 && m && (uintptr_t)d % 64 == 0 ? (m - 1) / slices / 64 * 64 : 0;
-    for (size_t b = 0; b < slice; b += 64)
-        for (size_t i = 0; i < slices; i++) TL_F16_LINES_STEP(s + (i * slice + b) * 8, d + (i * slice + b) * rs, nt);
-    if (slice) s += slices * slice * 8, d += slices * slice * rs, m -= slices * slice;
+    TL_PX_LINES_SLICES(s, 8, d, rs, m, nt, slices, TL_F16_LINES_STEP);
     TL_PX_LINES_LOOP(s, 8, 2 * rs, d, rs, m, nt, TL_F16_LINES_STEP, TL_F16_LINES_PART);
 #undef TL_F16_LINES_STEP
 #undef TL_F16_LINES_PART

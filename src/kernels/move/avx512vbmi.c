@@ -233,12 +233,7 @@ TL_VBMI __attribute__((always_inline)) static inline void gather_lines(const uin
     const __m512i *t = lut ? tv : NULL;
 #define TL_LINES_STEP(src, dst, st) lines_step(src, ss, dst, rs, mi, mk, li, t, sat, st, 0, 0, 0)
 #define TL_LINES_PART(src, dst, in, out) lines_step(src, ss, dst, rs, mi, mk, li, t, sat, 0, 1, (ptrdiff_t)(in), (ptrdiff_t)(out))
-    /* slices of whole steps in turn (the destination on a line), the rest
-     * below; at least the last pixel there, whose stride may end the buffer */
-    size_t slice = slices > 1 && m && (uintptr_t)d % 64 == 0 ? (m - 1) / slices / 64 * 64 : 0;
-    for (size_t b = 0; b < slice; b += 64)
-        for (size_t i = 0; i < slices; i++) TL_LINES_STEP(s + (i * slice + b) * ss, d + (i * slice + b) * rs, nt);
-    if (slice) s += slices * slice * ss, d += slices * slice * rs, m -= slices * slice;
+    TL_PX_LINES_SLICES(s, ss, d, rs, m, nt, slices, TL_LINES_STEP);
     TL_PX_LINES_LOOP(s, ss, rs, d, rs, m, nt, TL_LINES_STEP, TL_LINES_PART);
 #undef TL_LINES_STEP
 #undef TL_LINES_PART

@@ -211,6 +211,19 @@ static inline void tl_px_lines_init(tl_px_lines *L, unsigned ss, unsigned rs, in
             }                                                                                     \
         }                                                                                         \
     } while (0)
+/* Before TL_PX_LINES_LOOP: with slices > 1 and d on a line, the first
+ * whole steps of m pixels as that many equal slices read a step of each in
+ * turn (more reads in flight than one stream); s, d and m then point past
+ * them. The last pixel is always left to the loop (its stride may end the
+ * source buffer). */
+#define TL_PX_LINES_SLICES(s, ss, d, rs, m, nt, slices, STEP)                                       \
+    do {                                                                                          \
+        size_t sl_ = (slices) > 1 && (m) && (uintptr_t)(d) % 64 == 0 ? ((m) - 1) / (slices) / 64 * 64 : 0; \
+        for (size_t b_ = 0; b_ < sl_; b_ += 64)                                                   \
+            for (size_t i_ = 0; i_ < (slices); i_++)                                              \
+                STEP((s) + (i_ * sl_ + b_) * (ss), (d) + (i_ * sl_ + b_) * (rs), (nt));           \
+        (s) += (slices) * sl_ * (ss), (d) += (slices) * sl_ * (rs), (m) -= (slices) * sl_;        \
+    } while (0)
 /* The first n (may be <= 0 or >= 64) bits set: a masked load's or store's bytes. */
 static inline uint64_t tl_first_bits(ptrdiff_t n) { return n <= 0 ? 0 : n >= 64 ? ~0ull : ~0ull >> (64 - n); }
 #if defined(__x86_64__) || defined(_M_X64)
