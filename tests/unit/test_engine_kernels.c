@@ -402,6 +402,52 @@ static bool guard_open(guarded *g, size_t len)
 
 static void guard_close(guarded *g) { munmap(g->map, g->maplen); }
 
+/* A tiled transpose whose source ends with its last row's last element at
+ * an unreadable page: the kernels read rows whole past their n1 columns
+ * where the bytes lie between rows (faster than masked loads), never past
+ * the last row. Few columns (block B's partial widths), few rows (block
+ * A's), pixel strides below and above 16 bytes, plain and streamed. */
+static void check_t2d_source_end(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1, ptrdiff_t ss0)
+{
+    size_t e = k->esize, len = (size_t)ss0 * (n0 - 1) + n1 * e;
+    ptrdiff_t ds1 = (ptrdiff_t)((n0 * e + 63) / 64 * 64);
+    guarded g;
+    REQUIRE(guard_open(&g, len));
+    uint8_t *out = aligned_alloc(64, (size_t)ds1 * n1), *want = malloc((size_t)ds1 * n1);
+    REQUIRE(out && want);
+    tl_rng_bytes(r, g.at, len);
+    for (int stream = 0; stream <= 1; stream++) {
+        memset(out, 0xA5, (size_t)ds1 * n1);
+        memset(want, 0xA5, (size_t)ds1 * n1);
+        for (size_t i1 = 0; i1 < n1; i1++)
+            for (size_t i0 = 0; i0 < n0; i0++)
+                memcpy(want + (ptrdiff_t)i1 * ds1 + i0 * e, g.at + (ptrdiff_t)i0 * ss0 + i1 * e, e);
+        k->fn(g.at, ss0, out, ds1, n0, n1, stream);
+        if (memcmp(out, want, (size_t)ds1 * n1) != 0)
+            FAILF("%s n0=%zu n1=%zu ss0=%td stream=%d: wrong bytes", k->name, n0, n1, ss0, stream);
+    }
+    free(out);
+    free(want);
+    guard_close(&g);
+}
+
+TL_TEST(move_kernels_source_end)
+{
+    const tl_t2d_kernel *ks;
+    size_t nk;
+    tl_registry_t2d(&ks, &nk);
+    tl_rng r = tl_test_rng();
+    static const size_t shape[][2] = {{64, 8}, {128, 12}, {200, 15}, {130, 3}, {8, 200}, {12, 130}, {5, 64}};
+    static const size_t extra[] = {0, 1, 8, 20};
+    for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
+        if (!tl_cpu_runs(ks[k].isa, ks[k].feat) || ks[k].shape != TL_T2D_ANY) continue;
+        for (size_t a = 0; a < sizeof shape / sizeof shape[0]; a++)
+            for (size_t x = 0; x < sizeof extra / sizeof extra[0]; x++)
+                check_t2d_source_end(&ks[k], &r, shape[a][0], shape[a][1],
+                                     (ptrdiff_t)((shape[a][1] + extra[x]) * ks[k].esize));
+    }
+}
+
 /* The AVX-512 VBMI pixel moves (kernels/move/avx512vbmi.c) against index
  * arithmetic: every pixel size, run length and head, pixel counts around a
  * register's worth, sentinels around the output, and a gather source that
@@ -1172,6 +1218,7 @@ int main(int argc, char **argv)
     TL_RUN(move_kernels);
     TL_RUN(move_kernels_strides);
     TL_RUN(move_kernels_planes);
+    TL_RUN(move_kernels_source_end);
     TL_RUN(interleave_zero_lanes);
     TL_RUN(repack_and_fill);
     TL_RUN(pixel_moves_vbmi);

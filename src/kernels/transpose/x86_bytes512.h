@@ -161,7 +161,9 @@ TL_B512_FN void b512_part_a(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff
     __mmask64 lm = b512_mask(m1);
     TL_UNROLL
     for (size_t i = 0; i < 16; i++)
-        r[i] = i < m0 ? _mm512_maskz_loadu_epi8(lm, s + (ptrdiff_t)i * ss0) : _mm512_setzero_si512();
+        r[i] = i >= m0   ? _mm512_setzero_si512()
+               : m1 >= 64 ? _mm512_loadu_si512((const void *)(s + (ptrdiff_t)i * ss0))
+                          : _mm512_maskz_loadu_epi8(lm, s + (ptrdiff_t)i * ss0);
     b512_net_a(r);
     __mmask16 sm = (__mmask16)b512_mask(m0);
     TL_UNROLL
@@ -185,6 +187,16 @@ TL_B512_FN __m512i b512_rows4(const uint8_t *s, ptrdiff_t ss0, size_t rows, __mm
     return _mm512_inserti32x4(v, x[3], 3);
 }
 
+/* 16 bytes of a row: read whole (whole: the bytes past the mask are
+ * readable), or by a masked load. On this Zen 5 masked loads from DRAM ran
+ * at less than half the speed of plain ones (the 8-row blocks of NCHW ->
+ * NCHW16c i8 with C = 24, 3344 x 3344: 11.9 -> 28.8 GB/s), so the masks
+ * stay where memory ends. */
+TL_B512_FN __m128i b512_row16(const uint8_t *p, __mmask16 m, int whole)
+{
+    return whole ? _mm_loadu_si128((const __m128i *)p) : _mm_maskz_loadu_epi8(m, p);
+}
+
 /* Block B: m0 <= 64 source rows of m1 <= 16 bytes -> m1 destination rows of
  * m0 bytes (whole lines when m0 == 64). Register R holds rows 4R..4R+3 in
  * its lanes: row r = (r5..r2 register, r1r0 lane), column c = (c3c2 dword,
@@ -202,19 +214,23 @@ static __attribute__((noinline)) TL_B512 void b512_block_b(const uint8_t *s, ptr
     if (m0 == 64 && ss0 == 16 && m1 == 16) { /* 4 rows per load (a masked load costs more) */
         TL_UNROLL
         for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_si512((const void *)(s + 64 * i));
-    } else if (m0 == 64 && ss0 == 16) { /* fewer than 16 columns: a lane mask */
-        __mmask64 m4 = (__mmask64)lm * 0x0001000100010001ull;
+    } else if (m0 == 64 && ss0 == 16) { /* fewer than 16 columns: the last row's tail masked off */
         TL_UNROLL
-        for (int i = 0; i < 16; i++) r[i] = _mm512_maskz_loadu_epi8(m4, s + 64 * i);
+        for (int i = 0; i < 15; i++) r[i] = _mm512_loadu_si512((const void *)(s + 64 * i));
+        r[15] = _mm512_maskz_loadu_epi8((__mmask64)lm << 48 | ~(~0ull << 48), s + 64 * 15);
     } else if (m0 == 64) {
+        /* 16 bytes from row k are read whole when they end inside the
+         * block's last row (the bytes between rows are the source's) */
+        ptrdiff_t end = ss0 > 0 ? 63 * ss0 + (ptrdiff_t)m1 : 0;
+#define B512_ROW(k) b512_row16(s + (ptrdiff_t)(k) * ss0, lm, (ptrdiff_t)(k) * ss0 + 16 <= end)
         TL_UNROLL
         for (int i = 0; i < 16; i++) {
-            const uint8_t *p = s + (ptrdiff_t)(4 * i) * ss0;
-            __m512i v = _mm512_castsi128_si512(_mm_maskz_loadu_epi8(lm, p));
-            v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(lm, p + ss0), 1);
-            v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(lm, p + 2 * ss0), 2);
-            r[i] = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(lm, p + 3 * ss0), 3);
+            __m512i v = _mm512_castsi128_si512(B512_ROW(4 * i));
+            v = _mm512_inserti32x4(v, B512_ROW(4 * i + 1), 1);
+            v = _mm512_inserti32x4(v, B512_ROW(4 * i + 2), 2);
+            r[i] = _mm512_inserti32x4(v, B512_ROW(4 * i + 3), 3);
         }
+#undef B512_ROW
     } else {
         for (size_t i = 0; i < 16; i++) {
             size_t have = m0 > 4 * i ? m0 - 4 * i : 0;
@@ -687,11 +703,14 @@ static __attribute__((noinline)) TL_B512 void b512_stream_shifted(const uint8_t 
 TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
                             int stream)
 {
-    if (n0 < 16 && n1 < 16) {
+    int by_a = n1 >= 16 && (n0 < 16 || (n1 >= 64 && (n0 < 64 || ss0 >= ds1)));
+    /* up to 8 planes into pixels: the AVX2 8x8 blocks store 8 bytes a row
+     * where block A would store 16-byte lanes under a mask (NCHW -> NHWC u8
+     * C = 8, 4096 x 4096, Zen 5: 15 -> 24 GB/s; C = 4 in cache 64 -> 100) */
+    if ((n0 < 16 && n1 < 16) || (by_a && n0 <= 8)) {
         tl_x8_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1, stream);
         return;
     }
-    int by_a = n1 >= 16 && (n0 < 16 || (n1 >= 64 && (n0 < 64 || ss0 >= ds1)));
     /* streaming writes whole aligned lines: rows of 64-byte multiples, or
      * (A) 16 rows of 16 bytes, the destination one dense range */
     int whole = ds1 % 64 == 0 || (by_a && ds1 == 16 && n0 == 16);
