@@ -204,7 +204,8 @@ TL_TEST(rows_alias)
     CHECK(tl_machine_rows_alias(&m, 16384 * 4, 5));
     CHECK(!tl_machine_rows_alias(&m, 4096, 4)); /* within half the ways */
     CHECK(!tl_machine_rows_alias(&m, 4160, 64));
-    CHECK(!tl_machine_rows_alias(&m, 4100, 64));
+    CHECK(tl_machine_rows_alias(&m, 4100, 64)); /* 16 rows' first lines a set */
+    CHECK(!tl_machine_rows_alias(&m, 4100 + 64, 64));
     CHECK(tl_machine_rows_alias(&m, 2048, 16));  /* 2 sets for 16 rows */
     CHECK(!tl_machine_rows_alias(&m, 512, 16));  /* 8 sets: 2 rows each */
     CHECK(tl_machine_rows_alias(&m, 512, 64));   /* 8 rows each */
@@ -216,6 +217,8 @@ TL_TEST(rows_alias)
     CHECK_EQ_I64(tl_machine_rows_per_set(&m, 4096, 16), 16);
     CHECK_EQ_I64(tl_machine_rows_per_set(&m, 6144, 16), 8); /* 2 sets */
     CHECK_EQ_I64(tl_machine_rows_per_set(&m, 4160, 16), 1);
+    CHECK_EQ_I64(tl_machine_rows_per_set(&m, 16380, 16), 15); /* 63 x 65 f32 planes: rows 1..15 one set below row 0 */
+    CHECK_EQ_I64(tl_machine_rows_per_set(&m, 4096 + 32, 16), 2); /* two rows a line */
     CHECK_EQ_I64(tl_machine_rows_per_set(&m, 16384, 5), 5);
     CHECK_EQ_I64(tl_machine_rows_per_set(&m, 4096, 0), 0);
 }
