@@ -243,6 +243,7 @@ TL_TEST(move_kernels_strides)
          * another amount: streamed, their lines are assembled across blocks */
         check_t2d_at(&ks[k], &r, 1100, 20, 20 * e, 1105 * e);
         check_t2d_at(&ks[k], &r, 4200, 20, 21 * e, (4200 * e + 63) / 64 * 64 + e);
+        check_t2d_at(&ks[k], &r, 4200, 16, 16 * e, (4200 * e + 63) / 64 * 64 + 3 * e); /* dense pixels: prefetched */
     }
 }
 

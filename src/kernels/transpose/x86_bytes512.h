@@ -607,8 +607,10 @@ TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
      * B apart, kernel alone: 51 -> 62 GB/s; 64 rows 36 -> 40). With the
      * lanes block, more than 16 rows take runs of 4 (NHWC -> NCHW u8 C = 64,
      * 64 x 64, Zen 5: 40 -> 44 GB/s, 16 lines 33); 16 rows keep 8 (C = 16,
-     * 128 x 128: 55-57 GB/s, 51-53 with 4). */
-    size_t runs = nt && n1 > 16 && ds1 >= 4096 ? 4 : !nt && dst_alias && n1 >= 16 ? (n1 > 16 ? 4 : 8) : 0;
+     * 128 x 128: 55-57 GB/s, 51-53 with 4). Streaming to exactly 16 rows
+     * too: the runs bring the source prefetch below (NCHW16c -> NCHW i8,
+     * 16 planes of 2048 x 2048, Zen 5: 33 -> 44 GB/s). */
+    size_t runs = nt && n1 >= 16 && ds1 >= 4096 ? 4 : !nt && dst_alias && n1 >= 16 ? (n1 > 16 ? 4 : 8) : 0;
     if (runs) {
         _Alignas(64) uint8_t buf[16 * 64 * 8];
         size_t gl = 64 * runs, g0 = n0 / gl * gl, f1 = n1 / 16 * 16;
@@ -681,9 +683,16 @@ static __attribute__((noinline)) TL_B512 void b512_stream_shifted(const uint8_t 
         }
         for (size_t i0 = 64; i0 < f0; i0 += 64) {
             b512_regs_b(src + (ptrdiff_t)i0 * ss0 + i1, ss0, cur);
+            /* dense pixels: the next block's 16 source lines are fetched
+             * into the L2, one a store, so reads overlap the streamed
+             * writes (NCHW16c -> NCHW i8 C = 80, 1831 x 1832, Zen 5: 27 ->
+             * 38 GB/s; two or more blocks ahead, less) */
+            const uint8_t *ahead = src + (ptrdiff_t)(i0 + 64) * ss0 + i1;
+            int fetch = ss0 == 16 && i0 + 128 <= n0;
             TL_UNROLL
             for (int c = 0; c < 16; c++) {
                 uint8_t *line = dst + (ptrdiff_t)(i1 + (size_t)c) * ds1 + i0 - 64 + sh[c];
+                if (fetch) _mm_prefetch((const char *)(ahead + 64 * c), _MM_HINT_T1);
                 _mm512_stream_si512((void *)line, _mm512_permutex2var_epi8(prev[c], idx[c], cur[c]));
                 prev[c] = cur[c];
             }
