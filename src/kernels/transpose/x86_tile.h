@@ -15,7 +15,11 @@
  * whole, once, keeps them from evicting each other between register blocks. */
 static inline void tl_t_line(uint8_t *d, const uint8_t *s)
 {
+#ifdef __AVX512F__
+    _mm512_storeu_si512((void *)d, _mm512_load_si512((const void *)s));
+#else
     for (int k = 0; k < 64; k += 16) _mm_storeu_si128((__m128i *)(d + k), _mm_load_si128((const __m128i *)(s + k)));
+#endif
 }
 
 /* The same with non-temporal stores, for destinations larger than the
