@@ -118,6 +118,8 @@ TL_FN void s512_stream_shifted(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, 
     x32_edges(src, ss0, dst, ds1, 0, n0, f1, n1);
 }
 
+void tl_x32_transpose_ukernel__avx2(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
+                                    size_t n1, int stream);
 void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
                                       size_t n1, int stream);
 TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,
@@ -129,12 +131,19 @@ TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss
      * 256 KiB, 49 -> 59 with C = 64, kernel alone, loaded machine; strips
      * stay faster with 8 lines per set). Streamed: a last block of 8 rows as
      * 16x8 blocks, long rows off a line assembled across blocks, and the
-     * rest by the tiled kernel, whole lines from its registers. */
+     * rest by the tiled kernel, whole lines from its registers. Source
+     * rows sharing L1 sets in cache (planes into pixels or a channel
+     * block): the AVX2 8x8 blocks, whose 8 loads a block keep fewer lines
+     * of one set in flight (NCHW -> NHWC f32 C = 16 64 x 64: 105 -> 133-148
+     * GB/s, NCHW -> NCHW16c C = 64 32 x 32: 101 -> 135-146, Zen 5; streamed,
+     * the 16x16 blocks stay faster: 48 against 20-31). */
     int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;
     if (!(stream & (TL_T2D_STREAM | TL_T2D_DST_ALIAS)) && ds1 % 2048 == 0 && n1 >= 8 && n0 >= 16 && n1 * 4 <= 256) s512_dst_strips(src, ss0, dst, ds1, n0, n1);
     else if (nt && n1 % 16 == 8 && n0 >= 16) s512_stream_last8(src, ss0, dst, ds1, n0, n1, stream);
     else if ((stream & TL_T2D_STREAM) && !nt && ((uintptr_t)dst | (uintptr_t)ds1) % 4 == 0 && ds1 >= 4096 &&
              n0 >= 64 && n1 >= 16)
         s512_stream_shifted(src, ss0, dst, ds1, n0, n1);
+    else if ((stream & (TL_T2D_STREAM | TL_T2D_SRC_ALIAS)) == TL_T2D_SRC_ALIAS)
+        tl_x32_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1, stream);
     else tl_x32_transpose_ukernel__avx512_tiles(src, ss0, dst, ds1, n0, n1, stream);
 }
