@@ -225,7 +225,7 @@ TL_TEST(move_kernels_strides)
     size_t nk;
     tl_registry_t2d(&ks, &nk);
     tl_rng r = tl_test_rng();
-    static const size_t sizes[][2] = {{64, 128}, {128, 64}, {72, 200}, {200, 72}, {16, 300}, {300, 16}, {8, 130}, {130, 8}, {600, 40}, {16, 40}};
+    static const size_t sizes[][2] = {{64, 128}, {128, 64}, {72, 200}, {200, 72}, {16, 300}, {300, 16}, {8, 130}, {130, 8}, {600, 40}, {16, 40}, {70, 300}};
     for (size_t k = 0; k < nk && TL_TEST_FAILURES() == 0; k++) {
         if (!tl_cpu_runs(ks[k].isa, ks[k].feat) || ks[k].shape != TL_T2D_ANY) continue;
         ptrdiff_t e = ks[k].esize;
