@@ -26,6 +26,7 @@ typedef struct job {
     unsigned char *a, *b; /* source, destination */
     size_t n;
     __m128i v; /* the value written by the write-only jobs */
+    size_t d;  /* read_slices_apart's distance */
 } job;
 
 static volatile long long g_sink; /* keeps the reads */
@@ -56,6 +57,23 @@ static void read_slices(job *j)
                                                                       _mm_load_si128((const __m128i *)(j->a + i + 48)))));
     for (size_t i = 3 * slice; i + 64 <= j->n; i += 64)
         acc = _mm_add_epi64(acc, _mm_load_si128((const __m128i *)(j->a + i)));
+    g_sink += _mm_cvtsi128_si64(acc);
+}
+
+/* 3 streams a fixed distance d apart, 2 KiB of each in turn, over windows
+ * of 3 d bytes: how the slices' speed depends on where they lie. On the
+ * Zen 5 VM of docs/performance.md the same loads ran at 17 to 51 GB/s by d
+ * alone (the DRAM's address map: no rule in d's low bits). */
+static void read_slices_apart(job *j)
+{
+    __m128i acc = _mm_setzero_si128();
+    size_t d = j->d;
+    for (size_t w = 0; w + 3 * d <= j->n; w += 3 * d)
+        for (size_t b = 0; b < d; b += 2048)
+            for (size_t k = 0; k < 3; k++)
+                for (size_t i = w + k * d + b; i < w + k * d + b + 2048; i += 64)
+                    acc = _mm_add_epi64(acc, _mm_add_epi64(_mm_load_si128((const __m128i *)(j->a + i)),
+                                                           _mm_load_si128((const __m128i *)(j->a + i + 32))));
     g_sink += _mm_cvtsi128_si64(acc);
 }
 
@@ -115,7 +133,7 @@ int main(int argc, char **argv)
                 mib, samples);
         return 2;
     }
-    job j = {NULL, NULL, (size_t)mib << 20, _mm_set1_epi8(0x5A)};
+    job j = {NULL, NULL, (size_t)mib << 20, _mm_set1_epi8(0x5A), 0};
     j.a = aligned_alloc(4096, j.n);
     j.b = aligned_alloc(4096, j.n);
     if (!j.a || !j.b) {
@@ -126,14 +144,22 @@ int main(int argc, char **argv)
     memset(j.b, 1, j.n);
     double n = (double)j.n;
     printf("one thread, %lu MiB buffers, best of %lu (GB/s of bytes read + written)\n", mib, samples);
-    printf("read only                       %6.1f\n", best(read_only, &j, n, samples));
-    printf("read only, 3 slices in turn     %6.1f\n", best(read_slices, &j, n, samples));
-    printf("write only, non-temporal, data  %6.1f\n", best(write_nt, &j, n, samples));
+    printf("read only                         %6.1f\n", best(read_only, &j, n, samples));
+    printf("read only, 3 slices in turn       %6.1f\n", best(read_slices, &j, n, samples));
+    static const size_t apart[] = {(8u << 20) - 4096, 8u << 20, (8u << 20) + 4096, (16u << 20) + 4096};
+    for (size_t a = 0; a < sizeof apart / sizeof apart[0]; a++) {
+        j.d = apart[a];
+        double bytes = (double)(j.n / (3 * j.d) * 3 * j.d); /* the whole windows */
+        char label[64];
+        snprintf(label, sizeof label, "read only, slices %zu KiB apart", j.d >> 10);
+        if (bytes > 0) printf("%-34s%6.1f\n", label, best(read_slices_apart, &j, bytes, samples));
+    }
+    printf("write only, non-temporal, data    %6.1f\n", best(write_nt, &j, n, samples));
     j.v = _mm_setzero_si128();
-    printf("write only, non-temporal, zeros %6.1f\n", best(write_nt, &j, n, samples));
-    printf("copy: memcpy                    %6.1f\n", best(copy_memcpy, &j, 2 * n, samples));
-    printf("copy: non-temporal stores       %6.1f\n", best(copy_nt, &j, 2 * n, samples));
-    printf("copy: rep movsb                 %6.1f\n", best(copy_movsb, &j, 2 * n, samples));
+    printf("write only, non-temporal, zeros   %6.1f\n", best(write_nt, &j, n, samples));
+    printf("copy: memcpy                      %6.1f\n", best(copy_memcpy, &j, 2 * n, samples));
+    printf("copy: non-temporal stores         %6.1f\n", best(copy_nt, &j, 2 * n, samples));
+    printf("copy: rep movsb                   %6.1f\n", best(copy_movsb, &j, 2 * n, samples));
     free(j.a);
     free(j.b);
     return 0;
