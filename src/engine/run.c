@@ -34,16 +34,17 @@ static void byte_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
  * of a 2d move whose kernel is not made for its count (transposes,
  * de-interleaves, unpacks: the executor tiles those rows itself), unless
  * the pass converts 16 planes into a 16-channel block in one kernel (made
- * for 16). Of a 3-node executor's nodes only the rows of 2d rows (each row
- * is a kernel row; chroma rows' pairs are not). Never the innermost node of
- * a pass with fused zeros (its head and tail belong to each whole run). */
+ * for 16). Of a 3- or 4-node executor's nodes only the rows of 2d rows
+ * (each row is a kernel row; the chroma executors' pairs and planes are
+ * not). Never the innermost node of a pass with fused zeros (its head and
+ * tail belong to each whole run). */
 static bool sliceable(const tl_pass *ps, int i)
 {
     int n = ps->nnodes, outer = n - ps->ex->nodes;
     bool fused = ps->head || ps->tail;
     if (i < outer) return true;
     if (ps->ex->nodes == 1) return !fused;
-    if (ps->ex->nodes == 3) /* the parts slice the rows above, or 2d rows' rows */
+    if (ps->ex->nodes >= 3) /* the parts slice the rows above, or 2d rows' rows */
         return ps->ex == &tl_exec_2d_rows && i == n - 3;
     int shape = ps->ex == &tl_exec_2d ? ps->x.t2d.k->shape : -1;
     bool unblock16 = ps->ex == &tl_exec_2d && ps->x.t2d.lut == 4;

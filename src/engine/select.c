@@ -10,7 +10,7 @@
  * pixel; 2d (a raw copy folded into wider elements) beats rows of 2-8 bytes;
  * interleave (fused zero lanes) before 2d. */
 static const tl_executor *const k_convert[] = {
-    &tl_exec_repack, &tl_exec_pixels,        &tl_exec_interleave, &tl_exec_chroma_rows, &tl_exec_2d_rows,
+    &tl_exec_repack, &tl_exec_pixels,        &tl_exec_interleave, &tl_exec_chroma_planes, &tl_exec_chroma_rows, &tl_exec_2d_rows,
     &tl_exec_2d,     &tl_exec_row,           &tl_exec_strided_copy, &tl_exec_strided,
 };
 

@@ -195,6 +195,16 @@ TL_TEST(plan_shapes)
                       (long long)want[i].count, (long long)want[i].ss, (long long)want[i].ds);
     }
     tl_plan_destroy(p);
+    if (tl_cpu_has(TL_ISA_AVX512)) { /* AVX-512: the plane node is the executor's own, one call for both planes */
+        tl_desc a, b;
+        REQUIRE_STATUS(tl_desc_parse(&a, "yuv.nv12:u8:3x6x10"), TL_OK);
+        REQUIRE_STATUS(tl_desc_parse(&b, "CHW:u8:3x6x10"), TL_OK);
+        REQUIRE_STATUS(tl_plan_create_isa(&p, &a, &b, 0, TL_ISA_AVX512), TL_OK);
+        CHECK(p->passes[1].ex == &tl_exec_chroma_planes);
+        CHECK_EQ_I64(p->passes[1].nnodes, 5);
+        CHECK_EQ_I64(p->passes[1].nodes[1].ss, 1);
+        tl_plan_destroy(p);
+    }
     p = plan_of("yuv.nv12:u8:3x7x10", "CHW:u8:3x7x10", 0);
     REQUIRE(p != NULL);
     int chroma_rows = 0, strided = 0;

@@ -645,6 +645,42 @@ TL_TEST(chroma_dup_rows)
     }
 }
 
+/* Both planes of an interleaved chroma row into rows of two planes (NV12's
+ * U and V, the chroma planes executor), AVX-512, against the definition:
+ * every length to 200 samples, 1 to 3 rows with gaps and a gap between the
+ * planes that must stay untouched, the row's 2n bytes ending at an
+ * unreadable page. */
+TL_TEST(chroma_dup_rows2)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (!tl_cpu_has(TL_ISA_AVX512)) return;
+    tl_rng r = tl_test_rng();
+    for (size_t n = 1; n < 200 && TL_TEST_FAILURES() == 0; n += n < 70 ? 1 : (size_t)tl_rng_range(&r, 1, 20)) {
+        size_t rows = (size_t)tl_rng_range(&r, 1, 3), ds = 2 * n + (size_t)tl_rng_range(&r, 0, 40);
+        size_t pd = rows * ds + (size_t)tl_rng_range(&r, 0, 70), total = pd + rows * ds + 2 * PAD;
+        guarded g;
+        REQUIRE(guard_open(&g, 2 * n));
+        uint8_t *src = g.at, *out = malloc(total);
+        REQUIRE(out != NULL);
+        tl_rng_bytes(&r, src, 2 * n);
+        memset(out, 0xA5, total);
+        tl_x8_dup_even_rows2_ukernel__avx512(src, out + PAD, n, rows, (ptrdiff_t)ds, (ptrdiff_t)pd);
+        for (size_t i = 0; i < total; i++) {
+            size_t j = i - PAD, plane = i >= PAD && j >= pd, k = plane ? j - pd : j;
+            uint8_t want = 0xA5;
+            if (i >= PAD && k < rows * ds && k % ds < 2 * n) want = src[((k % ds) & ~(size_t)1) + plane];
+            if (out[i] != want) {
+                FAILF("dup even rows2 n=%zu rows=%zu ds=%zu pd=%zu: byte %zu: 0x%02x != 0x%02x", n, rows, ds, pd, i,
+                      out[i], want);
+                break;
+            }
+        }
+        free(out);
+        guard_close(&g);
+    }
+#endif
+}
+
 /* zip even (two planes into an interleaved chroma pair, the strided copy),
  * scalar and AVX-512, against the definition: rows starting at every phase
  * of a line, plain and streamed, sentinels, both sources ending before an
@@ -1228,6 +1264,7 @@ int main(int argc, char **argv)
     TL_RUN(f32_interleave3_vbmi);
     TL_RUN(chroma_moves_avx512);
     TL_RUN(chroma_dup_rows);
+    TL_RUN(chroma_dup_rows2);
     TL_RUN(saturating_repack_avx512);
     TL_RUN(lut_interleave_vbmi);
     TL_RUN(rows_interleave_vbmi);

@@ -74,6 +74,36 @@ TL_AVX512 static inline void dup_even_rows(const uint8_t *s, uint8_t *d, size_t 
     }
 }
 
+/* Both planes of an interleaved chroma row (NV12's UVUV...: the first
+ * plane's samples at the even bytes, the second's at the odd ones), each
+ * sample twice along the row, into `rows` rows ds apart of each plane (the
+ * second plane pd after the first): one load of the row serves both. The
+ * 2n bytes of the row are all samples, so the tail loads them whole. */
+TL_AVX512 void tl_x8_dup_even_rows2_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds,
+                                                   ptrdiff_t pd)
+{
+    const __m512i even = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14));
+    const __m512i odd = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15));
+    size_t j = 0;
+    for (; j + 32 <= n; j += 32) {
+        __m512i x = _mm512_loadu_si512((const void *)(s + 2 * j));
+        __m512i u = _mm512_shuffle_epi8(x, even), v = _mm512_shuffle_epi8(x, odd);
+        for (size_t r = 0; r < rows; r++) {
+            _mm512_storeu_si512((void *)(d + (ptrdiff_t)r * ds + 2 * j), u);
+            _mm512_storeu_si512((void *)(d + pd + (ptrdiff_t)r * ds + 2 * j), v);
+        }
+    }
+    if (j < n) {
+        __mmask64 m = first_n(2 * (n - j));
+        __m512i x = _mm512_maskz_loadu_epi8(m, s + 2 * j);
+        __m512i u = _mm512_shuffle_epi8(x, even), v = _mm512_shuffle_epi8(x, odd);
+        for (size_t r = 0; r < rows; r++) {
+            _mm512_mask_storeu_epi8(d + (ptrdiff_t)r * ds + 2 * j, m, u);
+            _mm512_mask_storeu_epi8(d + pd + (ptrdiff_t)r * ds + 2 * j, m, v);
+        }
+    }
+}
+
 TL_AVX512 void tl_x8_dup_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n)
 {
     dup_even_rows(s, d, n, 1, 0);

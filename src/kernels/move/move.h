@@ -72,6 +72,8 @@ void tl_x8_zip_even_ukernel__scalar(const uint8_t *u, const uint8_t *v, uint8_t 
 #if defined(__x86_64__) || defined(_M_X64)
 void tl_x8_dup_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n);
 void tl_x8_dup_even_rows_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
+void tl_x8_dup_even_rows2_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds,
+                                          ptrdiff_t pd);
 /* The same with each row's whole lines streamed (the caller fences; VBMI). */
 void tl_x8_dup_even_rows_streamed_ukernel__avx512vbmi(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
 /* n even bytes of s into the even bytes of d, the odd bytes of d neither
