@@ -94,19 +94,21 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             return;                                                                           \
         }                                                                                     \
         if ((ds1 % 512 == 0 || nt || (stream & TL_T2D_DST_ALIAS)) && T0 % MK == 0) { /* staged */ \
-            /* streaming to more than 16 rows far apart (planes): L = 4 */                    \
-            /* consecutive lines per destination row at a time (256 bytes), */               \
+            /* streaming to more than 16 rows far apart (planes): L = 2 */                    \
+            /* consecutive lines per destination row at a time (128 bytes), */               \
             /* so DRAM sees bursts, not 64-byte writes spread over n1 rows, */                \
             /* and the next chunk of source rows is prefetched into the L2, */               \
             /* a line per store, so reads and writes overlap as in a copy */                 \
-            /* (NHWC -> NCHW f32 C = 64, 1024 x 1024, Zen 5: 14-15 -> 26-30 */               \
-            /* GB/s; 16 blocks streamed from registers with the prefetch */                  \
-            /* 17-24, runs of 8 lines 21-24, of 2 lines 27-29). Rows close together are */   \
+            /* (NHWC -> NCHW f32 C = 64, 1024 x 1024, Zen 5, 32 KiB L1 VM: */                 \
+            /* 14-15 -> 26-30 GB/s with runs of 4; 16 blocks streamed from */                \
+            /* registers with the prefetch 17-24, runs of 8 lines 21-24, of */               \
+            /* 2 lines 27-29; on the 48 KiB L1 VM, tl_bench 256 MiB, runs of */               \
+            /* 2 0.82-0.83x, of 4 0.72-0.75x, of 8 0.69x). Rows close together are */          \
             /* one stream. Plain stores to rows whose lines share one L1 set */              \
             /* (TL_T2D_DST_ALIAS): runs of 8, so the stores in flight spread */              \
             /* over 8 sets (x86_bytes512.h, b512_run_b). */                                   \
             enum { LMAX = 8 };                                                                \
-            const size_t L = far && f0 >= 4 * T0 ? 4                                          \
+            const size_t L = far && f0 >= 2 * T0 ? 2                                          \
                              : !nt && (stream & TL_T2D_DST_ALIAS) && f0 >= LMAX * T0 ? LMAX : 1; \
             const size_t TL = T0 * L;                                                         \
             _Alignas(64) uint8_t B[MK * 64 * LMAX];                                           \
