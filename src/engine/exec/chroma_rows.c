@@ -94,9 +94,10 @@ static bool applicable_planes(const tl_plan *p, tl_pass *ps)
 static void run_planes(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                        const tl_node *out)
 {
-    const tl_node *rep = out - 1, *pl = out - 2;
+    const tl_node *pl = out - 2;
 #if defined(__x86_64__) || defined(_M_X64)
     if (!p->cv.stream) {
+        const tl_node *rep = out - 1;
         tl_x8_dup_even_rows2_ukernel__avx512(s, d, (size_t)out->count, (size_t)rep->count, rep->ds, pl->ds);
         return;
     }
