@@ -211,9 +211,9 @@ TL_VBMI_CVT void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, ui
     const tl_cvt cv_local = *cv_in, *cv = &cv_local;
 #define TL_F16_LINES(Q8)                                                                                    \
     do {                                                                                                   \
-        if (rs == 2) f16_lines(s, d, 2, m, L, cv, Q8, nt, slices);                                                 \
-        if (rs == 3) f16_lines(s, d, 3, m, L, cv, Q8, nt, slices);                                                 \
-        if (rs == 4) f16_lines(s, d, 4, m, L, cv, Q8, nt, slices);                                                 \
+        if (rs == 2) f16_lines(s, d, 2, m, L, cv, Q8, nt, slices);                                         \
+        if (rs == 3) f16_lines(s, d, 3, m, L, cv, Q8, nt, slices);                                         \
+        if (rs == 4) f16_lines(s, d, 4, m, L, cv, Q8, nt, slices);                                         \
     } while (0)
     TL_Q8_DISPATCH(q8_mode(cv), TL_F16_LINES);
 #undef TL_F16_LINES

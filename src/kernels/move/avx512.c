@@ -58,60 +58,50 @@ TL_AVX512 void tl_x8_zip_even_ukernel__avx512(const uint8_t *u, const uint8_t *v
 
 /* dup even into `rows` rows ds apart from the same register: a 4:2:0 chroma
  * row is expanded once for both image rows it covers (one call moves twice
- * the bytes, with half the loads and shuffles). */
-TL_AVX512 static inline void dup_even_rows(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds)
+ * the bytes, with half the loads and shuffles). planes 2: both planes of an
+ * interleaved chroma row (NV12's UVUV...), the odd bytes doubled into the
+ * second plane's rows pd after the first's, one load serving both. One
+ * plane reads up to its last sample, inclusive (the byte after it may be
+ * past the source); two read all 2n bytes. planes is a constant once
+ * inlined. */
+TL_AVX512 static inline void dup_even_rows(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds, int planes,
+                                           ptrdiff_t pd)
 {
-    const __m512i dup = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14));
-    size_t j = 0;
-    for (; j + 32 < n; j += 32) { /* (the same bound) */
-        __m512i v = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)(s + 2 * j)), dup);
-        for (size_t r = 0; r < rows; r++) _mm512_storeu_si512((void *)(d + (ptrdiff_t)r * ds + 2 * j), v);
+    const __m512i dup[2] = {
+        _mm512_broadcast_i32x4(_mm_setr_epi8(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14)),
+        _mm512_broadcast_i32x4(_mm_setr_epi8(1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15))};
+    size_t got = n ? 2 * n - (planes == 1) : 0, j = 0; /* the readable bytes */
+    for (; 2 * j + 64 <= got; j += 32) {
+        __m512i x = _mm512_loadu_si512((const void *)(s + 2 * j));
+        for (int c = 0; c < planes; c++) {
+            __m512i v = _mm512_shuffle_epi8(x, dup[c]);
+            for (size_t r = 0; r < rows; r++) _mm512_storeu_si512((void *)(d + c * pd + (ptrdiff_t)r * ds + 2 * j), v);
+        }
     }
     if (j < n) {
-        size_t k = 2 * (n - j);
-        __m512i v = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(first_n(k - 1), s + 2 * j), dup);
-        for (size_t r = 0; r < rows; r++) _mm512_mask_storeu_epi8(d + (ptrdiff_t)r * ds + 2 * j, first_n(k), v);
+        __m512i x = _mm512_maskz_loadu_epi8(first_n(got - 2 * j), s + 2 * j);
+        for (int c = 0; c < planes; c++) {
+            __m512i v = _mm512_shuffle_epi8(x, dup[c]);
+            for (size_t r = 0; r < rows; r++)
+                _mm512_mask_storeu_epi8(d + c * pd + (ptrdiff_t)r * ds + 2 * j, first_n(2 * (n - j)), v);
+        }
     }
 }
 
-/* Both planes of an interleaved chroma row (NV12's UVUV...: the first
- * plane's samples at the even bytes, the second's at the odd ones), each
- * sample twice along the row, into `rows` rows ds apart of each plane (the
- * second plane pd after the first): one load of the row serves both. The
- * 2n bytes of the row are all samples, so the tail loads them whole. */
 TL_AVX512 void tl_x8_dup_even_rows2_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds,
                                                    ptrdiff_t pd)
 {
-    const __m512i even = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14));
-    const __m512i odd = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15));
-    size_t j = 0;
-    for (; j + 32 <= n; j += 32) {
-        __m512i x = _mm512_loadu_si512((const void *)(s + 2 * j));
-        __m512i u = _mm512_shuffle_epi8(x, even), v = _mm512_shuffle_epi8(x, odd);
-        for (size_t r = 0; r < rows; r++) {
-            _mm512_storeu_si512((void *)(d + (ptrdiff_t)r * ds + 2 * j), u);
-            _mm512_storeu_si512((void *)(d + pd + (ptrdiff_t)r * ds + 2 * j), v);
-        }
-    }
-    if (j < n) {
-        __mmask64 m = first_n(2 * (n - j));
-        __m512i x = _mm512_maskz_loadu_epi8(m, s + 2 * j);
-        __m512i u = _mm512_shuffle_epi8(x, even), v = _mm512_shuffle_epi8(x, odd);
-        for (size_t r = 0; r < rows; r++) {
-            _mm512_mask_storeu_epi8(d + (ptrdiff_t)r * ds + 2 * j, m, u);
-            _mm512_mask_storeu_epi8(d + pd + (ptrdiff_t)r * ds + 2 * j, m, v);
-        }
-    }
+    dup_even_rows(s, d, n, rows, ds, 2, pd);
 }
 
 TL_AVX512 void tl_x8_dup_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n)
 {
-    dup_even_rows(s, d, n, 1, 0);
+    dup_even_rows(s, d, n, 1, 0, 1, 0);
 }
 
 TL_AVX512 void tl_x8_dup_even_rows_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds)
 {
-    dup_even_rows(s, d, n, rows, ds);
+    dup_even_rows(s, d, n, rows, ds, 1, 0);
 }
 
 /* The 64 output bytes of a dup even from output byte a on (out[x] =
