@@ -159,6 +159,8 @@ typedef struct tl_pass {
     tl_node nodes[TL_MAX_NODES]; /* outermost first, bits (bytes once an executor takes it) */
     int64_t src_bit, dst_bit;    /* where the box starts */
     int64_t head, tail;          /* fused zero elements before / after each innermost run */
+    int64_t gap;                 /* zero bytes after each row, written by a rows executor
+                                    (tl_executor.gaps) that took the fill pass of them */
     const char *kernel_name;     /* the main kernel, for tl_plan_describe (NULL: none) */
     const tl_row_kernel *row;    /* the conversion's row kernel (dtypes differ) */
     uint8_t esize;               /* element bytes the move kernel sees (folded), 0: n/a */

@@ -18,6 +18,7 @@ static void describe_pass(const tl_plan *p, const tl_pass *ps, int i, tl_strbuf 
     if (ps->head || ps->tail)
         tl_sb_printf(sb, ", fused zeros %lld before / %lld after each run", (long long)ps->head,
                      (long long)ps->tail);
+    if (ps->gap) tl_sb_printf(sb, ", and the %lld bytes of padding after each row", (long long)ps->gap);
     if (ps->ex == &tl_exec_2d && ps->x.t2d.lanes) tl_sb_printf(sb, ", whole rows from a tile with zero lanes");
     if (ps->ex == &tl_exec_2d && (ps->x.t2d.alias & TL_T2D_SRC_ALIAS))
         tl_sb_printf(sb, ", source rows share L1 sets");

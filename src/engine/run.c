@@ -35,9 +35,10 @@ static void byte_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
  * de-interleaves, unpacks: the executor tiles those rows itself), unless
  * the pass converts 16 planes into a 16-channel block in one kernel (made
  * for 16). Of a 3- or 4-node executor's nodes only the rows of 2d rows
- * (each row is a kernel row; the chroma executors' pairs and planes are
- * not). Never the innermost node of a pass with fused zeros (its head and
- * tail belong to each whole run). */
+ * and of the rows executors (each row is a kernel row, its gap its own;
+ * the chroma executors' pairs and planes are not). Never the innermost
+ * node of a pass with fused zeros (its head and tail belong to each whole
+ * run). */
 static bool sliceable(const tl_pass *ps, int i)
 {
     int n = ps->nnodes, outer = n - ps->ex->nodes;
@@ -45,7 +46,7 @@ static bool sliceable(const tl_pass *ps, int i)
     if (i < outer) return true;
     if (ps->ex->nodes == 1) return !fused;
     if (ps->ex->nodes >= 3) /* the parts slice the rows above, or 2d rows' rows */
-        return ps->ex == &tl_exec_2d_rows && i == n - 3;
+        return (ps->ex == &tl_exec_2d_rows || ps->ex->gaps) && i == n - 3;
     int shape = ps->ex == &tl_exec_2d ? ps->x.t2d.k->shape : -1;
     bool unblock16 = ps->ex == &tl_exec_2d && ps->x.t2d.lut == 4;
     if (i == n - 2) return shape != TL_T2D_DILV && shape != TL_T2D_UNPACK && !unblock16;

@@ -10,7 +10,7 @@
  * pixel; 2d (a raw copy folded into wider elements) beats rows of 2-8 bytes;
  * interleave (fused zero lanes) before 2d. */
 static const tl_executor *const k_convert[] = {
-    &tl_exec_repack, &tl_exec_pixels,        &tl_exec_interleave, &tl_exec_chroma_planes, &tl_exec_chroma_rows, &tl_exec_2d_rows,
+    &tl_exec_repack_rows, &tl_exec_repack, &tl_exec_pixels_rows, &tl_exec_pixels, &tl_exec_interleave, &tl_exec_chroma_planes, &tl_exec_chroma_rows, &tl_exec_2d_rows,
     &tl_exec_2d,     &tl_exec_row,           &tl_exec_strided_copy, &tl_exec_strided,
 };
 
@@ -43,6 +43,41 @@ static bool normalise_for_bytes(const tl_plan *p, tl_pass *ps, bool convert)
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The fill pass f zeroes exactly the bytes right after each row of the
+ * rows executor's pass c (the row padding: kDLA_HWC4's rows to 32 bytes):
+ * the same rows, one contiguous run each, starting where the row's run
+ * (out->count * out->ds bytes) ends. */
+static bool fills_row_gaps(const tl_plan *p, const tl_pass *c, const tl_pass *f)
+{
+    int n = c->nnodes;
+    if (f->kind != TL_PASS_FILL || f->ex != &tl_exec_fill || f->nnodes != n - 1) return false;
+    for (int i = 0; i < n - 2; i++)
+        if (f->nodes[i].count != c->nodes[i].count || f->nodes[i].ds != c->nodes[i].ds) return false;
+    const tl_node *out = &c->nodes[n - 2], *run = &f->nodes[n - 2];
+    return run->ds == p->cv.ed && out->ds > 0 && f->dst_bit == c->dst_bit + out->count * out->ds &&
+           run->count * run->ds <= c->nodes[n - 3].ds - out->count * out->ds;
+}
+
+/* A rows executor (tl_executor.gaps) writes its rows' padding itself when a
+ * fill pass zeroes exactly that: each row's last line is then written once,
+ * in one sweep, where the fill pass came back to it (from DRAM, in a
+ * streaming plan). The fill pass goes. */
+static void fuse_row_gaps(tl_plan *p)
+{
+    for (int i = 0; i < p->npasses; i++) {
+        tl_pass *c = &p->passes[i];
+        if (c->kind != TL_PASS_CONVERT || !c->ex->gaps) continue;
+        for (int j = i + 1; j < p->npasses; j++) {
+            if (!fills_row_gaps(p, c, &p->passes[j])) continue;
+            const tl_node *run = &p->passes[j].nodes[c->nnodes - 2];
+            c->gap = run->count * run->ds;
+            memmove(&p->passes[j], &p->passes[j + 1], (size_t)(p->npasses - j - 1) * sizeof p->passes[0]);
+            p->npasses--;
+            break;
+        }
+    }
+}
+
 void tl_plan_choose_kernels(tl_plan *p)
 {
     p->byte_granular = tl_dtype_bits((tl_dtype)p->dst.dtype) >= 8;
@@ -61,4 +96,5 @@ void tl_plan_choose_kernels(tl_plan *p)
         if (tl_exec_kernels_apply(p) && p->cv.path != TL_EP_COPY) ps->row = tl_plan_row_kernel(p);
         ps->ex = first_applicable(k_convert, COUNT(k_convert), p, ps);
     }
+    fuse_row_gaps(p);
 }

@@ -170,6 +170,17 @@ typedef struct tl_repack_kernel {
     tl_repack_fn fn;
 } tl_repack_kernel;
 
+/* Rows of pixels, the three innermost nodes of a pass run by one call:
+ * `rows` rows of n pixels, source rows ss bytes apart, destination rows ds
+ * bytes apart, and `gap` zero bytes written right after each destination
+ * row's pixels (its padding, which a fill pass would otherwise zero in a
+ * second sweep; 0: none). */
+typedef struct tl_px_rows {
+    size_t n, rows;
+    ptrdiff_t ss, ds;
+    size_t gap;
+} tl_px_rows;
+
 typedef struct tl_fill_kernel {
     const char *name;
     uint8_t isa;

@@ -129,6 +129,41 @@ TL_TEST(normalised_structures)
     check_passes("CHW:u8:3x4x6", "yuv.nv12:u8:3x4x6", 2, nv12);
 }
 
+/* The rows executors take the fill pass of each row's padding (AVX-512):
+ * one pass where there were two, the gap in the pass; padding before the
+ * rows stays a fill pass. */
+TL_TEST(row_gaps)
+{
+    if (!tl_cpu_has(TL_ISA_AVX512)) return; /* the scalar plans keep their fill passes */
+    static const struct {
+        const char *from, *to;
+        const char *ex;
+        int npasses;
+        int64_t gap;
+    } cases[] = {
+        {"NHWC:u8:1x295x296x3", "trt.dla_hwc4:i8:1x3x295x296", "repack rows", 1, 32},
+        {"NHWC:u8:1x5x21x3", "NHWC:i8:1x5x21x3:pad=0,0,3,0,0,0,2,1", "repack rows", 2, 8},
+        {"NHWC:u8:1x209x209x3", "trt.dla_hwc4:f16:1x3x209x209", "pixels rows", 1, 56},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tl_desc s, d;
+        tl_plan *p = NULL;
+        REQUIRE_STATUS(tl_desc_parse(&s, cases[k].from), TL_OK);
+        REQUIRE_STATUS(tl_desc_parse(&d, cases[k].to), TL_OK);
+        REQUIRE_STATUS(tl_plan_create_isa(&p, &s, &d, 0, TL_ISA_AVX512), TL_OK);
+        if (strstr(cases[k].ex, "pixels") && !(tl_machine_get()->feat & TL_FEAT_VBMI)) {
+            tl_plan_destroy(p);
+            continue;
+        }
+        CHECK_EQ_I64(p->npasses, cases[k].npasses);
+        if (strcmp(p->passes[0].ex->name, cases[k].ex) != 0)
+            FAILF("%s -> %s: executor %s, expected %s", cases[k].from, cases[k].to, p->passes[0].ex->name, cases[k].ex);
+        CHECK_EQ_I64(p->passes[0].gap, cases[k].gap);
+        CHECK_STR_CONTAINS(tl_plan_describe(p), "bytes of padding after each row");
+        tl_plan_destroy(p);
+    }
+}
+
 TL_TEST(plan_shapes)
 {
     tl_plan *p = plan_of("NCHW:f32:1x3x4x5", "NHWC:f32:1x4x5x3", 0);
@@ -454,6 +489,21 @@ static const char *const k_specs[][2] = {
     {"NHWC:i8:1x4x65x3:scale=2", "NCHW:u8:1x3x4x65:zp=100:scale=1.5"},
     {"NHWC:u8:1x5x7x5", "NCHW64c:u8:1x5x5x7"},
     {"NCHW64c:f32:1x5x5x7", "NHWC:i8:1x5x7x5"},
+    /* rows executors (AVX-512): an image's rows in one call, each row's
+     * padding (gap) zeroed with it: rows ending inside a step, on a step,
+     * shorter than one; gaps inside a line, of several lines; padding before
+     * the rows too (a fill pass stays); batches; the u8 -> f16 spread */
+    {"NHWC:u8:2x5x37x3", "trt.dla_hwc4:i8:2x3x5x37"},
+    {"NHWC:u8:1x7x9x3", "trt.dla_hwc4:i8:1x3x7x9"},
+    {"NHWC:u8:1x6x21x3", "trt.dla_hwc4:i8:1x3x6x21"},
+    {"NHWC:i8:1x5x32x3", "NHWC:u8:1x5x32x3:pad=0,0,0,0,0,0,5,1"},
+    {"NHWC:u8:1x4x45x3", "NHWC:u8:1x4x45x3:pad=0,0,0,0,0,0,40,1"},
+    {"NHWC:u8:1x5x21x3", "NHWC:i8:1x5x21x3:pad=0,0,3,0,0,0,2,1"},
+    {"NHWC:u8:2x9x17x3", "trt.dla_hwc4:f16:2x3x9x17"},
+    {"NHWC:u8:1x9x2x3", "trt.dla_hwc4:f16:1x3x9x2"},
+    {"NHWC:u8:1x6x33x3:zp=5:scale=0.7", "trt.dla_hwc4:f16:1x3x6x33"},
+    {"NHWC:u8:1x5x19x3", "NHWC:f16:1x5x19x3:pad=0,0,0,0,0,0,13,1"},
+    {"NHWC:u8:1x4x24x1", "NHWC:f16:1x4x24x1:pad=0,0,0,0,0,0,3,1"},
 };
 
 typedef struct pair_stats {
@@ -941,6 +991,7 @@ int main(int argc, char **argv)
     tl_test_init(argc, argv);
     TL_RUN(normalise_tables);
     TL_RUN(plan_shapes);
+    TL_RUN(row_gaps);
     TL_RUN(normalised_structures);
     TL_RUN(plan_bad_inputs);
     TL_RUN(cpu_paths);

@@ -21,13 +21,17 @@ struct tl_executor {
      * addresses s and d. */
     void (*run)(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                 const tl_node *out);
+    /* A 3-node executor that also zeroes ps->gap bytes right after each row's
+     * run (out->count * out->ds bytes from the row's start): select.c gives it
+     * the fill pass of exactly those bytes, when there is one. */
+    bool gaps;
 };
 
 /* The L1 tile of every executor that stages its work. */
 #define TL_TILE_BYTES 16384
 
 extern const tl_executor tl_exec_walk, tl_exec_row, tl_exec_2d, tl_exec_2d_rows, tl_exec_interleave, tl_exec_repack,
-    tl_exec_pixels, tl_exec_chroma_rows, tl_exec_chroma_planes, tl_exec_strided_copy, tl_exec_strided, tl_exec_fill,
+    tl_exec_repack_rows, tl_exec_pixels, tl_exec_pixels_rows, tl_exec_chroma_rows, tl_exec_chroma_planes, tl_exec_strided_copy, tl_exec_strided, tl_exec_fill,
     tl_exec_fill_strided;
 
 /* ---- what several executors share (exec_common.c) -------------------------------- */
@@ -47,6 +51,14 @@ static inline uint8_t *tl_where_to(const tl_plan *p, uint8_t *d, uint8_t *tile)
     return p->cv.stream ? tile : d;
 }
 void tl_flush(const tl_plan *p, uint8_t *d, const uint8_t *tile, size_t n);
+/* A rows executor (tl_executor.gaps): the geometry of its rows (true), to
+ * run in one kernel call, unless the plan streams and a row is off a line
+ * (streamed whole lines need every row on one): then its 2-node run does
+ * the rows one at a time, each row's gap zeroed by plain stores (false). */
+typedef void (*tl_exec_run_fn)(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,
+                               const tl_node *in, const tl_node *out);
+bool tl_rows_geometry(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
+                      const tl_node *out, tl_exec_run_fn run, tl_px_rows *g);
 /* The steps of a staged loop over items of `bytes` (<= TL_TILE_BYTES) into
  * a destination d: a whole tile at a time, or in a streaming plan a few
  * lines (the policy's stage_bytes), so that reading the source and

@@ -260,4 +260,36 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     else run_spread(p, ps, s, d, in, out);
 }
 
-const tl_executor tl_exec_pixels = {"pixels", 2, applicable, run};
+const tl_executor tl_exec_pixels = {"pixels", 2, applicable, run, false};
+
+/* pixels rows: the u8 -> f16 spread (AVX-512 VBMI) of an image's rows in
+ * one call, the node above the pixels being the rows, and the row padding
+ * after each row's pixels (ps->gap, taken from the fill pass by select.c)
+ * zeroed by the stores that end the row. NHWC u8 -> kDLA_HWC4 f16 at
+ * 209 x 209 (Zen 5) spent half its time in a call per row and the fill
+ * pass of the rows' ends. */
+static bool applicable_rows(const tl_plan *p, tl_pass *ps)
+{
+    tl_pass was = *ps;
+    if (ps->nnodes >= 3 && applicable(p, ps) && ps->x.px.vbmi == 3) {
+        ps->kernel_name = "tl_u8_f16_spread_rows_ukernel__avx512vbmi";
+        return true;
+    }
+    *ps = was;
+    return false;
+}
+
+static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
+                     const tl_node *out)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    tl_px_rows g;
+    if (tl_rows_geometry(p, ps, s, d, in, out, run_spread, &g))
+        tl_u8_f16_spread_rows_ukernel__avx512vbmi(s, (size_t)in->count, d, &g, (size_t)out->ds, ps->x.px.perm,
+                                                  ps->x.px.keep, (const uint8_t(*)[256])ps->x.px.f16_lut, p->cv.stream);
+#else
+    (void)p, (void)ps, (void)s, (void)d, (void)in, (void)out;
+#endif
+}
+
+const tl_executor tl_exec_pixels_rows = {"pixels rows", 3, applicable_rows, run_rows, true};

@@ -10,9 +10,11 @@
  * VBMI. */
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
+#include <stdbool.h>
 
 #include "kernels/kernels.h" /* tl_store_line */
 #include "kernels/move/move.h"
+#include "kernels/row_end512.h"
 
 #define TL_VBMI __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 
@@ -117,66 +119,90 @@ TL_VBMI static inline __m512i f16_line_index(__m512i half, __m512i table, size_t
                                                    _mm512_set1_epi8(63)));
 }
 
-/* Whole registers of lpr lines (a constant once inlined). The pixels left
- * over are redone by one register that ends with the source (the same
- * bytes stored again, plain stores) when the row is that long, since a
- * masked load and store per row cost more here than the overlap; else
- * masked. */
-TL_VBMI __attribute__((always_inline)) static inline void f16_spread(const uint8_t *s, size_t k, uint8_t *d, size_t m,
-                                                                  size_t w, const __m512i lo_t[4],
-                                                                  const __m512i hi_t[4], __m512i half, __m512i table,
-                                                                  uint64_t keep, int nt, size_t lpr)
+/* The lookups' tables and the spread's index tables, made once a call. */
+typedef struct f16_tables {
+    __m512i lo_t[4], hi_t[4], idx[8];
+    uint64_t keep;
+} f16_tables;
+
+/* One row of m pixels of k codes into pixels of w bytes, and its gap (end:
+ * the row's bytes with it), lpr lines a register (a constant once
+ * inlined): whole registers while more than one is left, then one register
+ * whose lines end the row, zero past its pixels (tl_row_end512). `ahead`:
+ * 64 bytes from any code of the row are readable (the next source row
+ * follows), so whole registers are loaded plain past the row's end. */
+TL_VBMI __attribute__((always_inline)) static inline void f16_spread_row(const uint8_t *s, size_t k, uint8_t *d,
+                                                                      size_t m, size_t w, size_t end,
+                                                                      const f16_tables *tb, int nt, size_t lpr,
+                                                                      int ahead)
 {
-    const size_t per = 64 / w, cpl = per * k, gp = lpr * per; /* pixels a line, codes a line, pixels a register */
-    __m512i idx[8];
-    for (size_t t = 0; t < lpr; t++) idx[t] = f16_line_index(half, table, t * cpl);
+    const size_t per = 64 / w, gp = lpr * per; /* pixels a line, pixels a register */
     size_t i = 0;
-    for (; i + gp <= m && (m - i) * k >= 64; i += gp) {
+    for (; i + gp < m && (ahead || (m - i) * k >= 64); i += gp) {
         __m512i c = _mm512_loadu_si512((const void *)(s + i * k));
-        __m512i lo = lut_step(c, lo_t), hi = lut_step(c, hi_t);
+        __m512i lo = lut_step(c, tb->lo_t), hi = lut_step(c, tb->hi_t);
         for (size_t t = 0; t < lpr; t++)
-            tl_store_line(d + (i + t * per) * w, _mm512_maskz_permutex2var_epi8(keep, lo, idx[t], hi), nt);
-    }
-    while (i < m && m >= gp && m * k >= 64) { /* groups ending at most at the last pixel */
-        size_t start = m - i > gp ? i : m - gp;                   /* the group's first pixel */
-        size_t at = start * k + 64 <= m * k ? start * k : m * k - 64; /* a load within the source */
-        __m512i c = _mm512_loadu_si512((const void *)(s + at));
-        __m512i lo = lut_step(c, lo_t), hi = lut_step(c, hi_t);
-        for (size_t t = 0; t < lpr; t++) {
-            __m512i ix = f16_line_index(half, table, start * k - at + t * cpl);
-            _mm512_storeu_si512((void *)(d + (start + t * per) * w), _mm512_maskz_permutex2var_epi8(keep, lo, ix, hi));
-        }
-        i = start + gp;
+            tl_store_line(d + (i + t * per) * w, _mm512_maskz_permutex2var_epi8(tb->keep, lo, tb->idx[t], hi), nt);
     }
     for (; i < m; i += gp) {
-        size_t left = m - i, codes = left * k < 64 ? left * k : 64;
-        __m512i c = _mm512_maskz_loadu_epi8(~0ull >> (64 - codes), s + i * k);
-        __m512i lo = lut_step(c, lo_t), hi = lut_step(c, hi_t);
-        for (size_t t = 0; t < lpr && t * per < left; t++) {
-            __m512i v = _mm512_maskz_permutex2var_epi8(keep, lo, idx[t], hi);
-            if (left >= (t + 1) * per) tl_store_line(d + (i + t * per) * w, v, nt);
-            else _mm512_mask_storeu_epi8(d + (i + t * per) * w, ~0ull >> (64 - (left - t * per) * w), v);
+        size_t left = m - i;
+        __m512i c = ahead || left * k >= 64 ? _mm512_loadu_si512((const void *)(s + i * k))
+                                            : _mm512_maskz_loadu_epi8(tl_first_bits((ptrdiff_t)(left * k)), s + i * k);
+        __m512i lo = lut_step(c, tb->lo_t), hi = lut_step(c, tb->hi_t), v[8];
+        for (size_t t = 0; t < lpr; t++)
+            v[t] = _mm512_maskz_permutex2var_epi8(
+                tb->keep & tl_first_bits(((ptrdiff_t)left - (ptrdiff_t)(t * per)) * (ptrdiff_t)w), lo, tb->idx[t], hi);
+        if (left <= gp) {
+            tl_row_end512(d, i * w, end, v, lpr, nt);
+            return;
         }
+        for (size_t t = 0; t < lpr; t++) tl_store_line(d + (i + t * per) * w, v[t], nt);
     }
+}
+
+/* The rows (tl_px_rows): all but the last ahead when the source rows are
+ * 64 bytes or more apart. The geometry in locals: the stores may alias *g
+ * for the compiler, which reloaded it every row, and each row's first load
+ * waited for that. */
+TL_VBMI __attribute__((always_inline)) static inline void f16_spread(const uint8_t *src, size_t k, uint8_t *dst,
+                                                                  const tl_px_rows *g, size_t w,
+                                                                  const f16_tables *tb, int nt, size_t lpr)
+{
+    const size_t m = g->n, rows = g->rows, end = m * w + g->gap;
+    const ptrdiff_t ss = g->ss, ds = g->ds;
+    size_t r = 0;
+    if (ss >= 64)
+        for (; r + 1 < rows; r++) f16_spread_row(src + (ptrdiff_t)r * ss, k, dst + (ptrdiff_t)r * ds, m, w, end, tb, nt, lpr, 1);
+    for (; r < rows; r++) f16_spread_row(src + (ptrdiff_t)r * ss, k, dst + (ptrdiff_t)r * ds, m, w, end, tb, nt, lpr, 0);
+}
+
+TL_VBMI void tl_u8_f16_spread_rows_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, const tl_px_rows *g,
+                                                       size_t w, const uint8_t *perm, uint64_t keep,
+                                                       const uint8_t lut[2][256], int nt)
+{
+    const size_t cpl = 64 / w * k;                       /* codes a line */
+    const size_t lpr = 64 / cpl < 8 ? 64 / cpl : 8;      /* lines a register */
+    f16_tables tb;
+    for (int q = 0; q < 4; q++) {
+        tb.lo_t[q] = _mm512_loadu_si512((const void *)(lut[0] + 64 * q));
+        tb.hi_t[q] = _mm512_loadu_si512((const void *)(lut[1] + 64 * q));
+    }
+    /* the index table split into the code (perm / 2) and the table (perm % 2) */
+    const __m512i p = _mm512_loadu_si512((const void *)perm);
+    const __m512i half = _mm512_and_si512(_mm512_srli_epi16(p, 1), _mm512_set1_epi8(127)); /* perm / 2 */
+    const __m512i table = _mm512_slli_epi16(_mm512_and_si512(p, _mm512_set1_epi8(1)), 6);  /* 64: high bytes */
+    for (size_t t = 0; t < lpr; t++) tb.idx[t] = f16_line_index(half, table, t * cpl);
+    tb.keep = keep;
+    if (lpr == 2) f16_spread(s, k, d, g, w, &tb, nt, 2); /* RGB into 4 halves */
+    else f16_spread(s, k, d, g, w, &tb, nt, lpr);
 }
 
 TL_VBMI void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, size_t m, size_t w,
                                                   const uint8_t *perm, uint64_t keep, const uint8_t lut[2][256],
                                                   int nt)
 {
-    const size_t cpl = 64 / w * k;                       /* codes a line */
-    const size_t lpr = 64 / cpl < 8 ? 64 / cpl : 8;      /* lines a register */
-    __m512i lo_t[4], hi_t[4];
-    for (int q = 0; q < 4; q++) {
-        lo_t[q] = _mm512_loadu_si512((const void *)(lut[0] + 64 * q));
-        hi_t[q] = _mm512_loadu_si512((const void *)(lut[1] + 64 * q));
-    }
-    /* the index table split into the code (perm / 2) and the table (perm % 2) */
-    const __m512i p = _mm512_loadu_si512((const void *)perm);
-    const __m512i half = _mm512_and_si512(_mm512_srli_epi16(p, 1), _mm512_set1_epi8(127)); /* perm / 2 */
-    const __m512i table = _mm512_slli_epi16(_mm512_and_si512(p, _mm512_set1_epi8(1)), 6);  /* 64: high bytes */
-    if (lpr == 2) f16_spread(s, k, d, m, w, lo_t, hi_t, half, table, keep, nt, 2); /* RGB into 4 halves */
-    else f16_spread(s, k, d, m, w, lo_t, hi_t, half, table, keep, nt, lpr);
+    const tl_px_rows g = {m, 1, 0, 0, 0};
+    tl_u8_f16_spread_rows_ukernel__avx512vbmi(s, k, d, &g, w, perm, keep, lut, nt);
 }
 
 /* A load of 64 bytes, or of those of them below lim (part): masked only

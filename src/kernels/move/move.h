@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/kernels.h" /* tl_px_rows */
+
 /* Zero n bytes: the padding lanes of one row are short, so they get two to
  * four overlapping stores (no loop: compilers turn zeroing loops into
  * memset, whose start-up costs more than the row); long runs get memset.
@@ -123,6 +125,10 @@ void tl_i8_u8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t
  * (d on a line; the caller fences). */
 void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, size_t m, size_t w,
                                           const uint8_t *perm, uint64_t keep, const uint8_t lut[2][256], int nt);
+/* The same over rows of pixels (tl_px_rows), each row's gap zeroed. */
+void tl_u8_f16_spread_rows_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, const tl_px_rows *g,
+                                               size_t w, const uint8_t *perm, uint64_t keep,
+                                               const uint8_t lut[2][256], int nt);
 #endif
 /* Byte j of a 64-byte step of w-byte pixels whose run of rd bytes starts h
  * bytes in: from byte (j / w) * rd + (j % w - h) of the dense runs, and kept
