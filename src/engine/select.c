@@ -61,15 +61,19 @@ static bool fills_row_gaps(const tl_plan *p, const tl_pass *c, const tl_pass *f)
 /* A rows executor (tl_executor.gaps) writes its rows' padding itself when a
  * fill pass zeroes exactly that: each row's last line is then written once,
  * in one sweep, where the fill pass came back to it (from DRAM, in a
- * streaming plan). The fill pass goes. */
+ * streaming plan). The fill pass goes; a 2-node executor with a rows form
+ * (tl_executor.rows) is replaced by it, which runs its rows one at a time
+ * where it has no kernel for them all (every ISA gets the one sweep). */
 static void fuse_row_gaps(tl_plan *p)
 {
     for (int i = 0; i < p->npasses; i++) {
         tl_pass *c = &p->passes[i];
-        if (c->kind != TL_PASS_CONVERT || !c->ex->gaps) continue;
+        const tl_executor *ex = c->ex->gaps ? c->ex : c->nnodes >= 3 ? c->ex->rows : NULL;
+        if (c->kind != TL_PASS_CONVERT || !ex) continue;
         for (int j = i + 1; j < p->npasses; j++) {
             if (!fills_row_gaps(p, c, &p->passes[j])) continue;
             const tl_node *run = &p->passes[j].nodes[c->nnodes - 2];
+            c->ex = ex;
             c->gap = run->count * run->ds;
             memmove(&p->passes[j], &p->passes[j + 1], (size_t)(p->npasses - j - 1) * sizeof p->passes[0]);
             p->npasses--;

@@ -309,7 +309,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     }
 }
 
-const tl_executor tl_exec_2d = {"2d", 2, applicable, run, false};
+const tl_executor tl_exec_2d = {"2d", 2, applicable, run, false, NULL};
 
 /* 2d rows: the 3-channel byte (de)interleave of an image's rows in one
  * kernel call (VBMI; the 8-bit table or a plain move): the node above the
@@ -365,4 +365,4 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
 #endif
 }
 
-const tl_executor tl_exec_2d_rows = {"2d rows", 3, applicable_rows, run_rows, false};
+const tl_executor tl_exec_2d_rows = {"2d rows", 3, applicable_rows, run_rows, false, NULL};

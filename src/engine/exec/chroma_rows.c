@@ -73,7 +73,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     tl_x8_dup_even_rows_ukernel__scalar(s, d, (size_t)out->count, (size_t)rep->count, rep->ds);
 }
 
-const tl_executor tl_exec_chroma_rows = {"chroma rows", 3, applicable, run, false};
+const tl_executor tl_exec_chroma_rows = {"chroma rows", 3, applicable, run, false, NULL};
 
 /* NV12's two chroma planes together: the plane node (source stride 1, two
  * planes interleaved) just above the nest is the executor's fourth node, so
@@ -105,4 +105,4 @@ static void run_planes(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
     for (int64_t c = 0; c < pl->count; c++) run(p, ps, s + c * pl->ss, d + c * pl->ds, in, out);
 }
 
-const tl_executor tl_exec_chroma_planes = {"chroma planes", 4, applicable_planes, run_planes, false};
+const tl_executor tl_exec_chroma_planes = {"chroma planes", 4, applicable_planes, run_planes, false, NULL};

@@ -25,6 +25,10 @@ struct tl_executor {
      * run (out->count * out->ds bytes from the row's start): select.c gives it
      * the fill pass of exactly those bytes, when there is one. */
     bool gaps;
+    /* A 2-node executor's rows form (gaps), which select.c puts in its place
+     * when it takes a fill pass: the rows one at a time by this run, or in
+     * one kernel call where the rows form has one. NULL: none. */
+    const tl_executor *rows;
 };
 
 /* The L1 tile of every executor that stages its work. */
@@ -52,13 +56,14 @@ static inline uint8_t *tl_where_to(const tl_plan *p, uint8_t *d, uint8_t *tile)
 }
 void tl_flush(const tl_plan *p, uint8_t *d, const uint8_t *tile, size_t n);
 /* A rows executor (tl_executor.gaps): the geometry of its rows (true), to
- * run in one kernel call, unless the plan streams and a row is off a line
- * (streamed whole lines need every row on one): then its 2-node run does
- * the rows one at a time, each row's gap zeroed by plain stores (false). */
+ * run in one kernel call, when it has the `kernel` and either the plan does
+ * not stream or every row is on a line (streamed whole lines need that);
+ * else (false) its 2-node run does the rows one at a time, each row's gap
+ * zeroed by plain stores. */
 typedef void (*tl_exec_run_fn)(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,
                                const tl_node *in, const tl_node *out);
 bool tl_rows_geometry(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
-                      const tl_node *out, tl_exec_run_fn run, tl_px_rows *g);
+                      const tl_node *out, tl_exec_run_fn run, bool kernel, tl_px_rows *g);
 /* The steps of a staged loop over items of `bytes` (<= TL_TILE_BYTES) into
  * a destination d: a whole tile at a time, or in a streaming plan a few
  * lines (the policy's stage_bytes), so that reading the source and

@@ -25,7 +25,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     ps->x.fill->fn(d, (size_t)(in->count * p->cv.ed), p->cv.stream);
 }
 
-const tl_executor tl_exec_fill = {"fill", 1, applicable, run, false};
+const tl_executor tl_exec_fill = {"fill", 1, applicable, run, false, NULL};
 
 static bool applicable_strided(const tl_plan *p, tl_pass *ps)
 {
@@ -43,4 +43,4 @@ static void run_strided(const tl_plan *p, const tl_pass *ps, const uint8_t *s, u
     for (int64_t k = 0; k < in->count; k++) memset(d + k * in->ds, 0, p->cv.ed);
 }
 
-const tl_executor tl_exec_fill_strided = {"fill-strided", 1, applicable_strided, run_strided, false};
+const tl_executor tl_exec_fill_strided = {"fill-strided", 1, applicable_strided, run_strided, false, NULL};

@@ -49,4 +49,4 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     }
 }
 
-const tl_executor tl_exec_interleave = {"interleave", 2, applicable, run, false};
+const tl_executor tl_exec_interleave = {"interleave", 2, applicable, run, false, NULL};

@@ -260,7 +260,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     else run_spread(p, ps, s, d, in, out);
 }
 
-const tl_executor tl_exec_pixels = {"pixels", 2, applicable, run, false};
+const tl_executor tl_exec_pixels = {"pixels", 2, applicable, run, false, &tl_exec_pixels_rows};
 
 /* pixels rows: the u8 -> f16 spread (AVX-512 VBMI) of an image's rows in
  * one call, the node above the pixels being the rows, and the row padding
@@ -282,14 +282,12 @@ static bool applicable_rows(const tl_plan *p, tl_pass *ps)
 static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                      const tl_node *out)
 {
-#if defined(__x86_64__) || defined(_M_X64)
     tl_px_rows g;
-    if (tl_rows_geometry(p, ps, s, d, in, out, run_spread, &g))
-        tl_u8_f16_spread_rows_ukernel__avx512vbmi(s, (size_t)in->count, d, &g, (size_t)out->ds, ps->x.px.perm,
-                                                  ps->x.px.keep, (const uint8_t(*)[256])ps->x.px.f16_lut, p->cv.stream);
-#else
-    (void)p, (void)ps, (void)s, (void)d, (void)in, (void)out;
+    if (!tl_rows_geometry(p, ps, s, d, in, out, run, ps->x.px.vbmi == 3, &g)) return;
+#if defined(__x86_64__) || defined(_M_X64)
+    tl_u8_f16_spread_rows_ukernel__avx512vbmi(s, (size_t)in->count, d, &g, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep,
+                                              (const uint8_t(*)[256])ps->x.px.f16_lut, p->cv.stream);
 #endif
 }
 
-const tl_executor tl_exec_pixels_rows = {"pixels rows", 3, applicable_rows, run_rows, true};
+const tl_executor tl_exec_pixels_rows = {"pixels rows", 3, applicable_rows, run_rows, true, NULL};

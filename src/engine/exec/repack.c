@@ -127,7 +127,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     }
 }
 
-const tl_executor tl_exec_repack = {"repack", 2, applicable, run, false};
+const tl_executor tl_exec_repack = {"repack", 2, applicable, run, false, &tl_exec_repack_rows};
 
 /* repack rows: a one-step re-pack (AVX-512) of an image's rows in one call,
  * the node above the pixels being the rows, and the row padding after each
@@ -161,13 +161,13 @@ static bool applicable_rows(const tl_plan *p, tl_pass *ps)
 static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                      const tl_node *out)
 {
-#if defined(__x86_64__) || defined(_M_X64)
     tl_px_rows g;
-    if (tl_rows_geometry(p, ps, s, d, in, out, run, &g))
-        k_rows[rows_kernel(ps->x.repack)].rows(s, d, &g, p->cv.stream);
+#if defined(__x86_64__) || defined(_M_X64)
+    int k = one_step(&p->cv, ps->x.repack) ? rows_kernel(ps->x.repack) : -1;
+    if (tl_rows_geometry(p, ps, s, d, in, out, run, k >= 0, &g)) k_rows[k].rows(s, d, &g, p->cv.stream);
 #else
-    (void)p, (void)ps, (void)s, (void)d, (void)in, (void)out;
+    tl_rows_geometry(p, ps, s, d, in, out, run, false, &g);
 #endif
 }
 
-const tl_executor tl_exec_repack_rows = {"repack rows", 3, applicable_rows, run_rows, true};
+const tl_executor tl_exec_repack_rows = {"repack rows", 3, applicable_rows, run_rows, true, NULL};

@@ -26,4 +26,4 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     tl_zero_elems(cv, d0 + in->count * cv->ed, ps->tail);
 }
 
-const tl_executor tl_exec_strided = {"strided", 1, applicable, run, false};
+const tl_executor tl_exec_strided = {"strided", 1, applicable, run, false, NULL};

@@ -63,4 +63,4 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     copy(s, d, n, out->ss, out->ds, (size_t)in->count, in->ss, in->ds);
 }
 
-const tl_executor tl_exec_strided_copy = {"strided copy", 2, applicable, run, false};
+const tl_executor tl_exec_strided_copy = {"strided copy", 2, applicable, run, false, NULL};

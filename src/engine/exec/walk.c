@@ -12,7 +12,7 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
     return true;
 }
 
-const tl_executor tl_exec_walk = {"walk", 1, applicable, NULL, false};
+const tl_executor tl_exec_walk = {"walk", 1, applicable, NULL, false, NULL};
 
 /* Slice [b, e) of the outermost node for part `part` of `nparts`. */
 void tl_part_range(int64_t count, unsigned part, unsigned nparts, int64_t *b, int64_t *e)
