@@ -508,6 +508,12 @@ static const char *const k_specs[][2] = {
     {"NHWC:u8:1x6x33x3:zp=5:scale=0.7", "trt.dla_hwc4:f16:1x3x6x33"},
     {"NHWC:u8:1x5x19x3", "NHWC:f16:1x5x19x3:pad=0,0,0,0,0,0,13,1"},
     {"NHWC:u8:1x4x24x1", "NHWC:f16:1x4x24x1:pad=0,0,0,0,0,0,3,1"},
+    /* 16-bit planes into 4-half pixels (SSE2 unpacks: 8 pixels a step), the
+     * rows' padding in the same sweep (interleave rows) */
+    {"NCHW:f16:1x3x5x13", "trt.dla_hwc4:f16:1x3x5x13"},
+    {"NCHW:f32:2x3x6x21", "trt.dla_hwc4:f16:2x3x6x21"},
+    {"NCHW:f16:1x2x4x9", "NHWC:f16:1x4x9x2:pad=0,0,0,0,0,0,0,2"},
+    {"NCHW:i16:1x4x3x17", "NHWC:i16:1x3x17x4"},
 };
 
 typedef struct pair_stats {

@@ -49,4 +49,23 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     }
 }
 
-const tl_executor tl_exec_interleave = {"interleave", 2, applicable, run, false, NULL};
+const tl_executor tl_exec_interleave = {"interleave", 2, applicable, run, false, &tl_exec_interleave_rows};
+
+/* interleave rows: the rows form (tl_executor.rows) that select.c puts in
+ * place when it takes the fill pass of the rows' padding (f16 planes into
+ * kDLA_HWC4): a row at a time, each row's gap zeroed in the same sweep.
+ * Never chosen from the lists. */
+static bool never(const tl_plan *p, tl_pass *ps)
+{
+    (void)p, (void)ps;
+    return false;
+}
+
+static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
+                     const tl_node *out)
+{
+    tl_px_rows g;
+    tl_rows_geometry(p, ps, s, d, in, out, run, false, &g);
+}
+
+const tl_executor tl_exec_interleave_rows = {"interleave rows", 3, never, run_rows, true, NULL};
