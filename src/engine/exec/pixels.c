@@ -81,6 +81,25 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
 #endif
 }
 
+/* NEON: a gather of 4-byte pixels to 3 bytes, raw or saturating u8 <-> i8
+ * (kDLA_HWC4 i8 into RGB), by structure loads and stores straight into the
+ * destination: no tile, no row conversion after it. */
+static void choose_neon(const tl_plan *p, tl_pass *ps, int64_t ss, size_t rs)
+{
+    ps->x.px.neon3 = 0;
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+    const tl_cvt *cv = &p->cv;
+    bool sat = cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1;
+    if (!ps->x.px.gather || ss != 4 || rs != 3 || !(cv->path == TL_EP_COPY || sat) || !tl_isa_includes(p->isa, TL_ISA_NEON))
+        return;
+    ps->x.px.neon3 = (uint8_t)(1 + (!sat ? 0 : cv->ddt == TL_I8 ? 1 : 2));
+    ps->kernel_name = "tl_x8_gather4_3_ukernel__neon";
+    ps->row = NULL;
+#else
+    (void)p, (void)ps, (void)ss, (void)rs;
+#endif
+}
+
 static bool applicable(const tl_plan *p, tl_pass *ps)
 {
     const tl_cvt *cv = &p->cv;
@@ -93,6 +112,7 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
         (ps->head || ps->tail || out->ds > k * cv->ed)) {
         ps->x.px.bytes = (uint8_t)out->ds;
         ps->x.px.gather = 0;
+        ps->x.px.neon3 = 0;
         choose_vbmi(p, ps, out->ds, (size_t)k * cv->ed, (size_t)ps->head * cv->ed);
         return true;
     }
@@ -101,6 +121,7 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
         ps->x.px.bytes = (uint8_t)px_move(k * cv->es);
         ps->x.px.gather = 1;
         choose_vbmi(p, ps, out->ss, (size_t)k * cv->es, 0);
+        choose_neon(p, ps, out->ss, (size_t)k * cv->es);
         return true;
     }
     return false;
@@ -246,6 +267,12 @@ static void run_gather_lines(const tl_plan *p, const tl_pass *ps, const uint8_t 
 static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                 const tl_node *out)
 {
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+    if (ps->x.px.neon3) {
+        tl_x8_gather4_3_ukernel__neon(s, d, (size_t)out->count, ps->x.px.neon3 - 1);
+        return;
+    }
+#endif
 #if defined(__x86_64__) || defined(_M_X64)
     if (ps->x.px.lines) {
         run_gather_lines(p, ps, s, d, in, out);

@@ -31,11 +31,25 @@ static const struct {
 };
 #endif
 
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+void tl_x8_repack3_0_1_ukernel__neon(const uint8_t *src, uint8_t *dst, size_t n, int nt);
+void tl_u8_i8_repack3_0_1_ukernel__neon(const uint8_t *src, uint8_t *dst, size_t n, int nt);
+void tl_i8_u8_repack3_0_1_ukernel__neon(const uint8_t *src, uint8_t *dst, size_t n, int nt);
+/* (interleave/neon.c: the byte minimum or maximum between vld3 and vst4) */
+static const tl_repack_kernel k_saturating[] = {
+    {"tl_u8_i8_repack3_0_1_ukernel__neon", TL_ISA_NEON, 1, 3, 0, 1, tl_u8_i8_repack3_0_1_ukernel__neon},
+    {"tl_i8_u8_repack3_0_1_ukernel__neon", TL_ISA_NEON, 1, 3, 0, 1, tl_i8_u8_repack3_0_1_ukernel__neon},
+};
+#define TL_SATURATING_BASE tl_x8_repack3_0_1_ukernel__neon
+#elif defined(__x86_64__) || defined(_M_X64)
+#define TL_SATURATING_BASE tl_x8_repack3_0_1_ukernel__avx512
+#endif
+
 /* The re-pack with its u8 <-> i8 saturation in one kernel, if there is one. */
 static const tl_repack_kernel *saturating(const tl_cvt *cv, const tl_repack_kernel *k)
 {
-#if defined(__x86_64__) || defined(_M_X64)
-    if (cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1 && k->fn == tl_x8_repack3_0_1_ukernel__avx512)
+#ifdef TL_SATURATING_BASE
+    if (cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1 && k->fn == TL_SATURATING_BASE)
         return &k_saturating[cv->sdt == TL_U8 ? 0 : 1];
 #endif
     (void)cv;
@@ -45,7 +59,7 @@ static const tl_repack_kernel *saturating(const tl_cvt *cv, const tl_repack_kern
 /* The kernel does the whole conversion: a raw copy, or a saturating re-pack. */
 static bool one_step(const tl_cvt *cv, const tl_repack_kernel *k)
 {
-#if defined(__x86_64__) || defined(_M_X64)
+#ifdef TL_SATURATING_BASE
     if (k == &k_saturating[0] || k == &k_saturating[1]) return true;
 #else
     (void)k;

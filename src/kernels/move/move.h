@@ -275,6 +275,11 @@ void tl_stream_copy_ukernel__avx512(uint8_t *d, const uint8_t *s, size_t n); /* 
 #if defined(__aarch64__)
 void tl_stream_copy_ukernel__neon(uint8_t *d, const uint8_t *s, size_t n); /* STNP (move/neon.c) */
 #endif
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+/* m pixels of 4 bytes to their first 3, saturating u8 <-> i8 (sat 1: to i8,
+ * 2: to u8, 0: none): vld4 + vst3 (move/neon.c; AArch64 and Armv7) */
+void tl_x8_gather4_3_ukernel__neon(const uint8_t *s, uint8_t *d, size_t m, int sat);
+#endif
 /* Order the non-temporal stores before returning (x86 sfence; else nothing). */
 void tl_store_fence(void);
 

@@ -1,4 +1,5 @@
-/* The move family's streaming copy, NEON (AArch64; move.h): whole 64-byte
+/* The move family on NEON: the gather of 4-byte pixels to their first 3
+ * (AArch64 and Armv7), and the streaming copy (AArch64; move.h): whole 64-byte
  * destination lines with STNP, the non-temporal store pair, the partial
  * lines at the ends with memcpy. Armv7 has no non-temporal store: it keeps
  * the scalar entry (memcpy). No fence is needed after STNP on AArch64
@@ -19,5 +20,45 @@ void tl_stream_copy_ukernel__neon(uint8_t *d, const uint8_t *s, size_t n)
                          : "memory");
     }
     memcpy(d + i, s + i, n - i);
+}
+#endif
+
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+#include <arm_neon.h>
+
+#include "kernels/move/move.h"
+
+/* m pixels of 4 bytes, dense in s, to their first 3 bytes, dense in d
+ * (kDLA_HWC4 i8 into an RGB image): one vld4 and one vst3 per 16 pixels,
+ * the u8 <-> i8 saturation of identity quantizations between them (sat: 1
+ * to i8, 2 to u8, 0 none). The last pixel is copied on its own: its stride
+ * may end past the buffer. */
+static inline uint8x16_t gather_sat(uint8x16_t x, int sat)
+{
+    if (sat == 1) return vminq_u8(x, vdupq_n_u8(127));
+    if (sat == 2) return vreinterpretq_u8_s8(vmaxq_s8(vreinterpretq_s8_u8(x), vdupq_n_s8(0)));
+    return x;
+}
+
+static inline __attribute__((always_inline)) void gather4_3(const uint8_t *s, uint8_t *d, size_t m, int sat)
+{
+    size_t i = 0;
+    for (; i + 16 < m; i += 16) {
+        uint8x16x4_t v = vld4q_u8(s + 4 * i);
+        uint8x16x3_t o = {{gather_sat(v.val[0], sat), gather_sat(v.val[1], sat), gather_sat(v.val[2], sat)}};
+        vst3q_u8(d + 3 * i, o);
+    }
+    for (; i < m; i++)
+        for (int c = 0; c < 3; c++) {
+            uint8_t x = s[4 * i + (size_t)c];
+            d[3 * i + (size_t)c] = sat == 1 ? (x > 127 ? 127 : x) : sat == 2 ? (x > 127 ? 0 : x) : x;
+        }
+}
+
+void tl_x8_gather4_3_ukernel__neon(const uint8_t *s, uint8_t *d, size_t m, int sat)
+{
+    if (sat == 1) gather4_3(s, d, m, 1);
+    else if (sat == 2) gather4_3(s, d, m, 2);
+    else gather4_3(s, d, m, 0);
 }
 #endif
