@@ -6,12 +6,15 @@
 #include "engine/exec/exec.h"
 
 /* Convert passes, fastest first. Specialised shapes before the general ones:
- * a SIMD repack beats a word move per pixel; pixels beat a row call per
- * pixel; 2d (a raw copy folded into wider elements) beats rows of 2-8 bytes;
- * interleave (fused zero lanes) before 2d. */
+ * a rows executor's one call per image beats a call per row (and takes the
+ * rows' padding from the fill pass, fuse_row_gaps); a SIMD repack beats a
+ * word move per pixel; pixels beat a row call per pixel; 2d (a raw copy
+ * folded into wider elements) beats rows of 2-8 bytes; interleave (fused
+ * zero lanes) before 2d. */
 static const tl_executor *const k_convert[] = {
-    &tl_exec_repack_rows, &tl_exec_repack, &tl_exec_pixels_rows, &tl_exec_pixels, &tl_exec_interleave, &tl_exec_chroma_planes, &tl_exec_chroma_rows, &tl_exec_2d_rows,
-    &tl_exec_2d,     &tl_exec_row,           &tl_exec_strided_copy, &tl_exec_strided,
+    &tl_exec_repack_rows,   &tl_exec_repack,      &tl_exec_pixels_rows, &tl_exec_pixels, &tl_exec_interleave,
+    &tl_exec_chroma_planes, &tl_exec_chroma_rows, &tl_exec_2d_rows,     &tl_exec_2d,     &tl_exec_row,
+    &tl_exec_strided_copy,  &tl_exec_strided,
 };
 
 static const tl_executor *const k_fill[] = {&tl_exec_fill, &tl_exec_fill_strided};

@@ -34,8 +34,9 @@ struct tl_executor {
 /* The L1 tile of every executor that stages its work. */
 #define TL_TILE_BYTES 16384
 
-extern const tl_executor tl_exec_walk, tl_exec_row, tl_exec_2d, tl_exec_2d_rows, tl_exec_interleave, tl_exec_repack,
-    tl_exec_repack_rows, tl_exec_pixels, tl_exec_pixels_rows, tl_exec_interleave_rows, tl_exec_chroma_rows, tl_exec_chroma_planes, tl_exec_strided_copy, tl_exec_strided, tl_exec_fill,
+extern const tl_executor tl_exec_walk, tl_exec_row, tl_exec_2d, tl_exec_2d_rows, tl_exec_interleave,
+    tl_exec_interleave_rows, tl_exec_repack, tl_exec_repack_rows, tl_exec_pixels, tl_exec_pixels_rows,
+    tl_exec_chroma_rows, tl_exec_chroma_planes, tl_exec_strided_copy, tl_exec_strided, tl_exec_fill,
     tl_exec_fill_strided;
 
 /* ---- what several executors share (exec_common.c) -------------------------------- */
