@@ -218,11 +218,12 @@ TL_TEST(plan_shapes)
      * two image rows, three nodes a call; the U and V planes one pass whose
      * plane node (source stride 1) runs inside the chroma rows, so each
      * chroma row makes both planes' rows in turn; an odd last row (one image
-     * row) by the strided copy, two nodes a call */
+     * row) by the strided copy, two nodes a call. Every path has the
+     * two-plane kernel: the plane node is the executor's own */
     p = plan_of("yuv.nv12:u8:3x6x10", "CHW:u8:3x6x10", 0);
     REQUIRE(p != NULL);
     CHECK_EQ_I64(p->npasses, 2);
-    CHECK(p->passes[1].ex == &tl_exec_chroma_rows);
+    CHECK(p->passes[1].ex == &tl_exec_chroma_planes);
     {
         const tl_pass *c = &p->passes[1];
         static const tl_node want[5] = {{3, 10, 20}, {2, 1, 60}, {2, 0, 10}, {5, 2, 2}, {2, 0, 1}};
@@ -234,11 +235,12 @@ TL_TEST(plan_shapes)
                       (long long)want[i].count, (long long)want[i].ss, (long long)want[i].ds);
     }
     tl_plan_destroy(p);
-    if (tl_cpu_has(TL_ISA_AVX512)) { /* AVX-512: the plane node is the executor's own, one call for both planes */
+    for (int isa = 0; isa < TL_ISA_COUNT; isa++) { /* one call for both planes on every path */
+        if (!tl_cpu_has(isa)) continue;
         tl_desc a, b;
         REQUIRE_STATUS(tl_desc_parse(&a, "yuv.nv12:u8:3x6x10"), TL_OK);
         REQUIRE_STATUS(tl_desc_parse(&b, "CHW:u8:3x6x10"), TL_OK);
-        REQUIRE_STATUS(tl_plan_create_isa(&p, &a, &b, 0, TL_ISA_AVX512), TL_OK);
+        REQUIRE_STATUS(tl_plan_create_isa(&p, &a, &b, 0, isa), TL_OK);
         CHECK(p->passes[1].ex == &tl_exec_chroma_planes);
         CHECK_EQ_I64(p->passes[1].nnodes, 5);
         CHECK_EQ_I64(p->passes[1].nodes[1].ss, 1);

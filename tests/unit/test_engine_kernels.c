@@ -599,10 +599,49 @@ TL_TEST(chroma_moves_avx512)
 #endif
 }
 
+/* The dup even kernels of every path this build has (one plane, and both
+ * planes of an interleaved chroma row). */
+#define DUP_ROW(fn, isa, feat) {#fn, fn, isa, feat}
+static const struct {
+    const char *name;
+    tl_dup_even_rows_fn fn;
+    int isa;
+    unsigned feat;
+} k_dup_rows[] = {
+    DUP_ROW(tl_x8_dup_even_rows_ukernel__scalar, TL_ISA_SCALAR, 0),
+#if defined(__x86_64__) || defined(_M_X64)
+    DUP_ROW(tl_x8_dup_even_rows_ukernel__sse2, TL_ISA_SSE2, 0),
+    DUP_ROW(tl_x8_dup_even_rows_ukernel__avx2, TL_ISA_AVX2, 0),
+    DUP_ROW(tl_x8_dup_even_rows_ukernel__avx512, TL_ISA_AVX512, 0),
+    DUP_ROW(tl_x8_dup_even_rows_streamed_ukernel__avx512vbmi, TL_ISA_AVX512, TL_FEAT_VBMI),
+#elif defined(__ARM_NEON)
+    DUP_ROW(tl_x8_dup_even_rows_ukernel__neon, TL_ISA_NEON, 0),
+#endif
+};
+static const struct {
+    const char *name;
+    tl_dup_even_rows2_fn fn;
+    int isa;
+    unsigned feat;
+} k_dup_rows2[] = {
+    DUP_ROW(tl_x8_dup_even_rows2_ukernel__scalar, TL_ISA_SCALAR, 0),
+#if defined(__x86_64__) || defined(_M_X64)
+    DUP_ROW(tl_x8_dup_even_rows2_ukernel__sse2, TL_ISA_SSE2, 0),
+    DUP_ROW(tl_x8_dup_even_rows2_ukernel__avx2, TL_ISA_AVX2, 0),
+    DUP_ROW(tl_x8_dup_even_rows2_ukernel__avx512, TL_ISA_AVX512, 0),
+#elif defined(__ARM_NEON)
+    DUP_ROW(tl_x8_dup_even_rows2_ukernel__neon, TL_ISA_NEON, 0),
+#endif
+};
+
+static int dup_kernel_runs(int isa, unsigned feat)
+{
+    return isa == TL_ISA_SCALAR || (feat ? tl_cpu_runs(isa, feat) : tl_cpu_has(isa));
+}
+
 /* dup even into several rows (4:2:0 chroma rows, the chroma rows executor):
- * the AVX-512 kernels (plain and streamed) and their scalar twin against the
- * definition, rows with
- * gaps that must stay untouched, the source ending at a PROT_NONE page. */
+ * every path's kernel against the definition, rows with gaps that must stay
+ * untouched, the source ending at a PROT_NONE page. */
 TL_TEST(chroma_dup_rows)
 {
     tl_rng r = tl_test_rng();
@@ -614,18 +653,9 @@ TL_TEST(chroma_dup_rows)
         REQUIRE(guard_open(&g, len));
         uint8_t *src = g.at, *out = malloc(total);
         tl_rng_bytes(&r, src, len);
-        static const char *const names[] = {"scalar", "avx512", "avx512vbmi streamed"};
-        for (int k = 0; k < 3; k++) {
-#if defined(__x86_64__) || defined(_M_X64)
-            if (k == 1 && !tl_cpu_has(TL_ISA_AVX512)) continue;
-            if (k == 2 && !tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) continue;
-            tl_dup_even_rows_fn fn = k == 2 ? tl_x8_dup_even_rows_streamed_ukernel__avx512vbmi
-                                     : k ? tl_x8_dup_even_rows_ukernel__avx512
-                                         : tl_x8_dup_even_rows_ukernel__scalar;
-#else
-            if (k > 0) continue;
-            tl_dup_even_rows_fn fn = tl_x8_dup_even_rows_ukernel__scalar;
-#endif
+        for (size_t k = 0; k < sizeof k_dup_rows / sizeof k_dup_rows[0]; k++) {
+            if (!dup_kernel_runs(k_dup_rows[k].isa, k_dup_rows[k].feat)) continue;
+            tl_dup_even_rows_fn fn = k_dup_rows[k].fn;
             memset(out, 0xA5, total);
             fn(src, out + PAD, n, rows, (ptrdiff_t)ds); /* (rows start at every phase of a line) */
             tl_store_fence();
@@ -634,7 +664,7 @@ TL_TEST(chroma_dup_rows)
                 uint8_t want = 0xA5;
                 if (i >= PAD && j < rows * ds && j % ds < 2 * n) want = src[(j % ds) & ~(size_t)1];
                 if (out[i] != want) {
-                    FAILF("dup even rows (%s) n=%zu rows=%zu ds=%zu: byte %zu: 0x%02x != 0x%02x", names[k], n,
+                    FAILF("dup even rows (%s) n=%zu rows=%zu ds=%zu: byte %zu: 0x%02x != 0x%02x", k_dup_rows[k].name, n,
                           rows, ds, i, out[i], want);
                     break;
                 }
@@ -646,14 +676,12 @@ TL_TEST(chroma_dup_rows)
 }
 
 /* Both planes of an interleaved chroma row into rows of two planes (NV12's
- * U and V, the chroma planes executor), AVX-512, against the definition:
- * every length to 200 samples, 1 to 3 rows with gaps and a gap between the
- * planes that must stay untouched, the row's 2n bytes ending at an
- * unreadable page. */
+ * U and V, the chroma planes executor), every path's kernel, against the
+ * definition: every length to 200 samples, 1 to 3 rows with gaps and a gap
+ * between the planes that must stay untouched, the row's 2n bytes ending at
+ * an unreadable page. */
 TL_TEST(chroma_dup_rows2)
 {
-#if defined(__x86_64__) || defined(_M_X64)
-    if (!tl_cpu_has(TL_ISA_AVX512)) return;
     tl_rng r = tl_test_rng();
     for (size_t n = 1; n < 200 && TL_TEST_FAILURES() == 0; n += n < 70 ? 1 : (size_t)tl_rng_range(&r, 1, 20)) {
         size_t rows = (size_t)tl_rng_range(&r, 1, 3), ds = 2 * n + (size_t)tl_rng_range(&r, 0, 40);
@@ -663,22 +691,24 @@ TL_TEST(chroma_dup_rows2)
         uint8_t *src = g.at, *out = malloc(total);
         REQUIRE(out != NULL);
         tl_rng_bytes(&r, src, 2 * n);
-        memset(out, 0xA5, total);
-        tl_x8_dup_even_rows2_ukernel__avx512(src, out + PAD, n, rows, (ptrdiff_t)ds, (ptrdiff_t)pd);
-        for (size_t i = 0; i < total; i++) {
-            size_t j = i - PAD, plane = i >= PAD && j >= pd, k = plane ? j - pd : j;
-            uint8_t want = 0xA5;
-            if (i >= PAD && k < rows * ds && k % ds < 2 * n) want = src[((k % ds) & ~(size_t)1) + plane];
-            if (out[i] != want) {
-                FAILF("dup even rows2 n=%zu rows=%zu ds=%zu pd=%zu: byte %zu: 0x%02x != 0x%02x", n, rows, ds, pd, i,
-                      out[i], want);
-                break;
+        for (size_t k = 0; k < sizeof k_dup_rows2 / sizeof k_dup_rows2[0]; k++) {
+            if (!dup_kernel_runs(k_dup_rows2[k].isa, k_dup_rows2[k].feat)) continue;
+            memset(out, 0xA5, total);
+            k_dup_rows2[k].fn(src, out + PAD, n, rows, (ptrdiff_t)ds, (ptrdiff_t)pd);
+            for (size_t i = 0; i < total; i++) {
+                size_t j = i - PAD, plane = i >= PAD && j >= pd, q = plane ? j - pd : j;
+                uint8_t want = 0xA5;
+                if (i >= PAD && q < rows * ds && q % ds < 2 * n) want = src[((q % ds) & ~(size_t)1) + plane];
+                if (out[i] != want) {
+                    FAILF("dup even rows2 (%s) n=%zu rows=%zu ds=%zu pd=%zu: byte %zu: 0x%02x != 0x%02x",
+                          k_dup_rows2[k].name, n, rows, ds, pd, i, out[i], want);
+                    break;
+                }
             }
         }
         free(out);
         guard_close(&g);
     }
-#endif
 }
 
 /* zip even (two planes into an interleaved chroma pair, the strided copy),

@@ -50,6 +50,34 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
     return chroma_nest(ps);
 }
 
+/* The plain (not streamed) kernels of the plan's path: one plane, or both
+ * planes of an interleaved row (NV12). */
+static tl_dup_even_rows_fn rows_kernel(const tl_plan *p)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (tl_isa_includes(p->isa, TL_ISA_AVX512)) return tl_x8_dup_even_rows_ukernel__avx512;
+    if (tl_isa_includes(p->isa, TL_ISA_AVX2)) return tl_x8_dup_even_rows_ukernel__avx2;
+    if (tl_isa_includes(p->isa, TL_ISA_SSE2)) return tl_x8_dup_even_rows_ukernel__sse2;
+#elif defined(__ARM_NEON)
+    if (tl_isa_includes(p->isa, TL_ISA_NEON)) return tl_x8_dup_even_rows_ukernel__neon;
+#endif
+    (void)p;
+    return tl_x8_dup_even_rows_ukernel__scalar;
+}
+
+static tl_dup_even_rows2_fn rows2_kernel(const tl_plan *p)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (tl_isa_includes(p->isa, TL_ISA_AVX512)) return tl_x8_dup_even_rows2_ukernel__avx512;
+    if (tl_isa_includes(p->isa, TL_ISA_AVX2)) return tl_x8_dup_even_rows2_ukernel__avx2;
+    if (tl_isa_includes(p->isa, TL_ISA_SSE2)) return tl_x8_dup_even_rows2_ukernel__sse2;
+#elif defined(__ARM_NEON)
+    if (tl_isa_includes(p->isa, TL_ISA_NEON)) return tl_x8_dup_even_rows2_ukernel__neon;
+#endif
+    (void)p;
+    return tl_x8_dup_even_rows2_ukernel__scalar;
+}
+
 /* `out - 1` is the repeat node: a 3-node executor gets its two inner nodes
  * and the one above them in the same array (run.c). */
 static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
@@ -58,34 +86,31 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     const tl_node *rep = out - 1;
     (void)ps, (void)in;
 #if defined(__x86_64__) || defined(_M_X64)
-    if (tl_isa_includes(p->isa, TL_ISA_AVX512)) {
-        /* a streaming plan streams each row's whole lines, the source read
-         * at the row's own phase (256 MiB NV12 -> YUV 4:4:4: the chroma
-         * planes written without reading them first) */
-        if (p->cv.stream && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI))
-            tl_x8_dup_even_rows_streamed_ukernel__avx512vbmi(s, d, (size_t)out->count, (size_t)rep->count, rep->ds);
-        else
-            tl_x8_dup_even_rows_ukernel__avx512(s, d, (size_t)out->count, (size_t)rep->count, rep->ds);
+    /* a streaming plan streams each row's whole lines, the source read at
+     * the row's own phase (256 MiB NV12 -> YUV 4:4:4: the chroma planes
+     * written without reading them first) */
+    if (p->cv.stream && tl_isa_includes(p->isa, TL_ISA_AVX512) && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
+        tl_x8_dup_even_rows_streamed_ukernel__avx512vbmi(s, d, (size_t)out->count, (size_t)rep->count, rep->ds);
         return;
     }
 #endif
-    (void)p;
-    tl_x8_dup_even_rows_ukernel__scalar(s, d, (size_t)out->count, (size_t)rep->count, rep->ds);
+    rows_kernel(p)(s, d, (size_t)out->count, (size_t)rep->count, rep->ds);
 }
 
 const tl_executor tl_exec_chroma_rows = {"chroma rows", 3, applicable, run, false, NULL};
 
 /* NV12's two chroma planes together: the plane node (source stride 1, two
  * planes interleaved) just above the nest is the executor's fourth node, so
- * that one AVX-512 call loads each chroma row once for both planes and the
- * rows of a frame take half the calls (NV12 -> YUV 4:4:4, 296 x 294: a
- * fifth of the time went to the calls). Elsewhere a plane at a time. */
+ * that one call loads each chroma row once for both planes and the rows of
+ * a frame take half the calls (NV12 -> YUV 4:4:4, 296 x 294, AVX-512: a
+ * fifth of the time went to the calls). Every path has the kernel; a
+ * streaming AVX-512 plan streams a plane at a time. */
 static bool applicable_planes(const tl_plan *p, tl_pass *ps)
 {
     tl_pass was = *ps;
     if (ps->nnodes >= 4 && applicable(p, ps)) {
         const tl_node *pl = &ps->nodes[ps->nnodes - 4];
-        if (pl->count == 2 && pl->ss == 1 && tl_isa_includes(p->isa, TL_ISA_AVX512)) return true;
+        if (pl->count == 2 && pl->ss == 1) return true;
     }
     *ps = was;
     return false;
@@ -94,15 +119,14 @@ static bool applicable_planes(const tl_plan *p, tl_pass *ps)
 static void run_planes(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                        const tl_node *out)
 {
-    const tl_node *pl = out - 2;
+    const tl_node *pl = out - 2, *rep = out - 1;
 #if defined(__x86_64__) || defined(_M_X64)
-    if (!p->cv.stream) {
-        const tl_node *rep = out - 1;
-        tl_x8_dup_even_rows2_ukernel__avx512(s, d, (size_t)out->count, (size_t)rep->count, rep->ds, pl->ds);
+    if (p->cv.stream && tl_isa_includes(p->isa, TL_ISA_AVX512) && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
+        for (int64_t c = 0; c < pl->count; c++) run(p, ps, s + c * pl->ss, d + c * pl->ds, in, out);
         return;
     }
 #endif
-    for (int64_t c = 0; c < pl->count; c++) run(p, ps, s + c * pl->ss, d + c * pl->ds, in, out);
+    rows2_kernel(p)(s, d, (size_t)out->count, (size_t)rep->count, rep->ds, pl->ds);
 }
 
 const tl_executor tl_exec_chroma_planes = {"chroma planes", 4, applicable_planes, run_planes, false, NULL};

@@ -66,6 +66,34 @@ void tl_x8_dup_even_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n);
 /* The same into `rows` rows ds apart (the rows do not overlap). */
 typedef void (*tl_dup_even_rows_fn)(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
 void tl_x8_dup_even_rows_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
+/* Both planes of an interleaved chroma row (NV12's UVUV...: n pairs, 2n
+ * bytes read): the even bytes into `rows` rows ds apart, the odd bytes into
+ * the rows pd after them. */
+typedef void (*tl_dup_even_rows2_fn)(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds, ptrdiff_t pd);
+void tl_x8_dup_even_rows2_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds,
+                                          ptrdiff_t pd);
+/* The vector dup even kernels' last samples, from sample j on, byte by byte
+ * from the source (planes 1 or 2, as tl_dup_even_rows2_fn's pd). */
+static inline void tl_dup_even_rows_tail(const uint8_t *s, uint8_t *d, size_t j, size_t n, size_t rows, ptrdiff_t ds,
+                                         int planes, ptrdiff_t pd)
+{
+    for (; j < n; j++)
+        for (int c = 0; c < planes; c++)
+            for (size_t r = 0; r < rows; r++) {
+                uint8_t *o = d + c * pd + (ptrdiff_t)r * ds + 2 * j;
+                o[0] = o[1] = s[2 * j + (size_t)c];
+            }
+}
+#if defined(__x86_64__) || defined(_M_X64)
+void tl_x8_dup_even_rows_ukernel__sse2(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
+void tl_x8_dup_even_rows2_ukernel__sse2(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds, ptrdiff_t pd);
+void tl_x8_dup_even_rows_ukernel__avx2(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
+void tl_x8_dup_even_rows2_ukernel__avx2(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds, ptrdiff_t pd);
+#endif
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+void tl_x8_dup_even_rows_ukernel__neon(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
+void tl_x8_dup_even_rows2_ukernel__neon(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds, ptrdiff_t pd);
+#endif
 /* The even bytes of two rows u and v (n samples each, 2n - 1 bytes read)
  * interleaved into 2n bytes of d: two planes into an interleaved chroma
  * pair in one pass (the AVX-512 one: nt streams the whole lines of d, the

@@ -62,3 +62,34 @@ void tl_x8_gather4_3_ukernel__neon(const uint8_t *s, uint8_t *d, size_t m, int s
     else gather4_3(s, d, m, 0);
 }
 #endif
+
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+/* dup even into rows (AArch64 and Armv7): vld2 splits 16 pairs of an
+ * interleaved chroma row into its even and odd bytes, vst2 writes one of
+ * them twice (each sample doubled), into every image row it covers. Only
+ * the readable bytes are read (one plane: up to its last sample); the last
+ * samples of a row go byte by byte. The destination is only stored to. */
+static inline __attribute__((always_inline)) void dup_even_rows(const uint8_t *s, uint8_t *d, size_t n, size_t rows,
+                                                                ptrdiff_t ds, int planes, ptrdiff_t pd)
+{
+    size_t got = n ? 2 * n - (planes == 1) : 0, j = 0;
+    for (; 2 * j + 32 <= got; j += 16) {
+        uint8x16x2_t x = vld2q_u8(s + 2 * j);
+        for (int c = 0; c < planes; c++) {
+            uint8x16x2_t v = {{x.val[c], x.val[c]}};
+            for (size_t r = 0; r < rows; r++) vst2q_u8(d + c * pd + (ptrdiff_t)r * ds + 2 * j, v);
+        }
+    }
+    tl_dup_even_rows_tail(s, d, j, n, rows, ds, planes, pd);
+}
+
+void tl_x8_dup_even_rows_ukernel__neon(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds)
+{
+    dup_even_rows(s, d, n, rows, ds, 1, 0);
+}
+
+void tl_x8_dup_even_rows2_ukernel__neon(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds, ptrdiff_t pd)
+{
+    dup_even_rows(s, d, n, rows, ds, 2, pd);
+}
+#endif

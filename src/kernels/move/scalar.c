@@ -69,11 +69,21 @@ void tl_x8_zip_even_ukernel__scalar(const uint8_t *u, const uint8_t *v, uint8_t 
 }
 
 /* The same into `rows` rows ds apart (4:2:0 chroma: each chroma row is two
- * image rows): expanded once, then copied. */
+ * image rows), each expanded from the source again: copying the first
+ * expanded row would read the destination, which may be an uncached
+ * dma-buf (docs/deploy.md, "Never reading the destination"). */
 void tl_x8_dup_even_rows_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds)
 {
-    tl_x8_dup_even_ukernel__scalar(s, d, n);
-    for (size_t r = 1; r < rows; r++) memcpy(d + (ptrdiff_t)r * ds, d, 2 * n);
+    for (size_t r = 0; r < rows; r++) tl_x8_dup_even_ukernel__scalar(s, d + (ptrdiff_t)r * ds, n);
+}
+
+/* Both planes of an interleaved chroma row (the odd bytes are the second
+ * plane's, whose rows start pd after the first's). */
+void tl_x8_dup_even_rows2_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds,
+                                          ptrdiff_t pd)
+{
+    tl_x8_dup_even_rows_ukernel__scalar(s, d, n, rows, ds);
+    tl_x8_dup_even_rows_ukernel__scalar(s + 1, d + pd, n, rows, ds);
 }
 
 /* W-byte moves with a constant W: each pixel is one to eight word loads and

@@ -1,0 +1,25 @@
+/* dup even into rows, SSE2 and AVX2 (included by move/sse2.c and move/avx2.c
+ * with DE_* naming one vector width): a 4:2:0 chroma row back to full
+ * resolution, each even byte twice, for one plane or both planes of an
+ * interleaved row (NV12's UVUV...), each expanded register stored into all
+ * `rows` image rows it covers. Two shifts and an OR make a lane's pair
+ * (the even byte: AND; the odd: shift right), so SSE2 needs no byte shuffle.
+ * Only the readable bytes are read (one plane: up to its last sample, the
+ * byte after it may be past the source); the last few samples of a row go
+ * byte by byte from the source. The destination is only stored to. Each
+ * ISA file writes out its two kernels around this body. */
+static inline void dup_even_rows(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds, int planes,
+                                         ptrdiff_t pd)
+{
+    const DE_V lo = DE_SET1_16(0x00FF);
+    size_t got = n ? 2 * n - (planes == 1) : 0, j = 0;
+    for (; 2 * j + DE_W <= got; j += DE_W / 2) {
+        DE_V x = DE_LOAD(s + 2 * j);
+        for (int c = 0; c < planes; c++) {
+            DE_V e = c ? DE_SRLI16(x, 8) : DE_AND(x, lo);
+            DE_V v = DE_OR(e, DE_SLLI16(e, 8));
+            for (size_t r = 0; r < rows; r++) DE_STORE(d + c * pd + (ptrdiff_t)r * ds + 2 * j, v);
+        }
+    }
+    tl_dup_even_rows_tail(s, d, j, n, rows, ds, planes, pd);
+}
