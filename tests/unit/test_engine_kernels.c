@@ -1056,6 +1056,87 @@ TL_TEST(pixel_moves_vbmi)
         }
 }
 
+/* The AVX2 pixel moves (kernels/move/avx2.c) against index arithmetic:
+ * every pixel size and run that fits a lane, heads, pixel counts around a
+ * few steps, sentinels around the output; the spread's tile read through a
+ * window ending 16 bytes past the last run (its margin), the gather's whole
+ * pixels ending at an unreadable page, and its writes at most 16 bytes past
+ * the runs. */
+static void check_spread_avx2(tl_rng *r, unsigned w, unsigned rd, unsigned h, size_t m)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    uint8_t mask[64] = {0};
+    memset(mask + h, 0xFF, rd);
+    if (!tl_spread_fits__avx2(w, mask)) return;
+    guarded g;
+    REQUIRE(guard_open(&g, 64 + m * rd + 16));
+    uint8_t *tile = g.at + 64, *out = malloc(m * w + 2 * PAD);
+    REQUIRE(out != NULL);
+    tl_rng_bytes(r, g.at, 64 + m * rd + 16);
+    memset(out, 0xA5, m * w + 2 * PAD);
+    tl_spread_ukernel__avx2(tile - h, rd, out + PAD, m, w, mask);
+    for (size_t i = 0; i < m * w + 2 * PAD; i++) {
+        uint8_t want = 0xA5;
+        if (i >= PAD && i < PAD + m * w) {
+            size_t j = i - PAD, px = j / w, lane = j % w;
+            want = lane >= h && lane < h + rd ? tile[px * rd + lane - h] : 0;
+        }
+        if (out[i] != want) {
+            FAILF("avx2 spread w=%u rd=%u h=%u m=%zu: byte %zu: 0x%02x != 0x%02x", w, rd, h, m, i, out[i], want);
+            break;
+        }
+    }
+    free(out);
+    guard_close(&g);
+#else
+    (void)r, (void)w, (void)rd, (void)h, (void)m;
+#endif
+}
+
+static void check_gather_avx2(tl_rng *r, unsigned ss, unsigned rs, size_t m)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (!tl_gather_fits__avx2(ss, rs)) return;
+    guarded g;
+    REQUIRE(guard_open(&g, m * ss));
+    uint8_t *out = malloc(m * rs + 16 + 2 * PAD);
+    REQUIRE(out != NULL);
+    tl_rng_bytes(r, g.at, m * ss);
+    memset(out, 0xA5, m * rs + 16 + 2 * PAD);
+    tl_gather_ukernel__avx2(g.at, ss, out + PAD, rs, m);
+    for (size_t i = 0; i < m * rs + 16 + 2 * PAD; i++) {
+        int run = i >= PAD && i < PAD + m * rs, slack = i >= PAD + m * rs && i < PAD + m * rs + 16;
+        uint8_t want = run ? g.at[(i - PAD) / rs * ss + (i - PAD) % rs] : 0xA5;
+        if (!slack && out[i] != want) {
+            FAILF("avx2 gather ss=%u rs=%u m=%zu: byte %zu: 0x%02x != 0x%02x", ss, rs, m, i, out[i], want);
+            break;
+        }
+    }
+    free(out);
+    guard_close(&g);
+#else
+    (void)r, (void)ss, (void)rs, (void)m;
+#endif
+}
+
+TL_TEST(pixel_moves_avx2)
+{
+    if (!tl_cpu_has(TL_ISA_AVX2)) {
+        printf("pixel_moves_avx2: skipped (no AVX2 here)\n");
+        return;
+    }
+    tl_rng r = tl_test_rng();
+    for (unsigned w = 4; w <= 64; w *= 2)
+        for (unsigned rd = 1; rd <= w && rd <= 16 && TL_TEST_FAILURES() == 0; rd++) {
+            unsigned h = rd >= w || rd >= 16 ? 0 : (unsigned)tl_rng_range(&r, 0, (int64_t)((w < 16 ? w : 16) - rd));
+            for (size_t m = 0; m <= 3 * 32 / (w < 32 ? w : 32) + 3; m++) {
+                check_spread_avx2(&r, w, rd, h, m);
+                check_spread_avx2(&r, w, rd, 0, m);
+                check_gather_avx2(&r, w, rd, m);
+            }
+        }
+}
+
 /* The 3-channel byte (de)interleaves with the 8-bit table in the register
  * (interleave/avx512vbmi.c, taken by the 2d executor, not in the registry)
  * against their definition, the scalar de-interleave plus a lookup per
@@ -1289,6 +1370,7 @@ int main(int argc, char **argv)
     TL_RUN(interleave_zero_lanes);
     TL_RUN(repack_and_fill);
     TL_RUN(pixel_moves_vbmi);
+    TL_RUN(pixel_moves_avx2);
     TL_RUN(line_gathers_vbmi);
     TL_RUN(chroma_zip_even);
     TL_RUN(f32_interleave3_vbmi);

@@ -81,6 +81,22 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
 #endif
 }
 
+/* AVX2 (where no VBMI kernel took the pass): the pixels moved by one byte
+ * shuffle per 32 bytes where they fit its lanes (move/avx2.c), through the
+ * same tile and row conversion as the scalar moves. */
+static void choose_avx2(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, const uint8_t *mask)
+{
+    ps->x.px.avx2 = 0;
+#if defined(__x86_64__) || defined(_M_X64)
+    if (ps->x.px.vbmi || ps->x.px.lines || !tl_isa_includes(p->isa, TL_ISA_AVX2)) return;
+    if (ps->x.px.gather ? !tl_gather_fits__avx2(ss, rs) : !tl_spread_fits__avx2(ps->x.px.bytes, mask)) return;
+    ps->x.px.avx2 = 1;
+    ps->kernel_name = ps->x.px.gather ? "tl_gather_ukernel__avx2" : "tl_spread_ukernel__avx2";
+#else
+    (void)p, (void)ps, (void)ss, (void)rs, (void)mask;
+#endif
+}
+
 /* NEON: a gather of 4-byte pixels to 3 bytes, raw or saturating u8 <-> i8
  * (kDLA_HWC4 i8 into RGB), by structure loads and stores straight into the
  * destination: no tile, no row conversion after it. */
@@ -114,6 +130,9 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
         ps->x.px.gather = 0;
         ps->x.px.neon3 = 0;
         choose_vbmi(p, ps, out->ds, (size_t)k * cv->ed, (size_t)ps->head * cv->ed);
+        uint8_t mask[64] = {0};
+        memset(mask + ps->head * cv->ed, 0xFF, (size_t)k * cv->ed);
+        choose_avx2(p, ps, 0, 0, mask);
         return true;
     }
     if (!ps->head && !ps->tail && out->ds == k * cv->ed && out->ss > k * cv->es && px_move(k * cv->es) &&
@@ -121,6 +140,7 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
         ps->x.px.bytes = (uint8_t)px_move(k * cv->es);
         ps->x.px.gather = 1;
         choose_vbmi(p, ps, out->ss, (size_t)k * cv->es, 0);
+        choose_avx2(p, ps, (size_t)out->ss, (size_t)k * cv->es, NULL);
         choose_neon(p, ps, out->ss, (size_t)k * cv->es);
         return true;
     }
@@ -190,6 +210,8 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
 #if defined(__x86_64__) || defined(_M_X64)
         if (ps->x.px.vbmi)
             tl_x8_spread_ukernel__avx512vbmi(t, rd, to, m, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep, direct);
+        else if (ps->x.px.avx2)
+            tl_spread_ukernel__avx2(t - h, rd, to, m, ps->x.px.bytes, mask);
         else
 #endif
             spread_px(ps->x.px.bytes, t - h, rd, to, out->ds, m, mask);
@@ -238,6 +260,8 @@ static void run_gather(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
 #if defined(__x86_64__) || defined(_M_X64)
         if (ps->x.px.vbmi)
             tl_x8_gather_ukernel__avx512vbmi(sb, (size_t)out->ss, t, rs, fast, ps->x.px.perm);
+        else if (ps->x.px.avx2)
+            tl_gather_ukernel__avx2(sb, (size_t)out->ss, t, rs, fast);
         else
 #endif
             gather_px(ps->x.px.bytes, sb, out->ss, t, rs, fast);

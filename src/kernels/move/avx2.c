@@ -27,3 +27,66 @@ void tl_x8_dup_even_rows2_ukernel__avx2(const uint8_t *s, uint8_t *d, size_t n, 
     dup_even_rows(s, d, n, rows, ds, 2, pd);
 }
 #endif
+
+/* Pixel spreads and gathers, AVX2: one in-lane byte shuffle (pshufb) per 32
+ * bytes where the scalar kernels move one pixel per word. Each 16-byte lane
+ * is loaded from where its first pixel's bytes start, so the shuffle's
+ * indices stay inside the lane: a lane of pixels of w <= 16 bytes needs
+ * (16 / w) runs of rd bytes, at most 16 (rd + h <= w). Whole 32-byte steps
+ * only; the pixels after the last one go byte by byte. The control vectors
+ * are built per call (a call is a tile or an image row of pixels). */
+#if defined(__x86_64__) || defined(_M_X64)
+static inline __m256i lanes2(const uint8_t *lo, const uint8_t *hi)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)lo)),
+                                   _mm_loadu_si128((const __m128i *)(const void *)hi), 1);
+}
+
+int tl_spread_fits__avx2(unsigned w, const uint8_t *mask)
+{
+    if (w != 4 && w != 8 && w != 16 && w != 32 && w != 64) return 0;
+    for (unsigned o = 16; o < w; o++)
+        if (mask[o]) return 0; /* pixels over 16 bytes: their bytes must lie in the first 16 */
+    return 1;
+}
+
+void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask)
+{
+    uint8_t ctl[32];
+    size_t per = w < 32 ? 32 / w : 1, i = 0; /* pixels per 32-byte step */
+    for (unsigned b = 0; b < 32; b++) {
+        unsigned lb = b % 16, o = w < 32 ? lb % w : b, q = w < 32 ? lb / w : 0;
+        ctl[b] = o < w && mask[o] ? (uint8_t)(q * rd + o) : 0x80;
+    }
+    const __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)ctl);
+    if (w < 32) {
+        for (; i + per <= m; i += per, d += 32)
+            _mm256_storeu_si256((__m256i *)(void *)d,
+                                _mm256_shuffle_epi8(lanes2(t + i * rd, t + (i + per / 2) * rd), c));
+    } else {
+        for (; i < m; i++, d += w) {
+            __m256i x = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(t + i * rd)));
+            _mm256_storeu_si256((__m256i *)(void *)d, _mm256_shuffle_epi8(x, c));
+            if (w == 64) _mm256_storeu_si256((__m256i *)(void *)(d + 32), _mm256_setzero_si256());
+        }
+    }
+    for (; i < m; i++, d += w)
+        for (unsigned o = 0; o < w; o++) d[o] = mask[o] ? t[i * rd + o] : 0;
+}
+
+int tl_gather_fits__avx2(size_t ss, size_t rs) { return (ss == 4 || ss == 8) && rs <= ss; }
+
+void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m)
+{
+    uint8_t ctl[16];
+    size_t per = 32 / ss, lane = per / 2 * rs, i = 0; /* pixels per step, bytes per lane */
+    for (unsigned b = 0; b < 16; b++) ctl[b] = b < lane ? (uint8_t)(b / rs * ss + b % rs) : 0x80;
+    const __m256i c = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)ctl));
+    for (; i + per <= m; i += per, t += 2 * lane) { /* each lane's 16-byte store spills past its bytes; the next overwrites */
+        __m256i x = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(s + i * ss)), c);
+        _mm_storeu_si128((__m128i *)(void *)t, _mm256_castsi256_si128(x));
+        _mm_storeu_si128((__m128i *)(void *)(t + lane), _mm256_extracti128_si256(x, 1));
+    }
+    for (; i < m; i++, t += rs) memcpy(t, s + i * ss, rs);
+}
+#endif
