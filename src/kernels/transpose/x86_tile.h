@@ -22,6 +22,13 @@ static inline void tl_t_line(uint8_t *d, const uint8_t *s)
 #endif
 }
 
+/* One 64-byte line of a source row (any alignment) into an L1 buffer's
+ * line (the source staging of rows that share L1 sets). */
+static inline void tl_t_line_in(uint8_t *d, const uint8_t *s)
+{
+    for (int k = 0; k < 64; k += 16) _mm_store_si128((__m128i *)(d + k), _mm_loadu_si128((const __m128i *)(s + k)));
+}
+
 /* The same with non-temporal stores, for destinations larger than the
  * cache: a whole line each, no read for ownership (64-byte aligned d; one
  * 64-byte store where AVX-512 is compiled in: measured faster from DRAM). */
@@ -145,6 +152,31 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
                 for (size_t i0 = g0; i0 < f0; i0 += MK)                                       \
                     MICRO(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
             if (nt) _mm_sfence();                                                             \
+            edges_fn(src, ss0, dst, ds1, f0, n0, 0, f1);                                      \
+            edges_fn(src, ss0, dst, ds1, 0, n0, f1, n1);                                      \
+            return;                                                                           \
+        }                                                                                     \
+        if (MK >= 16 && !nt && (stream & TL_T2D_SRC_ALIAS) && T0 % MK == 0) {                  \
+            /* source rows sharing L1 sets (planes a multiple of 4 KiB apart, */              \
+            /* into pixels): 16 rows of a block are more lines of one set than */            \
+            /* the L1 has ways, so each was evicted before the next block used */            \
+            /* it. Each group of MK rows' next 64 bytes is copied whole into */               \
+            /* an L1 buffer whose rows share no set, and transposed from there: */            \
+            /* every source line read once (NCHW -> NHWC u8 C = 16, 128 x 128, */             \
+            /* AVX2, Zen 3 8-way L1: docs/performance.md) */                                  \
+            _Alignas(64) uint8_t S[MK * 64];                                                  \
+            for (size_t b1 = 0; b1 < f1; b1 += T0) {                                          \
+                size_t e1 = f1 - b1 < T0 ? f1 : b1 + T0;                                      \
+                for (size_t i0 = 0; i0 < f0; i0 += MK) {                                      \
+                    for (size_t r = 0; r < MK; r++) {                                         \
+                        const uint8_t *row = src + (ptrdiff_t)(i0 + r) * ss0 + b1 * E;        \
+                        if (e1 - b1 == T0) tl_t_line_in(S + r * 64, row);                     \
+                        else memcpy(S + r * 64, row, (e1 - b1) * E);                          \
+                    }                                                                         \
+                    for (size_t i1 = b1; i1 < e1; i1 += MK)                                   \
+                        MICRO(S + (i1 - b1) * E, 64, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
+                }                                                                             \
+            }                                                                                 \
             edges_fn(src, ss0, dst, ds1, f0, n0, 0, f1);                                      \
             edges_fn(src, ss0, dst, ds1, 0, n0, f1, n1);                                      \
             return;                                                                           \
