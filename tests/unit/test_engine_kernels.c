@@ -1059,9 +1059,9 @@ TL_TEST(pixel_moves_vbmi)
 /* The AVX2 pixel moves (kernels/move/avx2.c) against index arithmetic:
  * every pixel size and run that fits a lane, heads, pixel counts around a
  * few steps, sentinels around the output; the spread's tile read through a
- * window ending 16 bytes past the last run (its margin), the gather's whole
- * pixels ending at an unreadable page, and its writes at most 16 bytes past
- * the runs. */
+ * window ending 16 bytes past the last run (its margin), the gather's
+ * source ending at the last pixel's run before an unreadable page, its
+ * writes exactly the runs, plain and saturating u8 <-> i8. */
 static void check_spread_avx2(tl_rng *r, unsigned w, unsigned rd, unsigned h, size_t m)
 {
 #if defined(__x86_64__) || defined(_M_X64)
@@ -1093,29 +1093,33 @@ static void check_spread_avx2(tl_rng *r, unsigned w, unsigned rd, unsigned h, si
 #endif
 }
 
-static void check_gather_avx2(tl_rng *r, unsigned ss, unsigned rs, size_t m)
+static void check_gather_avx2(tl_rng *r, unsigned ss, unsigned rs, size_t m, int sat)
 {
 #if defined(__x86_64__) || defined(_M_X64)
     if (!tl_gather_fits__avx2(ss, rs)) return;
+    size_t len = m ? (m - 1) * ss + rs : 0;
     guarded g;
-    REQUIRE(guard_open(&g, m * ss));
-    uint8_t *out = malloc(m * rs + 16 + 2 * PAD);
+    REQUIRE(guard_open(&g, len));
+    uint8_t *out = malloc(m * rs + 2 * PAD);
     REQUIRE(out != NULL);
-    tl_rng_bytes(r, g.at, m * ss);
-    memset(out, 0xA5, m * rs + 16 + 2 * PAD);
-    tl_gather_ukernel__avx2(g.at, ss, out + PAD, rs, m);
-    for (size_t i = 0; i < m * rs + 16 + 2 * PAD; i++) {
-        int run = i >= PAD && i < PAD + m * rs, slack = i >= PAD + m * rs && i < PAD + m * rs + 16;
-        uint8_t want = run ? g.at[(i - PAD) / rs * ss + (i - PAD) % rs] : 0xA5;
-        if (!slack && out[i] != want) {
-            FAILF("avx2 gather ss=%u rs=%u m=%zu: byte %zu: 0x%02x != 0x%02x", ss, rs, m, i, out[i], want);
+    tl_rng_bytes(r, g.at, len);
+    memset(out, 0xA5, m * rs + 2 * PAD);
+    tl_gather_ukernel__avx2(g.at, ss, out + PAD, rs, m, sat);
+    for (size_t i = 0; i < m * rs + 2 * PAD; i++) {
+        uint8_t want = 0xA5;
+        if (i >= PAD && i < PAD + m * rs) {
+            uint8_t c = g.at[(i - PAD) / rs * ss + (i - PAD) % rs];
+            want = sat == 1 ? (c > 127 ? 127 : c) : sat == 2 ? ((int8_t)c < 0 ? 0 : c) : c;
+        }
+        if (out[i] != want) {
+            FAILF("avx2 gather ss=%u rs=%u m=%zu sat=%d: byte %zu: 0x%02x != 0x%02x", ss, rs, m, sat, i, out[i], want);
             break;
         }
     }
     free(out);
     guard_close(&g);
 #else
-    (void)r, (void)ss, (void)rs, (void)m;
+    (void)r, (void)ss, (void)rs, (void)m, (void)sat;
 #endif
 }
 
@@ -1132,7 +1136,7 @@ TL_TEST(pixel_moves_avx2)
             for (size_t m = 0; m <= 3 * 32 / (w < 32 ? w : 32) + 3; m++) {
                 check_spread_avx2(&r, w, rd, h, m);
                 check_spread_avx2(&r, w, rd, 0, m);
-                check_gather_avx2(&r, w, rd, m);
+                for (int sat = 0; sat < 3; sat++) check_gather_avx2(&r, w, rd, m, sat);
             }
         }
 }

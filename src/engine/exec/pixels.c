@@ -88,10 +88,15 @@ static void choose_avx2(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, con
 {
     ps->x.px.avx2 = 0;
 #if defined(__x86_64__) || defined(_M_X64)
+    const tl_cvt *cv = &p->cv;
     if (ps->x.px.vbmi || ps->x.px.lines || !tl_isa_includes(p->isa, TL_ISA_AVX2)) return;
     if (ps->x.px.gather ? !tl_gather_fits__avx2(ss, rs) : !tl_spread_fits__avx2(ps->x.px.bytes, mask)) return;
     ps->x.px.avx2 = 1;
     ps->kernel_name = ps->x.px.gather ? "tl_gather_ukernel__avx2" : "tl_spread_ukernel__avx2";
+    if (ps->x.px.gather && cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1) { /* u8 <-> i8 in the register */
+        ps->x.px.avx2 = 2;
+        ps->row = NULL; /* no row conversion runs */
+    }
 #else
     (void)p, (void)ps, (void)ss, (void)rs, (void)mask;
 #endif
@@ -220,24 +225,36 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
 }
 
 #if defined(__x86_64__) || defined(_M_X64)
+/* m pixels gathered, saturated u8 <-> i8 in the register, exactly m * rs
+ * bytes written: the VBMI kernel or the AVX2 one. */
+static void gather_saturating(const tl_plan *p, const tl_pass *ps, const uint8_t *s, size_t ss, uint8_t *t, size_t rs,
+                              size_t m)
+{
+    int to_i8 = p->cv.sdt == TL_U8;
+    if (ps->x.px.vbmi == 2) {
+        if (to_i8) tl_u8_i8_gather_ukernel__avx512vbmi(s, ss, t, rs, m, ps->x.px.perm);
+        else tl_i8_u8_gather_ukernel__avx512vbmi(s, ss, t, rs, m, ps->x.px.perm);
+    } else {
+        tl_gather_ukernel__avx2(s, ss, t, rs, m, to_i8 ? 1 : 2);
+    }
+}
+
 /* The gather that saturates u8 <-> i8 in the register, straight into the
  * destination (through an L1 tile in a streaming plan). */
 static void run_gather_saturating(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,
                                   const tl_node *in, const tl_node *out)
 {
     const tl_cvt *cv = &p->cv;
-    void (*fn)(const uint8_t *, size_t, uint8_t *, size_t, size_t, const uint8_t *) =
-        cv->sdt == TL_U8 ? tl_u8_i8_gather_ukernel__avx512vbmi : tl_i8_u8_gather_ukernel__avx512vbmi;
     size_t rs = (size_t)in->count, ss = (size_t)out->ss, n = (size_t)out->count;
     if (!cv->stream) {
-        fn(s, ss, d, rs, n, ps->x.px.perm);
+        gather_saturating(p, ps, s, ss, d, rs, n);
         return;
     }
     _Alignas(TL_STAGE_ALIGN) uint8_t t[TL_TILE_BYTES];
     tl_stage st = tl_stage_of(p, d, rs);
     for (size_t b = 0, m; b < n; b += m) {
         m = tl_stage_step(&st, n - b);
-        fn(s + b * ss, ss, t, rs, m, ps->x.px.perm);
+        gather_saturating(p, ps, s + b * ss, ss, t, rs, m);
         tl_flush(p, d + b * rs, t, m * rs);
     }
 }
@@ -261,7 +278,7 @@ static void run_gather(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
         if (ps->x.px.vbmi)
             tl_x8_gather_ukernel__avx512vbmi(sb, (size_t)out->ss, t, rs, fast, ps->x.px.perm);
         else if (ps->x.px.avx2)
-            tl_gather_ukernel__avx2(sb, (size_t)out->ss, t, rs, fast);
+            tl_gather_ukernel__avx2(sb, (size_t)out->ss, t, rs, fast, 0);
         else
 #endif
             gather_px(ps->x.px.bytes, sb, out->ss, t, rs, fast);
@@ -302,7 +319,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         run_gather_lines(p, ps, s, d, in, out);
         return;
     }
-    if (ps->x.px.vbmi == 2) {
+    if (ps->x.px.vbmi == 2 || ps->x.px.avx2 == 2) {
         run_gather_saturating(p, ps, s, d, in, out);
         return;
     }

@@ -7,11 +7,21 @@
 void tl_x8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n, int nt);
 void tl_u8_i8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n, int nt);
 void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n, int nt);
-/* The re-packs that saturate u8 <-> i8 in the register (interleave/avx512.c):
- * one step, no L1 round trip. */
-static const tl_repack_kernel k_saturating[] = {
-    {"tl_u8_i8_repack3_0_1_ukernel__avx512", TL_ISA_AVX512, 1, 3, 0, 1, tl_u8_i8_repack3_0_1_ukernel__avx512},
-    {"tl_i8_u8_repack3_0_1_ukernel__avx512", TL_ISA_AVX512, 1, 3, 0, 1, tl_i8_u8_repack3_0_1_ukernel__avx512},
+void tl_x8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt);
+void tl_u8_i8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt);
+void tl_i8_u8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt);
+/* The re-packs that saturate u8 <-> i8 in the register (interleave/avx512.c,
+ * avx2.c): one step, no L1 round trip; by the raw re-pack they stand for. */
+static const struct {
+    tl_repack_fn base;
+    tl_repack_kernel sat[2]; /* u8 -> i8, i8 -> u8 */
+} k_saturating[] = {
+    {tl_x8_repack3_0_1_ukernel__avx512,
+     {{"tl_u8_i8_repack3_0_1_ukernel__avx512", TL_ISA_AVX512, 1, 3, 0, 1, tl_u8_i8_repack3_0_1_ukernel__avx512},
+      {"tl_i8_u8_repack3_0_1_ukernel__avx512", TL_ISA_AVX512, 1, 3, 0, 1, tl_i8_u8_repack3_0_1_ukernel__avx512}}},
+    {tl_x8_repack3_0_1_ukernel__avx2,
+     {{"tl_u8_i8_repack3_0_1_ukernel__avx2", TL_ISA_AVX2, 1, 3, 0, 1, tl_u8_i8_repack3_0_1_ukernel__avx2},
+      {"tl_i8_u8_repack3_0_1_ukernel__avx2", TL_ISA_AVX2, 1, 3, 0, 1, tl_i8_u8_repack3_0_1_ukernel__avx2}}},
 };
 /* The same over an image's rows (tl_px_rows), each row's gap zeroed. */
 typedef void (*repack_rows_fn)(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, int nt);
@@ -36,21 +46,26 @@ void tl_x8_repack3_0_1_ukernel__neon(const uint8_t *src, uint8_t *dst, size_t n,
 void tl_u8_i8_repack3_0_1_ukernel__neon(const uint8_t *src, uint8_t *dst, size_t n, int nt);
 void tl_i8_u8_repack3_0_1_ukernel__neon(const uint8_t *src, uint8_t *dst, size_t n, int nt);
 /* (interleave/neon.c: the byte minimum or maximum between vld3 and vst4) */
-static const tl_repack_kernel k_saturating[] = {
-    {"tl_u8_i8_repack3_0_1_ukernel__neon", TL_ISA_NEON, 1, 3, 0, 1, tl_u8_i8_repack3_0_1_ukernel__neon},
-    {"tl_i8_u8_repack3_0_1_ukernel__neon", TL_ISA_NEON, 1, 3, 0, 1, tl_i8_u8_repack3_0_1_ukernel__neon},
+static const struct {
+    tl_repack_fn base;
+    tl_repack_kernel sat[2];
+} k_saturating[] = {
+    {tl_x8_repack3_0_1_ukernel__neon,
+     {{"tl_u8_i8_repack3_0_1_ukernel__neon", TL_ISA_NEON, 1, 3, 0, 1, tl_u8_i8_repack3_0_1_ukernel__neon},
+      {"tl_i8_u8_repack3_0_1_ukernel__neon", TL_ISA_NEON, 1, 3, 0, 1, tl_i8_u8_repack3_0_1_ukernel__neon}}},
 };
-#define TL_SATURATING_BASE tl_x8_repack3_0_1_ukernel__neon
-#elif defined(__x86_64__) || defined(_M_X64)
-#define TL_SATURATING_BASE tl_x8_repack3_0_1_ukernel__avx512
+#endif
+#if defined(__ARM_NEON) || defined(__x86_64__) || defined(_M_X64)
+#define TL_HAVE_SATURATING 1
 #endif
 
 /* The re-pack with its u8 <-> i8 saturation in one kernel, if there is one. */
 static const tl_repack_kernel *saturating(const tl_cvt *cv, const tl_repack_kernel *k)
 {
-#ifdef TL_SATURATING_BASE
-    if (cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1 && k->fn == TL_SATURATING_BASE)
-        return &k_saturating[cv->sdt == TL_U8 ? 0 : 1];
+#ifdef TL_HAVE_SATURATING
+    if (cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1)
+        for (size_t i = 0; i < sizeof k_saturating / sizeof k_saturating[0]; i++)
+            if (k->fn == k_saturating[i].base) return &k_saturating[i].sat[cv->sdt == TL_U8 ? 0 : 1];
 #endif
     (void)cv;
     return k;
@@ -59,8 +74,9 @@ static const tl_repack_kernel *saturating(const tl_cvt *cv, const tl_repack_kern
 /* The kernel does the whole conversion: a raw copy, or a saturating re-pack. */
 static bool one_step(const tl_cvt *cv, const tl_repack_kernel *k)
 {
-#ifdef TL_SATURATING_BASE
-    if (k == &k_saturating[0] || k == &k_saturating[1]) return true;
+#ifdef TL_HAVE_SATURATING
+    for (size_t i = 0; i < sizeof k_saturating / sizeof k_saturating[0]; i++)
+        if (k == &k_saturating[i].sat[0] || k == &k_saturating[i].sat[1]) return true;
 #else
     (void)k;
 #endif

@@ -76,17 +76,40 @@ void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, 
 
 int tl_gather_fits__avx2(size_t ss, size_t rs) { return (ss == 4 || ss == 8) && rs <= ss; }
 
-void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m)
+static inline __m256i gather_sat(__m256i x, int sat)
+{
+    if (sat == 1) return _mm256_min_epu8(x, _mm256_set1_epi8(127));
+    if (sat == 2) return _mm256_max_epi8(x, _mm256_setzero_si256());
+    return x;
+}
+
+/* Each lane's 16-byte store spills past its bytes, onto bytes the next
+ * store writes: vector steps only while their stores end inside the m runs,
+ * which the exact byte copies at the end then finish (and no step reads the
+ * last pixel, whose stride may end past the source). */
+static inline __attribute__((always_inline)) void gather(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
+                                                         int sat)
 {
     uint8_t ctl[16];
     size_t per = 32 / ss, lane = per / 2 * rs, i = 0; /* pixels per step, bytes per lane */
     for (unsigned b = 0; b < 16; b++) ctl[b] = b < lane ? (uint8_t)(b / rs * ss + b % rs) : 0x80;
     const __m256i c = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)ctl));
-    for (; i + per <= m; i += per, t += 2 * lane) { /* each lane's 16-byte store spills past its bytes; the next overwrites */
-        __m256i x = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(s + i * ss)), c);
+    for (; i + per < m && i * rs + lane + 16 <= m * rs; i += per, t += 2 * lane) {
+        __m256i x = gather_sat(_mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(s + i * ss)), c), sat);
         _mm_storeu_si128((__m128i *)(void *)t, _mm256_castsi256_si128(x));
         _mm_storeu_si128((__m128i *)(void *)(t + lane), _mm256_extracti128_si256(x, 1));
     }
-    for (; i < m; i++, t += rs) memcpy(t, s + i * ss, rs);
+    for (; i < m; i++, t += rs)
+        for (size_t o = 0; o < rs; o++) {
+            uint8_t x = s[i * ss + o];
+            t[o] = sat == 1 ? (x > 127 ? 127 : x) : sat == 2 ? (x > 127 ? 0 : x) : x;
+        }
+}
+
+void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, int sat)
+{
+    if (sat == 1) gather(s, ss, t, rs, m, 1);
+    else if (sat == 2) gather(s, ss, t, rs, m, 2);
+    else gather(s, ss, t, rs, m, 0);
 }
 #endif

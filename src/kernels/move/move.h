@@ -133,13 +133,15 @@ void tl_gather64_ukernel__scalar(const uint8_t *, ptrdiff_t, uint8_t *, size_t, 
  * tl_spread_fits__avx2 / tl_gather_fits__avx2 say so: spread into dense
  * pixels of w = 4 .. 64 bytes whose bytes lie in their first 16 (mask as
  * above; t is read up to 16 bytes past a run's start); gather from dense
- * pixels of ss = 4 or 8 bytes (t written up to 16 bytes past the last run,
- * as the scalar gathers spill). */
+ * pixels of ss = 4 or 8 bytes, exactly m * rs bytes written and only the
+ * last pixel's run read of it, saturating u8 -> i8 (sat 1) or i8 -> u8
+ * (sat 2) in the register (identity quantizations: kDLA_HWC4 i8 into RGB
+ * u8, straight into the destination). */
 #if defined(__x86_64__) || defined(_M_X64)
 int tl_spread_fits__avx2(unsigned w, const uint8_t *mask);
 void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask);
 int tl_gather_fits__avx2(size_t ss, size_t rs);
-void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m);
+void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, int sat);
 #endif
 
 /* The same with one byte permute per 64 bytes (AVX-512 VBMI), for pixels of
