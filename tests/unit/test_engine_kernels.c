@@ -753,45 +753,58 @@ TL_TEST(chroma_zip_even)
     }
 }
 
-/* The re-packs that saturate in the register (interleave/avx512.c, taken by
- * the repack executor, not in the registry) against the definition. */
+/* The re-packs that saturate in the register (interleave/avx512.c and
+ * avx2.c, taken by the repack executor, not in the registry) against the
+ * definition. */
 #if defined(__x86_64__) || defined(_M_X64)
 void tl_u8_i8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n, int nt);
 void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t *dst, size_t n, int nt);
+void tl_u8_i8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt);
+void tl_i8_u8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt);
+static const struct {
+    const char *name;
+    int isa;
+    tl_repack_fn to_i8, to_u8;
+} k_sat_repacks[] = {
+    {"avx512", TL_ISA_AVX512, tl_u8_i8_repack3_0_1_ukernel__avx512, tl_i8_u8_repack3_0_1_ukernel__avx512},
+    {"avx2", TL_ISA_AVX2, tl_u8_i8_repack3_0_1_ukernel__avx2, tl_i8_u8_repack3_0_1_ukernel__avx2},
+};
 #endif
-TL_TEST(saturating_repack_avx512)
+TL_TEST(saturating_repack)
 {
 #if defined(__x86_64__) || defined(_M_X64)
-    if (!tl_cpu_has(TL_ISA_AVX512)) {
-        printf("saturating_repack_avx512: skipped (no AVX-512 here)\n");
-        return;
-    }
     tl_rng r = tl_test_rng();
-    for (int to_u8 = 0; to_u8 < 2; to_u8++)
-        for (size_t n = 0; n < 120 && TL_TEST_FAILURES() == 0; n++) {
-            size_t cap = (4 * n + 2 * PAD + 16 + 63) / 64 * 64;
-            uint8_t *src = malloc(3 * n + 1), *base = aligned_alloc(64, cap), *out = base + 16; /* out + PAD on a line */
-            int nt = (int)(n % 2);
-            tl_rng_bytes(&r, src, 3 * n + 1);
-            memset(out, 0xA5, 4 * n + 2 * PAD);
-            if (to_u8) tl_i8_u8_repack3_0_1_ukernel__avx512(src, out + PAD, n, nt);
-            else tl_u8_i8_repack3_0_1_ukernel__avx512(src, out + PAD, n, nt);
-            tl_store_fence();
-            for (size_t i = 0; i < 4 * n + 2 * PAD; i++) {
-                uint8_t want = 0xA5;
-                if (i >= PAD && i < PAD + 4 * n) {
-                    size_t j = i - PAD, px = j / 4, lane = j % 4;
-                    uint8_t c = lane == 3 ? 0 : src[3 * px + lane];
-                    want = to_u8 ? ((int8_t)c < 0 ? 0 : c) : (c > 127 ? 127 : c);
-                }
-                if (out[i] != want) {
-                    FAILF("%s n=%zu: byte %zu: 0x%02x != 0x%02x", to_u8 ? "i8 -> u8" : "u8 -> i8", n, i, out[i], want);
-                    break;
-                }
-            }
-            free(src);
-            free(base);
+    for (size_t k = 0; k < sizeof k_sat_repacks / sizeof k_sat_repacks[0]; k++) {
+        if (!tl_cpu_has(k_sat_repacks[k].isa)) {
+            printf("saturating_repack: %s skipped (not on this CPU)\n", k_sat_repacks[k].name);
+            continue;
         }
+        for (int to_u8 = 0; to_u8 < 2; to_u8++)
+            for (size_t n = 0; n < 120 && TL_TEST_FAILURES() == 0; n++) {
+                size_t cap = (4 * n + 2 * PAD + 16 + 63) / 64 * 64;
+                uint8_t *src = malloc(3 * n + 1), *base = aligned_alloc(64, cap), *out = base + 16; /* out + PAD on a line */
+                int nt = (int)(n % 2);
+                tl_rng_bytes(&r, src, 3 * n + 1);
+                memset(out, 0xA5, 4 * n + 2 * PAD);
+                (to_u8 ? k_sat_repacks[k].to_u8 : k_sat_repacks[k].to_i8)(src, out + PAD, n, nt);
+                tl_store_fence();
+                for (size_t i = 0; i < 4 * n + 2 * PAD; i++) {
+                    uint8_t want = 0xA5;
+                    if (i >= PAD && i < PAD + 4 * n) {
+                        size_t j = i - PAD, px = j / 4, lane = j % 4;
+                        uint8_t c = lane == 3 ? 0 : src[3 * px + lane];
+                        want = to_u8 ? ((int8_t)c < 0 ? 0 : c) : (c > 127 ? 127 : c);
+                    }
+                    if (out[i] != want) {
+                        FAILF("%s %s n=%zu: byte %zu: 0x%02x != 0x%02x", k_sat_repacks[k].name,
+                              to_u8 ? "i8 -> u8" : "u8 -> i8", n, i, out[i], want);
+                        break;
+                    }
+                }
+                free(src);
+                free(base);
+            }
+    }
 #endif
 }
 
@@ -1381,7 +1394,7 @@ int main(int argc, char **argv)
     TL_RUN(chroma_moves_avx512);
     TL_RUN(chroma_dup_rows);
     TL_RUN(chroma_dup_rows2);
-    TL_RUN(saturating_repack_avx512);
+    TL_RUN(saturating_repack);
     TL_RUN(lut_interleave_vbmi);
     TL_RUN(rows_interleave_vbmi);
     return tl_test_finish();
