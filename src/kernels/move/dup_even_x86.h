@@ -8,18 +8,31 @@
  * byte after it may be past the source); the last few samples of a row go
  * byte by byte from the source. The destination is only stored to. Each
  * ISA file writes out its two kernels around this body. */
-static inline void dup_even_rows(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds, int planes,
-                                         ptrdiff_t pd)
+/* One step: the 16 or 32 bytes of s from sample j, into every row */
+static inline void dup_even_step(const uint8_t *s, uint8_t *d, size_t j, size_t rows, ptrdiff_t ds, int planes,
+                                 ptrdiff_t pd)
 {
     const DE_V lo = DE_SET1_16(0x00FF);
+    DE_V x = DE_LOAD(s + 2 * j);
+    for (int c = 0; c < planes; c++) {
+        DE_V e = c ? DE_SRLI16(x, 8) : DE_AND(x, lo);
+        DE_V v = DE_OR(e, DE_SLLI16(e, 8));
+        for (size_t r = 0; r < rows; r++) DE_STORE(d + c * pd + (ptrdiff_t)r * ds + 2 * j, v);
+    }
+}
+
+/* Whole steps; then, where the row holds a step, one more ending at its
+ * last readable byte (overlapping the previous one: the same bytes again);
+ * what is left (one plane: its last sample) byte by byte. */
+static inline void dup_even_rows(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds, int planes,
+                                 ptrdiff_t pd)
+{
     size_t got = n ? 2 * n - (planes == 1) : 0, j = 0;
-    for (; 2 * j + DE_W <= got; j += DE_W / 2) {
-        DE_V x = DE_LOAD(s + 2 * j);
-        for (int c = 0; c < planes; c++) {
-            DE_V e = c ? DE_SRLI16(x, 8) : DE_AND(x, lo);
-            DE_V v = DE_OR(e, DE_SLLI16(e, 8));
-            for (size_t r = 0; r < rows; r++) DE_STORE(d + c * pd + (ptrdiff_t)r * ds + 2 * j, v);
-        }
+    for (; 2 * j + DE_W <= got; j += DE_W / 2) dup_even_step(s, d, j, rows, ds, planes, pd);
+    if (j < n && j > 0) {
+        j = (got - DE_W) / 2;
+        dup_even_step(s, d, j, rows, ds, planes, pd);
+        j += DE_W / 2;
     }
     tl_dup_even_rows_tail(s, d, j, n, rows, ds, planes, pd);
 }
