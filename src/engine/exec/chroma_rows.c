@@ -120,6 +120,7 @@ static void run_planes(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
                        const tl_node *out)
 {
     const tl_node *pl = out - 2, *rep = out - 1;
+    (void)ps, (void)in;
 #if defined(__x86_64__) || defined(_M_X64)
     if (p->cv.stream && tl_isa_includes(p->isa, TL_ISA_AVX512) && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
         for (int64_t c = 0; c < pl->count; c++) run(p, ps, s + c * pl->ss, d + c * pl->ds, in, out);
