@@ -1087,7 +1087,9 @@ static void check_spread_avx2(tl_rng *r, unsigned w, unsigned rd, unsigned h, si
     REQUIRE(out != NULL);
     tl_rng_bytes(r, g.at, 64 + m * rd + 16);
     memset(out, 0xA5, m * w + 2 * PAD);
-    tl_spread_ukernel__avx2(tile - h, rd, out + PAD, m, w, mask);
+    uint8_t ctl[32];
+    tl_spread_ctl__avx2(ctl, w, rd, mask);
+    tl_spread_ukernel__avx2(tile - h, rd, out + PAD, m, w, mask, ctl);
     for (size_t i = 0; i < m * w + 2 * PAD; i++) {
         uint8_t want = 0xA5;
         if (i >= PAD && i < PAD + m * w) {
@@ -1117,7 +1119,9 @@ static void check_gather_avx2(tl_rng *r, unsigned ss, unsigned rs, size_t m, int
     REQUIRE(out != NULL);
     tl_rng_bytes(r, g.at, len);
     memset(out, 0xA5, m * rs + 2 * PAD);
-    tl_gather_ukernel__avx2(g.at, ss, out + PAD, rs, m, sat);
+    uint8_t ctl[16];
+    tl_gather_ctl__avx2(ctl, ss, rs);
+    tl_gather_ukernel__avx2(g.at, ss, out + PAD, rs, m, ctl, sat);
     for (size_t i = 0; i < m * rs + 2 * PAD; i++) {
         uint8_t want = 0xA5;
         if (i >= PAD && i < PAD + m * rs) {

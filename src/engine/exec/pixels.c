@@ -83,7 +83,8 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
 
 /* AVX2 (where no VBMI kernel took the pass): the pixels moved by one byte
  * shuffle per 32 bytes where they fit its lanes (move/avx2.c), through the
- * same tile and row conversion as the scalar moves. */
+ * same tile and row conversion as the scalar moves. ss, rs: the gather's
+ * source pixel stride and run; a spread's run is rs. */
 static void choose_avx2(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, const uint8_t *mask)
 {
     ps->x.px.avx2 = 0;
@@ -93,6 +94,8 @@ static void choose_avx2(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, con
     if (ps->x.px.gather ? !tl_gather_fits__avx2(ss, rs) : !tl_spread_fits__avx2(ps->x.px.bytes, mask)) return;
     ps->x.px.avx2 = 1;
     ps->kernel_name = ps->x.px.gather ? "tl_gather_ukernel__avx2" : "tl_spread_ukernel__avx2";
+    if (ps->x.px.gather) tl_gather_ctl__avx2(ps->x.px.perm, ss, rs); /* the shuffle's control, once */
+    else tl_spread_ctl__avx2(ps->x.px.perm, ps->x.px.bytes, rs, mask);
     if (ps->x.px.gather && cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1) { /* u8 <-> i8 in the register */
         ps->x.px.avx2 = 2;
         ps->row = NULL; /* no row conversion runs */
@@ -137,7 +140,7 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
         choose_vbmi(p, ps, out->ds, (size_t)k * cv->ed, (size_t)ps->head * cv->ed);
         uint8_t mask[64] = {0};
         memset(mask + ps->head * cv->ed, 0xFF, (size_t)k * cv->ed);
-        choose_avx2(p, ps, 0, 0, mask);
+        choose_avx2(p, ps, 0, (size_t)k * cv->ed, mask);
         return true;
     }
     if (!ps->head && !ps->tail && out->ds == k * cv->ed && out->ss > k * cv->es && px_move(k * cv->es) &&
@@ -216,7 +219,7 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
         if (ps->x.px.vbmi)
             tl_x8_spread_ukernel__avx512vbmi(t, rd, to, m, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep, direct);
         else if (ps->x.px.avx2)
-            tl_spread_ukernel__avx2(t - h, rd, to, m, ps->x.px.bytes, mask);
+            tl_spread_ukernel__avx2(t - h, rd, to, m, ps->x.px.bytes, mask, ps->x.px.perm);
         else
 #endif
             spread_px(ps->x.px.bytes, t - h, rd, to, out->ds, m, mask);
@@ -235,7 +238,7 @@ static void gather_saturating(const tl_plan *p, const tl_pass *ps, const uint8_t
         if (to_i8) tl_u8_i8_gather_ukernel__avx512vbmi(s, ss, t, rs, m, ps->x.px.perm);
         else tl_i8_u8_gather_ukernel__avx512vbmi(s, ss, t, rs, m, ps->x.px.perm);
     } else {
-        tl_gather_ukernel__avx2(s, ss, t, rs, m, to_i8 ? 1 : 2);
+        tl_gather_ukernel__avx2(s, ss, t, rs, m, ps->x.px.perm, to_i8 ? 1 : 2);
     }
 }
 
@@ -278,7 +281,7 @@ static void run_gather(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
         if (ps->x.px.vbmi)
             tl_x8_gather_ukernel__avx512vbmi(sb, (size_t)out->ss, t, rs, fast, ps->x.px.perm);
         else if (ps->x.px.avx2)
-            tl_gather_ukernel__avx2(sb, (size_t)out->ss, t, rs, fast, 0);
+            tl_gather_ukernel__avx2(sb, (size_t)out->ss, t, rs, fast, ps->x.px.perm, 0);
         else
 #endif
             gather_px(ps->x.px.bytes, sb, out->ss, t, rs, fast);

@@ -34,7 +34,9 @@ void tl_x8_dup_even_rows2_ukernel__avx2(const uint8_t *s, uint8_t *d, size_t n, 
  * indices stay inside the lane: a lane of pixels of w <= 16 bytes needs
  * (16 / w) runs of rd bytes, at most 16 (rd + h <= w). Whole 32-byte steps
  * only; the pixels after the last one go byte by byte. The control vectors
- * are built per call (a call is a tile or an image row of pixels). */
+ * are built once, by the plan: a streaming plan calls a spread for 512
+ * bytes of destination, and building them per call (divisions by the pixel
+ * size) halved NHWC u8 -> NC1HWC2 at 256 MiB. */
 #if defined(__x86_64__) || defined(_M_X64)
 static inline __m256i lanes2(const uint8_t *lo, const uint8_t *hi)
 {
@@ -50,14 +52,18 @@ int tl_spread_fits__avx2(unsigned w, const uint8_t *mask)
     return 1;
 }
 
-void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask)
+void tl_spread_ctl__avx2(uint8_t ctl[32], unsigned w, size_t rd, const uint8_t *mask)
 {
-    uint8_t ctl[32];
-    size_t per = w < 32 ? 32 / w : 1, i = 0; /* pixels per 32-byte step */
     for (unsigned b = 0; b < 32; b++) {
         unsigned lb = b % 16, o = w < 32 ? lb % w : b, q = w < 32 ? lb / w : 0;
         ctl[b] = o < w && mask[o] ? (uint8_t)(q * rd + o) : 0x80;
     }
+}
+
+void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,
+                             const uint8_t *ctl)
+{
+    size_t per = w < 32 ? 32 / w : 1, i = 0; /* pixels per 32-byte step */
     const __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)ctl);
     if (w < 32) {
         for (; i + per <= m; i += per, d += 32)
@@ -87,12 +93,16 @@ static inline __m256i gather_sat(__m256i x, int sat)
  * store writes: vector steps only while their stores end inside the m runs,
  * which the exact byte copies at the end then finish (and no step reads the
  * last pixel, whose stride may end past the source). */
-static inline __attribute__((always_inline)) void gather(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
-                                                         int sat)
+void tl_gather_ctl__avx2(uint8_t ctl[16], size_t ss, size_t rs)
 {
-    uint8_t ctl[16];
-    size_t per = 32 / ss, lane = per / 2 * rs, i = 0; /* pixels per step, bytes per lane */
+    size_t lane = 16 / ss * rs; /* bytes per lane */
     for (unsigned b = 0; b < 16; b++) ctl[b] = b < lane ? (uint8_t)(b / rs * ss + b % rs) : 0x80;
+}
+
+static inline __attribute__((always_inline)) void gather(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
+                                                         const uint8_t *ctl, int sat)
+{
+    size_t per = 32 / ss, lane = per / 2 * rs, i = 0; /* pixels per step, bytes per lane */
     const __m256i c = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)ctl));
     for (; i + per < m && i * rs + lane + 16 <= m * rs; i += per, t += 2 * lane) {
         __m256i x = gather_sat(_mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(s + i * ss)), c), sat);
@@ -106,10 +116,10 @@ static inline __attribute__((always_inline)) void gather(const uint8_t *s, size_
         }
 }
 
-void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, int sat)
+void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, const uint8_t *ctl, int sat)
 {
-    if (sat == 1) gather(s, ss, t, rs, m, 1);
-    else if (sat == 2) gather(s, ss, t, rs, m, 2);
-    else gather(s, ss, t, rs, m, 0);
+    if (sat == 1) gather(s, ss, t, rs, m, ctl, 1);
+    else if (sat == 2) gather(s, ss, t, rs, m, ctl, 2);
+    else gather(s, ss, t, rs, m, ctl, 0);
 }
 #endif

@@ -139,9 +139,12 @@ void tl_gather64_ukernel__scalar(const uint8_t *, ptrdiff_t, uint8_t *, size_t, 
  * u8, straight into the destination). */
 #if defined(__x86_64__) || defined(_M_X64)
 int tl_spread_fits__avx2(unsigned w, const uint8_t *mask);
-void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask);
+void tl_spread_ctl__avx2(uint8_t ctl[32], unsigned w, size_t rd, const uint8_t *mask); /* the shuffle's control */
+void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,
+                             const uint8_t *ctl);
 int tl_gather_fits__avx2(size_t ss, size_t rs);
-void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, int sat);
+void tl_gather_ctl__avx2(uint8_t ctl[16], size_t ss, size_t rs);
+void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, const uint8_t *ctl, int sat);
 #endif
 
 /* The same with one byte permute per 64 bytes (AVX-512 VBMI), for pixels of
