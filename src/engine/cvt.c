@@ -50,6 +50,28 @@ static bool quant_identity(const tl_quant *q)
     }
 }
 
+/* Whether the 8-bit table is "value plus a constant, saturated" (the same
+ * scale on both sides, only the zero points differ: RKNN's zp -128 with
+ * scale 1, a u8 image into an int8 input). The constant comes from an
+ * answer inside the destination range and every answer is checked, so the
+ * flag is exact by construction, as the table is. */
+static void find_add8(tl_cvt *cv)
+{
+    int s_signed = cv->sdt == TL_I8, d_signed = cv->ddt == TL_I8;
+    int lo = d_signed ? -128 : 0, hi = d_signed ? 127 : 255, c = 0, found = 0;
+    for (unsigned x = 0; x < 256 && !found; x++) {
+        int v = s_signed ? (int8_t)x : (int)x, q = d_signed ? (int8_t)cv->lut[x] : cv->lut[x];
+        if (q > lo && q < hi) c = q - v, found = 1;
+    }
+    if (!found) return;
+    for (unsigned x = 0; x < 256; x++) {
+        int v = (s_signed ? (int8_t)x : (int)x) + c, q = d_signed ? (int8_t)cv->lut[x] : cv->lut[x];
+        if (q != (v < lo ? lo : v > hi ? hi : v)) return;
+    }
+    cv->add8 = 1;
+    cv->add8_c = (int16_t)c;
+}
+
 void tl_cvt_init_dt(tl_cvt *cv, tl_dtype s, const tl_quant *sq, tl_dtype d, const tl_quant *dq)
 {
     memset(cv, 0, sizeof *cv);
@@ -114,6 +136,7 @@ void tl_cvt_init_dt(tl_cvt *cv, tl_dtype s, const tl_quant *sq, tl_dtype d, cons
     if (bytes && cv->fast && cv->path != TL_EP_COPY && cv->path != TL_EP_INT) {
         for (unsigned c = 0; c < 256; c++) cv->lut[c] = (uint8_t)tl_elem_convert_raw(op, c);
         cv->lut8 = 1;
+        find_add8(cv);
     }
 }
 

@@ -95,6 +95,10 @@ typedef struct tl_cvt {
     /* 8-bit code -> 8-bit code through a quantization (TIDL, RKNN, TensorRT
      * int8 images): the rule has 256 answers, computed once by elem.c */
     uint8_t lut8;       /* lut[] is valid (both dtypes 8-bit, not a raw copy) */
+    uint8_t add8;       /* and it is the source value plus add8_c, saturated to the
+                           destination range (equal scales, other zero points:
+                           RKNN's zp -128): 16-bit adds and a saturating pack on x86 */
+    int16_t add8_c;
     uint8_t lut[256];   /* lut[source byte] = destination byte */
 } tl_cvt;
 
