@@ -269,6 +269,32 @@ TL_NI bool int_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const
     return true;
 }
 
+/* 8-bit tables that are a shift (tl_cvt add8: equal scales, other zero
+ * points): 16 codes widened to 16 bits, the constant added, narrowed with
+ * saturation; the last codes through the table. Armv7 otherwise takes the
+ * f32 pipeline or a byte-at-a-time table (RV1106-class boards: RKNN's zp
+ * -128 inputs); AArch64 too, as few instructions as its four tbl steps. */
+TL_NI void add8_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const tl_cvt *cv)
+{
+    const int16x8_t c = vdupq_n_s16(cv->add8_c);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        uint8x16_t v = vld1q_u8(sp + i);
+        int16x8_t l, h;
+        if (S == TL_U8) {
+            l = vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(v)));
+            h = vreinterpretq_s16_u16(vmovl_u8(vget_high_u8(v)));
+        } else {
+            l = vmovl_s8(vreinterpret_s8_u8(vget_low_u8(v)));
+            h = vmovl_s8(vreinterpret_s8_u8(vget_high_u8(v)));
+        }
+        l = vaddq_s16(l, c), h = vaddq_s16(h, c);
+        if (D == TL_U8) vst1q_u8(dp + i, vcombine_u8(vqmovun_s16(l), vqmovun_s16(h)));
+        else vst1q_s8((int8_t *)(dp + i), vcombine_s8(vqmovn_s16(l), vqmovn_s16(h)));
+    }
+    for (; i < n; i++) dp[i] = cv->lut[sp[i]];
+}
+
 static void lut_apply(const uint8_t *lut, const uint8_t *sp, uint8_t *dp, size_t n)
 {
     size_t i = 0;
@@ -308,6 +334,10 @@ TL_NI void row(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, uint8_t *dp
     const size_t es = tl_p_size(S), ed = tl_p_size(D);
     nk k;
     if (cv->path == TL_EP_INT && int_row(S, D, sp, dp, n, cv)) return;
+    if (es == 1 && ed == 1 && cv->add8) {
+        add8_row(S, D, sp, dp, n, cv);
+        return;
+    }
 #if TL_NEON_A64
     if (cv->lut8) { /* the plan's table (engine/cvt.c): four tbl steps per 16 bytes */
         lut_apply(cv->lut, sp, dp, n);
