@@ -190,9 +190,10 @@ typedef struct tl_pass {
                                the register: 3 (spreads) */
             uint8_t perm[64]; /* its index table, and the lanes it keeps (spread) */
             uint64_t keep;
-            uint8_t avx2;     /* the AVX2 byte shuffle moves the pixels (tl_spread_fits__avx2,
+            uint8_t shuffle;  /* a 16-byte-lane byte shuffle moves the pixels (AVX2 vpshufb,
+                                 NEON tbl; tl_spread_fits__avx2 and __neon,
                                  tl_gather_fits__avx2): 1, and saturates u8 <-> i8 in
-                                 the register: 2 (gathers) */
+                                 the register: 2 (AVX2 gathers) */
             uint8_t neon3;    /* gathers of 4-byte pixels to 3 bytes by vld4 + vst3 (NEON):
                                  1 + tl_x8_gather4_3_ukernel__neon's sat; 0: not */
             uint8_t lines;    /* gathers: whole 64-pixel steps by the line gather, 8-bit

@@ -1124,43 +1124,56 @@ TL_TEST(pixel_moves_vbmi)
         }
 }
 
-/* The AVX2 pixel moves (kernels/move/avx2.c) against index arithmetic:
+/* The shuffle pixel moves (kernels/move/avx2.c, neon.c) against index arithmetic:
  * every pixel size and run that fits a lane, heads, pixel counts around a
  * few steps, sentinels around the output; the spread's tile read through a
  * window ending 16 bytes past the last run (its margin), the gather's
  * source ending at the last pixel's run before an unreadable page, its
  * writes exactly the runs, plain and saturating u8 <-> i8. */
-static void check_spread_avx2(tl_rng *r, unsigned w, unsigned rd, unsigned h, size_t m)
+/* The ISA's shuffle spread (AVX2 or NEON), or 0 where this build has none. */
+static int spread_shuffle(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask)
 {
+    uint8_t ctl[32];
 #if defined(__x86_64__) || defined(_M_X64)
+    if (!tl_spread_fits__avx2(w, mask)) return 0;
+    tl_spread_ctl__avx2(ctl, w, rd, mask);
+    tl_spread_ukernel__avx2(t, rd, d, m, w, mask, ctl);
+    return 1;
+#elif defined(__ARM_NEON)
+    if (!tl_spread_fits__neon(w, mask)) return 0;
+    tl_spread_ctl__neon(ctl, w, rd, mask);
+    tl_spread_ukernel__neon(t, rd, d, m, w, mask, ctl);
+    return 1;
+#else
+    (void)t, (void)rd, (void)d, (void)m, (void)w, (void)mask, (void)ctl;
+    return 0;
+#endif
+}
+
+static void check_spread_shuffle(tl_rng *r, unsigned w, unsigned rd, unsigned h, size_t m)
+{
     uint8_t mask[64] = {0};
     memset(mask + h, 0xFF, rd);
-    if (!tl_spread_fits__avx2(w, mask)) return;
     guarded g;
     REQUIRE(guard_open(&g, 64 + m * rd + 16));
     uint8_t *tile = g.at + 64, *out = malloc(m * w + 2 * PAD);
     REQUIRE(out != NULL);
     tl_rng_bytes(r, g.at, 64 + m * rd + 16);
     memset(out, 0xA5, m * w + 2 * PAD);
-    uint8_t ctl[32];
-    tl_spread_ctl__avx2(ctl, w, rd, mask);
-    tl_spread_ukernel__avx2(tile - h, rd, out + PAD, m, w, mask, ctl);
-    for (size_t i = 0; i < m * w + 2 * PAD; i++) {
-        uint8_t want = 0xA5;
-        if (i >= PAD && i < PAD + m * w) {
-            size_t j = i - PAD, px = j / w, lane = j % w;
-            want = lane >= h && lane < h + rd ? tile[px * rd + lane - h] : 0;
+    if (spread_shuffle(tile - h, rd, out + PAD, m, w, mask))
+        for (size_t i = 0; i < m * w + 2 * PAD; i++) {
+            uint8_t want = 0xA5;
+            if (i >= PAD && i < PAD + m * w) {
+                size_t j = i - PAD, px = j / w, lane = j % w;
+                want = lane >= h && lane < h + rd ? tile[px * rd + lane - h] : 0;
+            }
+            if (out[i] != want) {
+                FAILF("shuffle spread w=%u rd=%u h=%u m=%zu: byte %zu: 0x%02x != 0x%02x", w, rd, h, m, i, out[i], want);
+                break;
+            }
         }
-        if (out[i] != want) {
-            FAILF("avx2 spread w=%u rd=%u h=%u m=%zu: byte %zu: 0x%02x != 0x%02x", w, rd, h, m, i, out[i], want);
-            break;
-        }
-    }
     free(out);
     guard_close(&g);
-#else
-    (void)r, (void)w, (void)rd, (void)h, (void)m;
-#endif
 }
 
 static void check_gather_avx2(tl_rng *r, unsigned ss, unsigned rs, size_t m, int sat)
@@ -1195,19 +1208,21 @@ static void check_gather_avx2(tl_rng *r, unsigned ss, unsigned rs, size_t m, int
 #endif
 }
 
-TL_TEST(pixel_moves_avx2)
+TL_TEST(pixel_moves_shuffle)
 {
+#if defined(__x86_64__) || defined(_M_X64)
     if (!tl_cpu_has(TL_ISA_AVX2)) {
-        printf("pixel_moves_avx2: skipped (no AVX2 here)\n");
+        printf("pixel_moves_shuffle: skipped (no AVX2 here)\n");
         return;
     }
+#endif
     tl_rng r = tl_test_rng();
     for (unsigned w = 4; w <= 64; w *= 2)
         for (unsigned rd = 1; rd <= w && rd <= 16 && TL_TEST_FAILURES() == 0; rd++) {
             unsigned h = rd >= w || rd >= 16 ? 0 : (unsigned)tl_rng_range(&r, 0, (int64_t)((w < 16 ? w : 16) - rd));
             for (size_t m = 0; m <= 3 * 32 / (w < 32 ? w : 32) + 3; m++) {
-                check_spread_avx2(&r, w, rd, h, m);
-                check_spread_avx2(&r, w, rd, 0, m);
+                check_spread_shuffle(&r, w, rd, h, m);
+                check_spread_shuffle(&r, w, rd, 0, m);
                 for (int sat = 0; sat < 3; sat++) check_gather_avx2(&r, w, rd, m, sat);
             }
         }
@@ -1447,7 +1462,7 @@ int main(int argc, char **argv)
     TL_RUN(interleave_zero_lanes);
     TL_RUN(repack_and_fill);
     TL_RUN(pixel_moves_vbmi);
-    TL_RUN(pixel_moves_avx2);
+    TL_RUN(pixel_moves_shuffle);
     TL_RUN(line_gathers_vbmi);
     TL_RUN(chroma_zip_even);
     TL_RUN(f32_interleave3_vbmi);

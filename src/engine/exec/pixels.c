@@ -81,25 +81,32 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
 #endif
 }
 
-/* AVX2 (where no VBMI kernel took the pass): the pixels moved by one byte
- * shuffle per 32 bytes where they fit its lanes (move/avx2.c), through the
- * same tile and row conversion as the scalar moves. ss, rs: the gather's
- * source pixel stride and run; a spread's run is rs. */
-static void choose_avx2(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, const uint8_t *mask)
+/* AVX2 (where no VBMI kernel took the pass) and NEON (spreads): the pixels
+ * moved by one byte shuffle per 32 or 16 bytes where they fit its lanes
+ * (move/avx2.c, move/neon.c), through the same tile and row conversion as
+ * the scalar moves. ss, rs: the gather's source pixel stride and run; a
+ * spread's run is rs. */
+static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, const uint8_t *mask)
 {
-    ps->x.px.avx2 = 0;
+    ps->x.px.shuffle = 0;
 #if defined(__x86_64__) || defined(_M_X64)
     const tl_cvt *cv = &p->cv;
     if (ps->x.px.vbmi || ps->x.px.lines || !tl_isa_includes(p->isa, TL_ISA_AVX2)) return;
     if (ps->x.px.gather ? !tl_gather_fits__avx2(ss, rs) : !tl_spread_fits__avx2(ps->x.px.bytes, mask)) return;
-    ps->x.px.avx2 = 1;
+    ps->x.px.shuffle = 1;
     ps->kernel_name = ps->x.px.gather ? "tl_gather_ukernel__avx2" : "tl_spread_ukernel__avx2";
     if (ps->x.px.gather) tl_gather_ctl__avx2(ps->x.px.perm, ss, rs); /* the shuffle's control, once */
     else tl_spread_ctl__avx2(ps->x.px.perm, ps->x.px.bytes, rs, mask);
     if (ps->x.px.gather && cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1) { /* u8 <-> i8 in the register */
-        ps->x.px.avx2 = 2;
+        ps->x.px.shuffle = 2;
         ps->row = NULL; /* no row conversion runs */
     }
+#elif defined(__ARM_NEON)
+    (void)ss;
+    if (ps->x.px.gather || !tl_isa_includes(p->isa, TL_ISA_NEON) || !tl_spread_fits__neon(ps->x.px.bytes, mask)) return;
+    ps->x.px.shuffle = 1;
+    ps->kernel_name = "tl_spread_ukernel__neon";
+    tl_spread_ctl__neon(ps->x.px.perm, ps->x.px.bytes, rs, mask);
 #else
     (void)p, (void)ps, (void)ss, (void)rs, (void)mask;
 #endif
@@ -140,7 +147,7 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
         choose_vbmi(p, ps, out->ds, (size_t)k * cv->ed, (size_t)ps->head * cv->ed);
         uint8_t mask[64] = {0};
         memset(mask + ps->head * cv->ed, 0xFF, (size_t)k * cv->ed);
-        choose_avx2(p, ps, 0, (size_t)k * cv->ed, mask);
+        choose_shuffle(p, ps, 0, (size_t)k * cv->ed, mask);
         return true;
     }
     if (!ps->head && !ps->tail && out->ds == k * cv->ed && out->ss > k * cv->es && px_move(k * cv->es) &&
@@ -148,7 +155,7 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
         ps->x.px.bytes = (uint8_t)px_move(k * cv->es);
         ps->x.px.gather = 1;
         choose_vbmi(p, ps, out->ss, (size_t)k * cv->es, 0);
-        choose_avx2(p, ps, (size_t)out->ss, (size_t)k * cv->es, NULL);
+        choose_shuffle(p, ps, (size_t)out->ss, (size_t)k * cv->es, NULL);
         choose_neon(p, ps, out->ss, (size_t)k * cv->es);
         return true;
     }
@@ -218,8 +225,12 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
 #if defined(__x86_64__) || defined(_M_X64)
         if (ps->x.px.vbmi)
             tl_x8_spread_ukernel__avx512vbmi(t, rd, to, m, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep, direct);
-        else if (ps->x.px.avx2)
+        else if (ps->x.px.shuffle)
             tl_spread_ukernel__avx2(t - h, rd, to, m, ps->x.px.bytes, mask, ps->x.px.perm);
+        else
+#elif defined(__ARM_NEON)
+        if (ps->x.px.shuffle)
+            tl_spread_ukernel__neon(t - h, rd, to, m, ps->x.px.bytes, mask, ps->x.px.perm);
         else
 #endif
             spread_px(ps->x.px.bytes, t - h, rd, to, out->ds, m, mask);
@@ -280,7 +291,7 @@ static void run_gather(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
 #if defined(__x86_64__) || defined(_M_X64)
         if (ps->x.px.vbmi)
             tl_x8_gather_ukernel__avx512vbmi(sb, (size_t)out->ss, t, rs, fast, ps->x.px.perm);
-        else if (ps->x.px.avx2)
+        else if (ps->x.px.shuffle)
             tl_gather_ukernel__avx2(sb, (size_t)out->ss, t, rs, fast, ps->x.px.perm, 0);
         else
 #endif
@@ -322,7 +333,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         run_gather_lines(p, ps, s, d, in, out);
         return;
     }
-    if (ps->x.px.vbmi == 2 || ps->x.px.avx2 == 2) {
+    if (ps->x.px.vbmi == 2 || ps->x.px.shuffle == 2) {
         run_gather_saturating(p, ps, s, d, in, out);
         return;
     }

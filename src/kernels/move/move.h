@@ -147,6 +147,15 @@ void tl_gather_ctl__avx2(uint8_t ctl[16], size_t ss, size_t rs);
 void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, const uint8_t *ctl, int sat);
 #endif
 
+/* The spread with one table lookup per 16 bytes (NEON: vqtbl1q, Armv7 two
+ * vtbl2), where tl_spread_fits__neon says so: as the AVX2 one. */
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+int tl_spread_fits__neon(unsigned w, const uint8_t *mask);
+void tl_spread_ctl__neon(uint8_t ctl[16], unsigned w, size_t rd, const uint8_t *mask);
+void tl_spread_ukernel__neon(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,
+                             const uint8_t *ctl);
+#endif
+
 /* The same with one byte permute per 64 bytes (AVX-512 VBMI), for pixels of
  * w = 4 .. 64 bytes (a power of 2) on their strided side, dense on both:
  * spread m runs of rd bytes in t into m pixels of w bytes in d (lanes not

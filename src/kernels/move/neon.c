@@ -93,3 +93,66 @@ void tl_x8_dup_even_rows2_ukernel__neon(const uint8_t *s, uint8_t *d, size_t n, 
     dup_even_rows(s, d, n, rows, ds, 2, pd);
 }
 #endif
+
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+/* Pixel spreads by a table lookup per 16 bytes (the AVX2 spread's scheme,
+ * move/avx2.c): pixels of w <= 16 bytes, 16 / w of them a register, loaded
+ * from where the first one's bytes start and placed by one tbl (AArch64
+ * vqtbl1q, Armv7 two vtbl2); wider pixels hold their bytes in the first 16,
+ * the rest zero. Index 0x80 is out of the table: a zero lane. */
+int tl_spread_fits__neon(unsigned w, const uint8_t *mask)
+{
+    if (w != 4 && w != 8 && w != 16 && w != 32 && w != 64) return 0;
+    for (unsigned o = 16; o < w; o++)
+        if (mask[o]) return 0;
+    return 1;
+}
+
+void tl_spread_ctl__neon(uint8_t ctl[16], unsigned w, size_t rd, const uint8_t *mask)
+{
+    for (unsigned b = 0; b < 16; b++) {
+        unsigned o = w < 16 ? b % w : b, q = w < 16 ? b / w : 0;
+        ctl[b] = mask[o] ? (uint8_t)(q * rd + o) : 0x80;
+    }
+}
+
+static inline uint8x16_t spread_lookup(const uint8_t *t, uint8x16_t c)
+{
+#if defined(__aarch64__)
+    return vqtbl1q_u8(vld1q_u8(t), c);
+#else
+    uint8x16_t x = vld1q_u8(t);
+    uint8x8x2_t tab = {{vget_low_u8(x), vget_high_u8(x)}};
+    return vcombine_u8(vtbl2_u8(tab, vget_low_u8(c)), vtbl2_u8(tab, vget_high_u8(c)));
+#endif
+}
+
+/* w is a constant once inlined: the loop keeps no multiply or inner loop */
+static inline __attribute__((always_inline)) void spread_w(const uint8_t *t, size_t rd, uint8_t *d, size_t m,
+                                                           const unsigned w, const uint8_t *mask, uint8x16_t c)
+{
+    const uint8x16_t z = vdupq_n_u8(0);
+    const size_t per = w < 16 ? 16 / w : 1; /* pixels per 16-byte step */
+    size_t i = 0;
+    for (; i + per <= m; i += per, t += per * rd, d += per * w) {
+        vst1q_u8(d, spread_lookup(t, c));
+        if (w >= 32) vst1q_u8(d + 16, z);
+        if (w == 64) vst1q_u8(d + 32, z), vst1q_u8(d + 48, z);
+    }
+    for (; i < m; i++, t += rd, d += w)
+        for (unsigned o = 0; o < w; o++) d[o] = mask[o] ? t[o] : 0;
+}
+
+void tl_spread_ukernel__neon(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,
+                             const uint8_t *ctl)
+{
+    const uint8x16_t c = vld1q_u8(ctl);
+    switch (w) {
+    case 4: spread_w(t, rd, d, m, 4, mask, c); break;
+    case 8: spread_w(t, rd, d, m, 8, mask, c); break;
+    case 16: spread_w(t, rd, d, m, 16, mask, c); break;
+    case 32: spread_w(t, rd, d, m, 32, mask, c); break;
+    default: spread_w(t, rd, d, m, 64, mask, c); break;
+    }
+}
+#endif
