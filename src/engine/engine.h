@@ -191,7 +191,7 @@ typedef struct tl_pass {
             uint8_t perm[64]; /* its index table, and the lanes it keeps (spread) */
             uint64_t keep;
             uint8_t shuffle;  /* a 16-byte-lane byte shuffle moves the pixels (AVX2 vpshufb,
-                                 NEON tbl; tl_spread_fits__avx2 and __neon,
+                                 NEON tbl; tl_spread_fits16,
                                  tl_gather_fits__avx2): 1, and saturates u8 <-> i8 in
                                  the register: 2 (AVX2 gathers) */
             uint8_t neon3;    /* gathers of 4-byte pixels to 3 bytes by vld4 + vst3 (NEON):

@@ -1133,19 +1133,17 @@ TL_TEST(pixel_moves_vbmi)
 /* The ISA's shuffle spread (AVX2 or NEON), or 0 where this build has none. */
 static int spread_shuffle(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask)
 {
-    uint8_t ctl[32];
+    uint8_t ctl[16];
+    if (!tl_spread_fits16(w, mask)) return 0;
+    tl_spread_ctl16(ctl, w, rd, mask);
 #if defined(__x86_64__) || defined(_M_X64)
-    if (!tl_spread_fits__avx2(w, mask)) return 0;
-    tl_spread_ctl__avx2(ctl, w, rd, mask);
     tl_spread_ukernel__avx2(t, rd, d, m, w, mask, ctl);
     return 1;
 #elif defined(__ARM_NEON)
-    if (!tl_spread_fits__neon(w, mask)) return 0;
-    tl_spread_ctl__neon(ctl, w, rd, mask);
     tl_spread_ukernel__neon(t, rd, d, m, w, mask, ctl);
     return 1;
 #else
-    (void)t, (void)rd, (void)d, (void)m, (void)w, (void)mask, (void)ctl;
+    (void)t, (void)d, (void)m;
     return 0;
 #endif
 }

@@ -92,21 +92,21 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
 #if defined(__x86_64__) || defined(_M_X64)
     const tl_cvt *cv = &p->cv;
     if (ps->x.px.vbmi || ps->x.px.lines || !tl_isa_includes(p->isa, TL_ISA_AVX2)) return;
-    if (ps->x.px.gather ? !tl_gather_fits__avx2(ss, rs) : !tl_spread_fits__avx2(ps->x.px.bytes, mask)) return;
+    if (ps->x.px.gather ? !tl_gather_fits__avx2(ss, rs) : !tl_spread_fits16(ps->x.px.bytes, mask)) return;
     ps->x.px.shuffle = 1;
     ps->kernel_name = ps->x.px.gather ? "tl_gather_ukernel__avx2" : "tl_spread_ukernel__avx2";
     if (ps->x.px.gather) tl_gather_ctl__avx2(ps->x.px.perm, ss, rs); /* the shuffle's control, once */
-    else tl_spread_ctl__avx2(ps->x.px.perm, ps->x.px.bytes, rs, mask);
+    else tl_spread_ctl16(ps->x.px.perm, ps->x.px.bytes, rs, mask);
     if (ps->x.px.gather && cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1) { /* u8 <-> i8 in the register */
         ps->x.px.shuffle = 2;
         ps->row = NULL; /* no row conversion runs */
     }
 #elif defined(__ARM_NEON)
     (void)ss;
-    if (ps->x.px.gather || !tl_isa_includes(p->isa, TL_ISA_NEON) || !tl_spread_fits__neon(ps->x.px.bytes, mask)) return;
+    if (ps->x.px.gather || !tl_isa_includes(p->isa, TL_ISA_NEON) || !tl_spread_fits16(ps->x.px.bytes, mask)) return;
     ps->x.px.shuffle = 1;
     ps->kernel_name = "tl_spread_ukernel__neon";
-    tl_spread_ctl__neon(ps->x.px.perm, ps->x.px.bytes, rs, mask);
+    tl_spread_ctl16(ps->x.px.perm, ps->x.px.bytes, rs, mask);
 #else
     (void)p, (void)ps, (void)ss, (void)rs, (void)mask;
 #endif

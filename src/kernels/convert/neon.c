@@ -233,6 +233,18 @@ TL_NI void step16(int S, int D, const nk *k, const uint8_t *sp, uint8_t *dp, con
 }
 
 /* ---- shortcuts ------------------------------------------------------------------------ */
+/* 16 u8 or i8 codes to two vectors of int16 (zero or sign extension) */
+static inline __attribute__((always_inline)) void widen8(int S, uint8x16_t v, int16x8_t *l, int16x8_t *h)
+{
+    if (S == TL_U8) {
+        *l = vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(v)));
+        *h = vreinterpretq_s16_u16(vmovl_u8(vget_high_u8(v)));
+    } else {
+        *l = vmovl_s8(vreinterpret_s8_u8(vget_low_u8(v)));
+        *h = vmovl_s8(vreinterpret_s8_u8(vget_high_u8(v)));
+    }
+}
+
 /* Rule c, integer to integer: saturation. False when the pair has none. */
 TL_NI bool int_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const tl_cvt *cv)
 {
@@ -244,15 +256,8 @@ TL_NI bool int_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const
             vst1q_s8((int8_t *)(dp + i), vmaxq_s8(vld1q_s8((const int8_t *)(sp + i)), vdupq_n_s8(0)));
     } else if ((S == TL_U8 || S == TL_I8) && D == TL_I16) {
         for (; i + 16 <= n; i += 16) {
-            uint8x16_t v = vld1q_u8(sp + i);
             int16x8_t l, h;
-            if (S == TL_U8) {
-                l = vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(v)));
-                h = vreinterpretq_s16_u16(vmovl_u8(vget_high_u8(v)));
-            } else {
-                l = vmovl_s8(vreinterpret_s8_u8(vget_low_u8(v)));
-                h = vmovl_s8(vreinterpret_s8_u8(vget_high_u8(v)));
-            }
+            widen8(S, vld1q_u8(sp + i), &l, &h);
             vst1q_s16((int16_t *)(dp + 2 * i), l);
             vst1q_s16((int16_t *)(dp + 2 * i + 16), h);
         }
@@ -279,15 +284,8 @@ TL_NI void add8_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, cons
     const int16x8_t c = vdupq_n_s16(cv->add8_c);
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
-        uint8x16_t v = vld1q_u8(sp + i);
         int16x8_t l, h;
-        if (S == TL_U8) {
-            l = vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(v)));
-            h = vreinterpretq_s16_u16(vmovl_u8(vget_high_u8(v)));
-        } else {
-            l = vmovl_s8(vreinterpret_s8_u8(vget_low_u8(v)));
-            h = vmovl_s8(vreinterpret_s8_u8(vget_high_u8(v)));
-        }
+        widen8(S, vld1q_u8(sp + i), &l, &h);
         l = vaddq_s16(l, c), h = vaddq_s16(h, c);
         if (D == TL_U8) vst1q_u8(dp + i, vcombine_u8(vqmovun_s16(l), vqmovun_s16(h)));
         else vst1q_s8((int8_t *)(dp + i), vcombine_s8(vqmovn_s16(l), vqmovn_s16(h)));

@@ -44,27 +44,14 @@ static inline __m256i lanes2(const uint8_t *lo, const uint8_t *hi)
                                    _mm_loadu_si128((const __m128i *)(const void *)hi), 1);
 }
 
-int tl_spread_fits__avx2(unsigned w, const uint8_t *mask)
-{
-    if (w != 4 && w != 8 && w != 16 && w != 32 && w != 64) return 0;
-    for (unsigned o = 16; o < w; o++)
-        if (mask[o]) return 0; /* pixels over 16 bytes: their bytes must lie in the first 16 */
-    return 1;
-}
-
-void tl_spread_ctl__avx2(uint8_t ctl[32], unsigned w, size_t rd, const uint8_t *mask)
-{
-    for (unsigned b = 0; b < 32; b++) {
-        unsigned lb = b % 16, o = w < 32 ? lb % w : b, q = w < 32 ? lb / w : 0;
-        ctl[b] = o < w && mask[o] ? (uint8_t)(q * rd + o) : 0x80;
-    }
-}
-
 void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,
                              const uint8_t *ctl)
 {
     size_t per = w < 32 ? 32 / w : 1, i = 0; /* pixels per 32-byte step */
-    const __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)ctl);
+    /* both lanes alike for pixels that fit a lane; a wider pixel's second
+     * lane is zero (its bytes lie in the first 16) */
+    const __m128i c16 = _mm_loadu_si128((const __m128i *)(const void *)ctl);
+    const __m256i c = _mm256_inserti128_si256(_mm256_castsi128_si256(c16), w < 32 ? c16 : _mm_set1_epi8(-128), 1);
     if (w < 32) {
         for (; i + per <= m; i += per, d += 32)
             _mm256_storeu_si256((__m256i *)(void *)d,

@@ -129,8 +129,12 @@ void tl_gather16_ukernel__scalar(const uint8_t *, ptrdiff_t, uint8_t *, size_t, 
 void tl_gather32_ukernel__scalar(const uint8_t *, ptrdiff_t, uint8_t *, size_t, size_t);
 void tl_gather64_ukernel__scalar(const uint8_t *, ptrdiff_t, uint8_t *, size_t, size_t);
 
+/* The shuffle spreads (AVX2, NEON below): whether the pixels fit a 16-byte
+ * lane's shuffle, and the lane's control (move/scalar.c). */
+int tl_spread_fits16(unsigned w, const uint8_t *mask);
+void tl_spread_ctl16(uint8_t ctl[16], unsigned w, size_t rd, const uint8_t *mask);
 /* The same with one in-lane byte shuffle per 32 bytes (AVX2), where
- * tl_spread_fits__avx2 / tl_gather_fits__avx2 say so: spread into dense
+ * tl_spread_fits16 / tl_gather_fits__avx2 say so: spread into dense
  * pixels of w = 4 .. 64 bytes whose bytes lie in their first 16 (mask as
  * above; t is read up to 16 bytes past a run's start); gather from dense
  * pixels of ss = 4 or 8 bytes, exactly m * rs bytes written and only the
@@ -138,8 +142,6 @@ void tl_gather64_ukernel__scalar(const uint8_t *, ptrdiff_t, uint8_t *, size_t, 
  * (sat 2) in the register (identity quantizations: kDLA_HWC4 i8 into RGB
  * u8, straight into the destination). */
 #if defined(__x86_64__) || defined(_M_X64)
-int tl_spread_fits__avx2(unsigned w, const uint8_t *mask);
-void tl_spread_ctl__avx2(uint8_t ctl[32], unsigned w, size_t rd, const uint8_t *mask); /* the shuffle's control */
 void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,
                              const uint8_t *ctl);
 int tl_gather_fits__avx2(size_t ss, size_t rs);
@@ -148,10 +150,8 @@ void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs,
 #endif
 
 /* The spread with one table lookup per 16 bytes (NEON: vqtbl1q, Armv7 two
- * vtbl2), where tl_spread_fits__neon says so: as the AVX2 one. */
+ * vtbl2), where tl_spread_fits16 says so: as the AVX2 one. */
 #if defined(__ARM_NEON) && !defined(__x86_64__)
-int tl_spread_fits__neon(unsigned w, const uint8_t *mask);
-void tl_spread_ctl__neon(uint8_t ctl[16], unsigned w, size_t rd, const uint8_t *mask);
 void tl_spread_ukernel__neon(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,
                              const uint8_t *ctl);
 #endif

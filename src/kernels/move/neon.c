@@ -100,22 +100,6 @@ void tl_x8_dup_even_rows2_ukernel__neon(const uint8_t *s, uint8_t *d, size_t n, 
  * from where the first one's bytes start and placed by one tbl (AArch64
  * vqtbl1q, Armv7 two vtbl2); wider pixels hold their bytes in the first 16,
  * the rest zero. Index 0x80 is out of the table: a zero lane. */
-int tl_spread_fits__neon(unsigned w, const uint8_t *mask)
-{
-    if (w != 4 && w != 8 && w != 16 && w != 32 && w != 64) return 0;
-    for (unsigned o = 16; o < w; o++)
-        if (mask[o]) return 0;
-    return 1;
-}
-
-void tl_spread_ctl__neon(uint8_t ctl[16], unsigned w, size_t rd, const uint8_t *mask)
-{
-    for (unsigned b = 0; b < 16; b++) {
-        unsigned o = w < 16 ? b % w : b, q = w < 16 ? b / w : 0;
-        ctl[b] = mask[o] ? (uint8_t)(q * rd + o) : 0x80;
-    }
-}
-
 static inline uint8x16_t spread_lookup(const uint8_t *t, uint8x16_t c)
 {
 #if defined(__aarch64__)

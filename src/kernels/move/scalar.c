@@ -117,6 +117,26 @@ TL_GATHER(tl_gather16_ukernel__scalar, 16)
 TL_GATHER(tl_gather32_ukernel__scalar, 32)
 TL_GATHER(tl_gather64_ukernel__scalar, 64)
 
+/* The shuffle spreads' plan (AVX2 vpshufb, NEON tbl: 16-byte lanes, each
+ * loaded where its first pixel's bytes start): whether the pixels fit, and
+ * one lane's control, index 0x80 a zero byte. Pixels of w <= 16 bytes are
+ * 16 / w to a lane; wider ones hold their bytes in the first 16. */
+int tl_spread_fits16(unsigned w, const uint8_t *mask)
+{
+    if (w != 4 && w != 8 && w != 16 && w != 32 && w != 64) return 0;
+    for (unsigned o = 16; o < w; o++)
+        if (mask[o]) return 0;
+    return 1;
+}
+
+void tl_spread_ctl16(uint8_t ctl[16], unsigned w, size_t rd, const uint8_t *mask)
+{
+    for (unsigned b = 0; b < 16; b++) {
+        unsigned o = w < 16 ? b % w : b, q = w < 16 ? b / w : 0;
+        ctl[b] = mask[o] ? (uint8_t)(q * rd + o) : 0x80;
+    }
+}
+
 void tl_stream_copy_ukernel__scalar(uint8_t *d, const uint8_t *s, size_t n) { memcpy(d, s, n); }
 
 #if !defined(__x86_64__) && !defined(_M_X64)
