@@ -1,7 +1,7 @@
 /* The machine policy, decided once (XNNPACK's config, libyuv's cpu flags):
  * the CPU's paths and features, its data caches, and the tuning numbers every
  * plan derives from them. TL_CPU, TL_CPU_DISABLE, TL_CACHES, TL_STREAM_BYTES,
- * TL_TILE_BYTES, TL_STAGE_BYTES, TL_READ_STREAMS, TL_ALIAS_ROWS,
+ * TL_TILE_BYTES, TL_STAGE_BYTES, TL_STREAM_RUN, TL_READ_STREAMS, TL_ALIAS_ROWS,
  * TL_ALIAS_STORE_ROWS and TL_SPLIT_STORES override the detection, and tests
  * replace the whole of it (tl_machine_set) to force every path. */
 #include <stdatomic.h>
@@ -249,6 +249,7 @@ void tl_machine_derive(tl_machine *m)
     m->tile_bytes = tile < 4096 ? 4096 : tile > TL_TILE_BYTES ? TL_TILE_BYTES : tile;
     m->stage_bytes = 512;
     m->read_streams = 3;
+    m->stream_run_lines = m->best_isa == TL_ISA_AVX512 ? 2 : 8;
     m->way_bytes = l1 / ways;
     m->alias_rows = ways / 2 ? ways / 2 : 1;
     m->stream_bytes = env_size("TL_STREAM_BYTES", m->stream_bytes, true);
@@ -261,6 +262,8 @@ void tl_machine_derive(tl_machine *m)
     if (a <= 1024) m->alias_rows = (unsigned)a;
     a = env_size("TL_ALIAS_STORE_ROWS", m->alias_store_rows, false);
     if (a <= 1024) m->alias_store_rows = (unsigned)a;
+    a = env_size("TL_STREAM_RUN", m->stream_run_lines, false);
+    if (a <= 8 && (a & (a - 1)) == 0) m->stream_run_lines = (unsigned)a;
     a = env_size("TL_READ_STREAMS", m->read_streams, false);
     if (a <= 16) m->read_streams = (unsigned)a;
     a = env_size("TL_SPLIT_STORES", m->split_stores, true);

@@ -253,12 +253,19 @@ static void check_t2d_once(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t 
 
 /* Plain and streamed; a tiled transpose also with every combination of the
  * policy's L1 set flags (TL_T2D_DST_ALIAS, TL_T2D_SRC_ALIAS), whatever the
- * strides: each flag only reorders the kernel's loads and stores. */
+ * strides, and streamed with runs of 1 and 8 lines per far row (2 and 4 too
+ * without set flags): each flag only reorders the kernel's loads and stores. */
 static void check_t2d_at(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1, ptrdiff_t ss0, ptrdiff_t ds1)
 {
-    int flags = k->shape == TL_T2D_ANY ? TL_T2D_STREAM | TL_T2D_DST_ALIAS | TL_T2D_SRC_ALIAS : TL_T2D_STREAM;
-    for (int stream = 0; stream <= flags; stream++)
-        if ((stream & ~flags) == 0) check_t2d_once(k, r, n0, n1, ss0, ds1, stream);
+    bool tiled = k->shape == TL_T2D_ANY;
+    int flags = tiled ? TL_T2D_STREAM | TL_T2D_DST_ALIAS | TL_T2D_SRC_ALIAS : TL_T2D_STREAM;
+    for (int stream = 0; stream <= flags; stream++) {
+        if ((stream & ~flags) != 0) continue;
+        check_t2d_once(k, r, n0, n1, ss0, ds1, stream);
+        if (!tiled || !(stream & TL_T2D_STREAM)) continue;
+        for (int log2_run = stream == TL_T2D_STREAM ? 1 : 3; log2_run <= 3; log2_run++)
+            check_t2d_once(k, r, n0, n1, ss0, ds1, stream | log2_run << TL_T2D_RUN_SHIFT);
+    }
 }
 
 static void check_t2d(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1)

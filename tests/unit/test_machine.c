@@ -116,6 +116,7 @@ TL_TEST(derived_thresholds)
     unsetenv("TL_SPLIT_STORES");
     unsetenv("TL_STAGE_BYTES");
     unsetenv("TL_READ_STREAMS");
+    unsetenv("TL_STREAM_RUN");
     m.cache = (tl_caches){{32 << 10, 8}, {1 << 20, 8}, {(size_t)32 << 20, 16}, "test"};
     tl_machine_derive(&m);
     CHECK_EQ_I64(m.stream_bytes, 8 << 20); /* a quarter of the LLC */
@@ -125,6 +126,11 @@ TL_TEST(derived_thresholds)
     CHECK_EQ_I64(m.way_bytes, 4096);
     CHECK_EQ_I64(m.alias_rows, 4);
     CHECK_EQ_I64(m.alias_store_rows, 8); /* the ways */
+    CHECK_EQ_I64(m.stream_run_lines, 8);
+    m.best_isa = TL_ISA_AVX512; /* runs of 2 where the AVX-512 path runs */
+    tl_machine_derive(&m);
+    CHECK_EQ_I64(m.stream_run_lines, 2);
+    m.best_isa = 0;
 
     m.cache = (tl_caches){{48 << 10, 12}, {2 << 20, 16}, {(size_t)2 << 20, 16}, "test"};
     tl_machine_derive(&m);
@@ -147,7 +153,9 @@ TL_TEST(derived_thresholds)
     setenv("TL_ALIAS_STORE_ROWS", "5", 1);
     setenv("TL_STAGE_BYTES", "1K", 1);
     setenv("TL_READ_STREAMS", "2", 1);
+    setenv("TL_STREAM_RUN", "4", 1);
     tl_machine_derive(&m);
+    CHECK_EQ_I64(m.stream_run_lines, 4);
     CHECK_EQ_I64(m.stage_bytes, 1024);
     CHECK_EQ_I64(m.read_streams, 2);
     CHECK_EQ_I64(m.alias_store_rows, 5);
@@ -160,12 +168,16 @@ TL_TEST(derived_thresholds)
     setenv("TL_ALIAS_STORE_ROWS", "", 1);  /* empty: ignored */
     setenv("TL_STAGE_BYTES", "63", 1);     /* below a line: ignored */
     setenv("TL_READ_STREAMS", "0", 1); /* no slices at all: ignored (1 is one stream) */
+    setenv("TL_STREAM_RUN", "3", 1);   /* not a power of 2: ignored */
     tl_machine_derive(&m);
+    CHECK_EQ_I64(m.stream_run_lines, 8);
     CHECK_EQ_I64(m.stage_bytes, 512);
     CHECK_EQ_I64(m.read_streams, 3);
     setenv("TL_STAGE_BYTES", "5000", 1); /* more than a page: ignored */
     setenv("TL_READ_STREAMS", "17", 1); /* more than 16: ignored */
+    setenv("TL_STREAM_RUN", "16", 1);   /* more than the kernels stage: ignored */
     tl_machine_derive(&m);
+    CHECK_EQ_I64(m.stream_run_lines, 8);
     CHECK_EQ_I64(m.stage_bytes, 512);
     CHECK_EQ_I64(m.read_streams, 3);
     CHECK_EQ_I64(m.alias_store_rows, 4);
@@ -189,6 +201,7 @@ TL_TEST(derived_thresholds)
     unsetenv("TL_SPLIT_STORES");
     unsetenv("TL_STAGE_BYTES");
     unsetenv("TL_READ_STREAMS");
+    unsetenv("TL_STREAM_RUN");
 }
 
 /* Rows that share L1 sets: 64x64 u8 planes (4096 bytes apart) alias on a
@@ -240,7 +253,7 @@ TL_TEST(describe_prints_policy)
     tl_plan *p = NULL;
     REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
     const char *text = tl_plan_describe(p);
-    CHECK_STR_CONTAINS(text, "streaming stores above 25165824 destination bytes in rows of 4096+ bytes (staged 512 bytes at a time, gathers reading 3 streams)");
+    CHECK_STR_CONTAINS(text, "streaming stores above 25165824 destination bytes in rows of 4096+ bytes (staged 512 bytes at a time, gathers reading 3 streams, runs of ");
     CHECK_STR_CONTAINS(text, "L1 tiles of 16384 bytes, at most 6 rows per L1 set (rows 4096 bytes apart share one), 12 stored");
     CHECK_STR_CONTAINS(text, "caches (test): L1d 49152 bytes 12-way, L2 2097152 bytes 16-way, LLC 100663296 bytes 16-way");
     tl_plan_destroy(p);

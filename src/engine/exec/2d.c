@@ -261,15 +261,17 @@ static void run_t2d_lanes(const tl_plan *p, const tl_pass *ps, const uint8_t *s,
     }
 }
 
-/* The move kernel's store flags for a raw copy: the stream permission, the
- * policy's alias verdict, and for the AVX-512 byte de-interleaves its
+/* The move kernel's store flags for a raw copy: the stream permission with
+ * the policy's run of lines per far row, the policy's alias verdict, and for the AVX-512 byte de-interleaves its
  * split-store verdict (the only kernels that read that flag). */
 static int copy_flags(const tl_plan *p, const tl_pass *ps, const tl_node *in, int64_t n1)
 {
     const tl_t2d_kernel *k = ps->x.t2d.k;
     uint64_t bytes = (uint64_t)in->count * (uint64_t)n1 * ps->esize;
     if (k->isa == TL_ISA_AVX512 && k->esize == 1 && k->shape == TL_T2D_DILV) return tl_exec_dilv_flags(p, bytes);
-    return tl_exec_streams(p, bytes) | ps->x.t2d.alias;
+    int stream = tl_exec_streams(p, bytes);
+    unsigned run = p->machine.stream_run_lines, log2_run = run >= 8 ? 3 : run >= 4 ? 2 : run >= 2 ? 1 : 0;
+    return stream | ps->x.t2d.alias | (stream ? (int)log2_run << TL_T2D_RUN_SHIFT : 0);
 }
 
 static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,

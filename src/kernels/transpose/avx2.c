@@ -12,12 +12,33 @@
 
 #include "kernels/transpose/avx2_micro.h"
 
-#define MICRO_NT MICRO /* (streamed only where a row is a whole line) */
+/* 16 source rows of 8 elements into 8 whole destination lines, streamed:
+ * two 8x8 blocks, each line's halves stored back to back so that its
+ * write-combining buffer leaves full (from DRAM, the staged 8x8 blocks'
+ * 16-byte streams ran at 0.35x memcpy into 16 planes: docs/performance.md) */
+TL_FN void tl_micro_x32_16x8_nt(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    __m256 a[8], b[8];
+    tl_x32_8x8_regs(s, ss0, a);
+    tl_x32_8x8_regs(s + 8 * ss0, ss0, b);
+    TL_UNROLL
+    for (int j = 0; j < 8; j++) {
+        _mm256_stream_ps((float *)(d + j * ds1), a[j]);
+        _mm256_stream_ps((float *)(d + j * ds1 + 32), b[j]);
+    }
+}
+
 #define MICRO tl_micro_x32_8x8
 #define MICRO2 tl_micro_x32_4x4
+#define MICRO_NT tl_micro_x32_16x8_nt
+#define NT_COLS 8
 TL_X86_TRANSPOSE(tl_x32_transpose_ukernel__avx2, x32_plain, x32_edges, 4, 8, 4)
+#undef NT_COLS
+#undef MICRO_NT
 #undef MICRO2
 #undef MICRO
+#define MICRO_NT MICRO /* (none: NT_COLS 0) */
+#define NT_COLS 0
 #define MICRO tl_micro_x16_8x8
 #define MICRO2 tl_micro_x16_4x4
 TL_X86_TRANSPOSE(tl_x16_transpose_ukernel__avx2, x16_plain, x16_edges, 2, 8, 4)

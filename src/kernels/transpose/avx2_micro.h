@@ -2,7 +2,8 @@
  * avx512.c for its edges). Needs TL_FN and TL_UNROLL. */
 #include <immintrin.h>
 
-TL_FN void tl_micro_x32_8x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+/* o[j] = column j of the 8 rows at s (destination row j). */
+static inline __attribute__((always_inline)) void tl_x32_8x8_regs(const uint8_t *s, ptrdiff_t ss0, __m256 o[8])
 {
     __m256 r[8], t[8];
     TL_UNROLL
@@ -21,8 +22,15 @@ TL_FN void tl_micro_x32_8x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff
     }
     TL_UNROLL
     for (int j = 0; j < 4; j++) {
-        _mm256_storeu_ps((float *)(d + j * ds1), _mm256_permute2f128_ps(r[j], r[j + 4], 0x20));
-        _mm256_storeu_ps((float *)(d + (j + 4) * ds1), _mm256_permute2f128_ps(r[j], r[j + 4], 0x31));
+        o[j] = _mm256_permute2f128_ps(r[j], r[j + 4], 0x20);
+        o[j + 4] = _mm256_permute2f128_ps(r[j], r[j + 4], 0x31);
     }
 }
 
+TL_FN void tl_micro_x32_8x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    __m256 o[8];
+    tl_x32_8x8_regs(s, ss0, o);
+    TL_UNROLL
+    for (int j = 0; j < 8; j++) _mm256_storeu_ps((float *)(d + j * ds1), o[j]);
+}

@@ -8,7 +8,8 @@
 #include "kernels/transpose/sse2_micro.h"
 #include "kernels/transpose/x86_tile.h"
 
-#define MICRO_NT MICRO /* (streamed only where a row is a whole line) */
+#define MICRO_NT MICRO /* (none: NT_COLS 0) */
+#define NT_COLS 0
 #define MICRO tl_micro_x32_4x4
 #define MICRO2 tl_micro_x32_4x4
 TL_X86_TRANSPOSE(tl_x32_transpose_ukernel__sse2, x32_plain, x32_edges, 4, 4, 1)

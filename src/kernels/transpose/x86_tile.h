@@ -2,7 +2,9 @@
  * register micro-kernel inside (destination lines staged through L1 when
  * the destination rows alias, below), a
  * smaller MK2 x MK2 one (MK2 1 = none) for the edges, then plain element
- * copies. The including file defines MICRO / MICRO2 (src, ss0, dst, ds1) and
+ * copies. The including file defines MICRO / MICRO2 (src, ss0, dst, ds1),
+ * MICRO_NT with NT_COLS: streaming stores of NT_COLS whole 64-byte
+ * destination lines from 64 / E source rows (NT_COLS 0: none), and
  * TL_FN / TL_KERNEL. */
 #include <emmintrin.h>
 #include <stdint.h>
@@ -84,38 +86,41 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
         /* whole-line streaming needs 64-byte aligned lines: a split line is */         \
         /* two partial write-combining flushes, far slower than plain stores */          \
         int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0; \
-        /* streaming to more than 16 rows far apart (planes): staged below */                \
-        int far = nt && n1 > 16 && ds1 >= 4096;                                               \
-        if (nt && MK * E == 64 && !far) {                                                     \
-            /* a block's rows are whole lines: streamed from registers, 16 */                \
-            /* source rows at a time, so that at most 16 far rows (planes) */                 \
-            /* are read at once and short source rows are read in address */                \
-            /* order (an L1 staging buffer in between measured slower from */                \
-            /* DRAM: NCHW <-> NHWC f32 C = 16, 256 MiB, 0.57 -> 0.8x, 0.75 -> 0.9x) */           \
-            for (size_t i0 = 0; i0 < f0; i0 += MK)                                            \
-                for (size_t i1 = 0; i1 < f1; i1 += MK)                                        \
+        /* streaming to more rows far apart (planes) than one MICRO_NT */                   \
+        /* writes: staged below, in runs of lines per row */                                 \
+        int far = nt && n1 > NT_COLS && ds1 >= 4096;                                          \
+        const size_t run = (size_t)1 << ((stream >> TL_T2D_RUN_SHIFT) & 3);                   \
+        if (NT_COLS && nt && !far) {                                                          \
+            /* MICRO_NT writes NT_COLS whole destination lines (T0 source */                  \
+            /* rows): streamed from registers, so that at most T0 far rows */                 \
+            /* (planes) are read at once and short source rows are read in */                 \
+            /* address order (an L1 staging buffer in between measured */                     \
+            /* slower from DRAM: NCHW <-> NHWC f32 C = 16, 256 MiB, AVX-512 */                \
+            /* 0.57 -> 0.8x, 0.75 -> 0.9x; AVX2, Zen 3: docs/performance.md) */               \
+            size_t h0 = n0 / T0 * T0, h1 = NT_COLS ? n1 / NT_COLS * NT_COLS : 0;            \
+            for (size_t i0 = 0; i0 < h0; i0 += T0)                                            \
+                for (size_t i1 = 0; i1 < h1; i1 += NT_COLS)                                   \
                     MICRO_NT(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
             _mm_sfence();                                                                     \
-            edges_fn(src, ss0, dst, ds1, f0, n0, 0, f1);                                      \
-            edges_fn(src, ss0, dst, ds1, 0, n0, f1, n1);                                      \
+            edges_fn(src, ss0, dst, ds1, h0, n0, 0, h1);                                      \
+            edges_fn(src, ss0, dst, ds1, 0, n0, h1, n1);                                      \
             return;                                                                           \
         }                                                                                     \
         if ((ds1 % 512 == 0 || nt || (stream & TL_T2D_DST_ALIAS)) && T0 % MK == 0) { /* staged */ \
-            /* streaming to more than 16 rows far apart (planes): L = 2 */                    \
-            /* consecutive lines per destination row at a time (128 bytes), */               \
-            /* so DRAM sees bursts, not 64-byte writes spread over n1 rows, */                \
-            /* and the next chunk of source rows is prefetched into the L2, */               \
-            /* a line per store, so reads and writes overlap as in a copy */                 \
-            /* (NHWC -> NCHW f32 C = 64, 1024 x 1024, Zen 5, 32 KiB L1 VM: */                 \
-            /* 14-15 -> 26-30 GB/s with runs of 4; 16 blocks streamed from */                \
-            /* registers with the prefetch 17-24, runs of 8 lines 21-24, of */               \
-            /* 2 lines 27-29; on the 48 KiB L1 VM, tl_bench 256 MiB, runs of */               \
-            /* 2 0.82-0.83x, of 4 0.72-0.75x, of 8 0.69x). Rows close together are */          \
-            /* one stream. Plain stores to rows whose lines share one L1 set */              \
+            /* streaming to rows far apart (planes): runs of `run` (the */                   \
+            /* policy's stream_run_lines) consecutive lines per destination */                \
+            /* row at a time, so DRAM sees bursts, not 64-byte writes spread */               \
+            /* over n1 rows, and the next chunk of source rows is prefetched */               \
+            /* into the L2, a line per store, so reads and writes overlap as */               \
+            /* in a copy. The best run differs between machines: NHWC -> NCHW */              \
+            /* f32 C = 64, 256 MiB, Zen 5 (AVX-512): runs of 2 0.82x memcpy, */              \
+            /* of 4 0.72x, of 8 0.69x; Zen 3 (AVX2): 2 0.53x, 4 0.57x, 8 0.75x */              \
+            /* (docs/performance.md). Rows close together are one stream. */                  \
+            /* Plain stores to rows whose lines share one L1 set */                           \
             /* (TL_T2D_DST_ALIAS): runs of 8, so the stores in flight spread */              \
             /* over 8 sets (x86_bytes512.h, b512_run_b). */                                   \
             enum { LMAX = 8 };                                                                \
-            const size_t L = far && f0 >= 2 * T0 ? 2                                          \
+            const size_t L = far && f0 >= run * T0 ? run                                      \
                              : !nt && (stream & TL_T2D_DST_ALIAS) && f0 >= LMAX * T0 ? LMAX : 1; \
             const size_t TL = T0 * L;                                                         \
             _Alignas(64) uint8_t B[MK * 64 * LMAX];                                           \
