@@ -32,7 +32,7 @@ TL_FN void tl_micro_x32_16x8_nt(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptr
 #define MICRO2 tl_micro_x32_4x4
 #define MICRO_NT tl_micro_x32_16x8_nt
 #define NT_COLS 8
-TL_X86_TRANSPOSE(tl_x32_transpose_ukernel__avx2, x32_plain, x32_edges, 4, 8, 4)
+TL_X86_TRANSPOSE(tl_x32_transpose_ukernel__avx2, x32_plain, x32_plain, x32_edges, 4, 8, 8, 4)
 #undef NT_COLS
 #undef MICRO_NT
 #undef MICRO2
@@ -41,12 +41,83 @@ TL_X86_TRANSPOSE(tl_x32_transpose_ukernel__avx2, x32_plain, x32_edges, 4, 8, 4)
 #define NT_COLS 0
 #define MICRO tl_micro_x16_8x8
 #define MICRO2 tl_micro_x16_4x4
-TL_X86_TRANSPOSE(tl_x16_transpose_ukernel__avx2, x16_plain, x16_edges, 2, 8, 4)
+TL_X86_TRANSPOSE(tl_x16_transpose_ukernel__avx2, x16_plain, x16_plain, x16_edges, 2, 8, 8, 4)
 #undef MICRO2
 #undef MICRO
+
+/* Bytes: two 16x16 transposes at once, one per 128-bit lane (unpacks stay
+ * in their lane), so a 256-bit shuffle does the work of two 128-bit ones.
+ * In L1, per 256 bytes, Zen 3: 16x16 in xmm registers 11.8 ns, 32x16 and
+ * 16x32 here 7.5 and 8.7 ns. */
+/* The 16x16 network in both lanes: register k holds column tl_bitrev16[k]. */
+static inline __attribute__((always_inline)) void x8_lanes_16x16(__m256i a[16])
+{
+    __m256i b[16];
+    TL_UNPACK_STAGE(b, a, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8);
+    TL_UNPACK_STAGE(a, b, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16);
+    TL_UNPACK_STAGE(b, a, _mm256_unpacklo_epi32, _mm256_unpackhi_epi32);
+    TL_UNPACK_STAGE(a, b, _mm256_unpacklo_epi64, _mm256_unpackhi_epi64);
+}
+
+/* 32 source rows of 16 bytes -> 16 destination rows of 32 (rows i and
+ * 16 + i share a register: destination rows come out whole) */
+TL_FN void tl_micro_x8_32x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    __m256i a[16];
+    TL_UNROLL
+    for (int i = 0; i < 16; i++)
+        a[i] = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + i * ss0))),
+                                       _mm_loadu_si128((const __m128i *)(s + (16 + i) * ss0)), 1);
+    x8_lanes_16x16(a);
+    TL_UNROLL
+    for (int i = 0; i < 16; i++) _mm256_storeu_si256((__m256i *)(d + tl_bitrev16[i] * ds1), a[i]);
+}
+
+/* 16 source rows of 32 bytes -> 32 destination rows of 16 (source rows
+ * loaded whole: the lanes are columns 0-15 and 16-31) */
+TL_FN void tl_micro_x8_16x32(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    __m256i a[16];
+    TL_UNROLL
+    for (int i = 0; i < 16; i++) a[i] = _mm256_loadu_si256((const __m256i *)(s + i * ss0));
+    x8_lanes_16x16(a);
+    TL_UNROLL
+    for (int i = 0; i < 16; i++) {
+        _mm_storeu_si128((__m128i *)(d + tl_bitrev16[i] * ds1), _mm256_castsi256_si128(a[i]));
+        _mm_storeu_si128((__m128i *)(d + (16 + tl_bitrev16[i]) * ds1), _mm256_extracti128_si256(a[i], 1));
+    }
+}
+
+/* Three tilings, static: 16x16 (small sides, and the others' edges below
+ * 16), 32 rows x 16 columns, 16 rows x 32 columns. */
+#undef TL_KERNEL
+#define TL_KERNEL static
 #define MICRO tl_micro_x8_16x16
 #define MICRO2 tl_micro_x8_8x8
-TL_X86_TRANSPOSE(tl_x8_transpose_ukernel__avx2, x8_plain, x8_edges, 1, 16, 8)
-#undef MICRO2
+TL_X86_TRANSPOSE(x8_square, x8_plain, x8_plain, x8_edges, 1, 16, 16, 8)
 #undef MICRO
+#undef MICRO2
+#define MICRO2 tl_micro_x8_16x16
+#define MICRO tl_micro_x8_32x16
+TL_X86_TRANSPOSE(x8_rows32, x8_plain_r, x8_edges, x8_edges_r, 1, 32, 16, 16)
+#undef MICRO
+#define MICRO tl_micro_x8_16x32
+TL_X86_TRANSPOSE(x8_cols32, x8_plain_c, x8_edges, x8_edges_c, 1, 16, 32, 16)
+#undef MICRO
+#undef MICRO2
+#undef TL_KERNEL
+#define TL_KERNEL
+
+/* The 32-byte side along the longer one: whole 32-byte destination rows
+ * from 32 source rows, else whole 32-byte source rows (16 planes into
+ * pixels or a 16-channel block). */
+void tl_x8_transpose_ukernel__avx2(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
+                                   size_t n1, int stream);
+void tl_x8_transpose_ukernel__avx2(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,
+                                   size_t n1, int stream)
+{
+    if (n0 >= 32 && n1 >= 16) x8_rows32(src, ss0, dst, ds1, n0, n1, stream);
+    else if (n0 >= 16 && n1 >= 32) x8_cols32(src, ss0, dst, ds1, n0, n1, stream);
+    else x8_square(src, ss0, dst, ds1, n0, n1, stream);
+}
 #endif

@@ -72,7 +72,7 @@ TL_FN void tl_micro_x32_16x16_nt(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, pt
 #define MICRO_NT tl_micro_x32_16x16_nt /* whole lines: streamed from registers */
 #define NT_COLS 16
 #define MICRO2 tl_micro_x32_8x8
-TL_X86_TRANSPOSE(tl_x32_transpose_ukernel__avx512_tiles, x32_plain, x32_edges, 4, 16, 8)
+TL_X86_TRANSPOSE(tl_x32_transpose_ukernel__avx512_tiles, x32_plain, x32_plain, x32_edges, 4, 16, 16, 8)
 #undef MICRO2
 #undef MICRO_NT
 #undef NT_COLS

@@ -43,36 +43,33 @@ TL_FN void tl_micro_x16_8x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff
     for (int i = 0; i < 8; i++) _mm_storeu_si128((__m128i *)(d + i * ds1), t[i]);
 }
 
-/* 16x16 of bytes: four unpack stages */
+/* One stage of the 16x16 byte network: d[i], d[8 + i] = lo, hi of s[2i],
+ * s[2i + 1] (lo/hi: the unpack pair of one width, 128- or 256-bit). After
+ * the stages of 8, 16, 32 and 64 bits, register k holds column
+ * tl_bitrev16[k] of the (per-lane) 16x16 block. */
+#define TL_UNPACK_STAGE(d, s, lo, hi)                         \
+    do {                                                      \
+        TL_UNROLL                                             \
+        for (int i_ = 0; i_ < 8; i_++) {                      \
+            d[i_] = lo(s[2 * i_], s[2 * i_ + 1]);             \
+            d[i_ + 8] = hi(s[2 * i_], s[2 * i_ + 1]);         \
+        }                                                     \
+    } while (0)
+
+static const int tl_bitrev16[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
+
+/* 16x16 of bytes */
 TL_FN void tl_micro_x8_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
 {
     __m128i a[16], b[16];
     TL_UNROLL
     for (int i = 0; i < 16; i++) a[i] = _mm_loadu_si128((const __m128i *)(s + i * ss0));
+    TL_UNPACK_STAGE(b, a, _mm_unpacklo_epi8, _mm_unpackhi_epi8);
+    TL_UNPACK_STAGE(a, b, _mm_unpacklo_epi16, _mm_unpackhi_epi16);
+    TL_UNPACK_STAGE(b, a, _mm_unpacklo_epi32, _mm_unpackhi_epi32);
+    TL_UNPACK_STAGE(a, b, _mm_unpacklo_epi64, _mm_unpackhi_epi64);
     TL_UNROLL
-    for (int i = 0; i < 8; i++) {
-        b[i] = _mm_unpacklo_epi8(a[2 * i], a[2 * i + 1]);
-        b[i + 8] = _mm_unpackhi_epi8(a[2 * i], a[2 * i + 1]);
-    }
-    TL_UNROLL
-    for (int i = 0; i < 8; i++) {
-        a[i] = _mm_unpacklo_epi16(b[2 * i], b[2 * i + 1]);
-        a[i + 8] = _mm_unpackhi_epi16(b[2 * i], b[2 * i + 1]);
-    }
-    TL_UNROLL
-    for (int i = 0; i < 8; i++) {
-        b[i] = _mm_unpacklo_epi32(a[2 * i], a[2 * i + 1]);
-        b[i + 8] = _mm_unpackhi_epi32(a[2 * i], a[2 * i + 1]);
-    }
-    TL_UNROLL
-    for (int i = 0; i < 8; i++) {
-        a[i] = _mm_unpacklo_epi64(b[2 * i], b[2 * i + 1]);
-        a[i + 8] = _mm_unpackhi_epi64(b[2 * i], b[2 * i + 1]);
-    }
-    /* a[k] holds input column (output row) bit-reverse(k) */
-    static const int row_of[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
-    TL_UNROLL
-    for (int i = 0; i < 16; i++) _mm_storeu_si128((__m128i *)(d + row_of[i] * ds1), a[i]);
+    for (int i = 0; i < 16; i++) _mm_storeu_si128((__m128i *)(d + tl_bitrev16[i] * ds1), a[i]);
 }
 
 /* 8x8 of bytes from 8-byte rows */

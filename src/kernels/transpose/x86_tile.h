@@ -1,12 +1,15 @@
-/* Tiling shared by the x86 transposes: 64x64-element tiles, an MK x MK
- * register micro-kernel inside (destination lines staged through L1 when
- * the destination rows alias, below), a
- * smaller MK2 x MK2 one (MK2 1 = none) for the edges, then plain element
- * copies. The including file defines MICRO / MICRO2 (src, ss0, dst, ds1),
+
+
+
+/* Tiling shared by the x86 transposes: 64x64-element tiles, a register
+ * micro-kernel of MK0 source rows x MK1 columns inside (destination lines
+ * staged through L1 when the destination rows alias, below), a smaller
+ * MK2 x MK2 one (MK2 1 = none) for the edges, then rest_fn (plain element
+ * copies, plain_fn, or a smaller kernel's edges). The including file defines MICRO / MICRO2 (src, ss0, dst, ds1),
  * MICRO_NT with NT_COLS: streaming stores of NT_COLS whole 64-byte
  * destination lines from 64 / E source rows (NT_COLS 0: none), and
  * TL_FN / TL_KERNEL. */
-#include <emmintrin.h>
+#include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -19,6 +22,8 @@ static inline void tl_t_line(uint8_t *d, const uint8_t *s)
 {
 #ifdef __AVX512F__
     _mm512_storeu_si512((void *)d, _mm512_load_si512((const void *)s));
+#elif defined(__AVX2__)
+    for (int k = 0; k < 64; k += 32) _mm256_storeu_si256((__m256i *)(d + k), _mm256_load_si256((const __m256i *)(s + k)));
 #else
     for (int k = 0; k < 64; k += 16) _mm_storeu_si128((__m128i *)(d + k), _mm_load_si128((const __m128i *)(s + k)));
 #endif
@@ -28,7 +33,11 @@ static inline void tl_t_line(uint8_t *d, const uint8_t *s)
  * line (the source staging of rows that share L1 sets). */
 static inline void tl_t_line_in(uint8_t *d, const uint8_t *s)
 {
+#ifdef __AVX2__
+    for (int k = 0; k < 64; k += 32) _mm256_store_si256((__m256i *)(d + k), _mm256_loadu_si256((const __m256i *)(s + k)));
+#else
     for (int k = 0; k < 64; k += 16) _mm_store_si128((__m128i *)(d + k), _mm_loadu_si128((const __m128i *)(s + k)));
+#endif
 }
 
 /* The same with non-temporal stores, for destinations larger than the
@@ -38,6 +47,8 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
 {
 #ifdef __AVX512F__
     _mm512_stream_si512((void *)d, _mm512_load_si512((const void *)s));
+#elif defined(__AVX2__)
+    for (int k = 0; k < 64; k += 32) _mm256_stream_si256((__m256i *)(d + k), _mm256_load_si256((const __m256i *)(s + k)));
 #else
     for (int k = 0; k < 64; k += 16) _mm_stream_si128((__m128i *)(d + k), _mm_load_si128((const __m128i *)(s + k)));
 #endif
@@ -51,8 +62,8 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
  * speed also depends on where it lands in the binary (8 to 28 GB/s for the
  * same instructions: the loads at 12-byte steps and the 4-byte stores meet
  * modulo 4 KiB, and the memory dependence prediction goes by address). */
-#define TL_X86_TRANSPOSE(fn, plain_fn, edges_fn, E, MK, MK2)                                   \
-    TL_FN void plain_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,   \
+#define TL_X86_TRANSPOSE(fn, plain_fn, rest_fn, edges_fn, E, MK0, MK1, MK2)                                 \
+    TL_FN __attribute__((unused)) void plain_fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, \
                              size_t a0, size_t e0, size_t a1, size_t e1)                      \
     {                                                                                         \
         if (a0 >= e0) return;                                                                 \
@@ -73,16 +84,16 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
                     MICRO2(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
         else                                                                                  \
             g0 = a0, g1 = a1;                                                                 \
-        plain_fn(src, ss0, dst, ds1, g0, e0, a1, g1);                                         \
-        plain_fn(src, ss0, dst, ds1, a0, e0, g1, e1);                                         \
+        rest_fn(src, ss0, dst, ds1, g0, e0, a1, g1);                                          \
+        rest_fn(src, ss0, dst, ds1, a0, e0, g1, e1);                                          \
     }                                                                                         \
-    void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,         \
+    TL_KERNEL void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,       \
             size_t n1, int stream);                                                            \
     TL_KERNEL void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1,          \
                       size_t n0, size_t n1, int stream)                                        \
     {                                                                                         \
         enum { T = 64, T0 = 64 / E };                                                          \
-        size_t f0 = n0 / MK * MK, f1 = n1 / MK * MK;                                          \
+        size_t f0 = n0 / MK0 * MK0, f1 = n1 / MK1 * MK1;                                        \
         /* whole-line streaming needs 64-byte aligned lines: a split line is */         \
         /* two partial write-combining flushes, far slower than plain stores */          \
         int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0; \
@@ -106,7 +117,7 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             edges_fn(src, ss0, dst, ds1, 0, n0, h1, n1);                                      \
             return;                                                                           \
         }                                                                                     \
-        if ((ds1 % 512 == 0 || nt || (stream & TL_T2D_DST_ALIAS)) && T0 % MK == 0) { /* staged */ \
+        if ((ds1 % 512 == 0 || nt || (stream & TL_T2D_DST_ALIAS)) && T0 % MK0 == 0) { /* staged */ \
             /* streaming to rows far apart (planes): runs of `run` (the */                   \
             /* policy's stream_run_lines) consecutive lines per destination */                \
             /* row at a time, so DRAM sees bursts, not 64-byte writes spread */               \
@@ -123,10 +134,10 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             const size_t L = far && f0 >= run * T0 ? run                                      \
                              : !nt && (stream & TL_T2D_DST_ALIAS) && f0 >= LMAX * T0 ? LMAX : 1; \
             const size_t TL = T0 * L;                                                         \
-            _Alignas(64) uint8_t B[MK * 64 * LMAX];                                           \
+            _Alignas(64) uint8_t B[MK1 * 64 * LMAX];                                         \
             size_t g0 = f0 / TL * TL;                                                         \
             /* chunks of source rows small enough to stay in L2 while every */                \
-            /* group of MK destination rows takes its lines from them; when */               \
+            /* group of MK1 destination rows takes its lines from them; when */               \
             /* streaming from source rows in different pages (planes), one */                 \
             /* line's worth (T0 rows) at a time: the L2 streamer follows a */                \
             /* few dozen pages, and 64 concurrent planes defeat it (NCHW -> */               \
@@ -137,14 +148,14 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
                 size_t ce = g0 - c0 < CR ? g0 : c0 + CR;                                      \
                 const uint8_t *next = src + (ptrdiff_t)ce * ss0;                              \
                 size_t left = fetch && ce + CR <= g0 ? CR * (size_t)ss0 / 64 : 0;             \
-                for (size_t i1 = 0; i1 < f1; i1 += MK)                                        \
+                for (size_t i1 = 0; i1 < f1; i1 += MK1)                                       \
                     for (size_t b0 = c0; b0 < ce; b0 += TL) {                                 \
                         for (size_t l = 0; l < L; l++)                                        \
                             TL_UNROLL                                                         \
-                            for (size_t k = 0; k < T0; k += MK)                               \
+                            for (size_t k = 0; k < T0; k += MK0)                              \
                                 MICRO(src + (ptrdiff_t)(b0 + l * T0 + k) * ss0 + i1 * E, ss0, \
                                       B + l * 64 + k * E, (ptrdiff_t)(64 * L));               \
-                        for (size_t r = 0; r < MK; r++)                                       \
+                        for (size_t r = 0; r < MK1; r++)                                      \
                             for (size_t l = 0; l < L; l++) {                                  \
                                 uint8_t *o = dst + (ptrdiff_t)(i1 + r) * ds1 + (b0 + l * T0) * E; \
                                 if (nt) tl_t_line_nt(o, B + (r * L + l) * 64);                \
@@ -153,33 +164,37 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
                             }                                                                 \
                     }                                                                         \
             }                                                                                 \
-            for (size_t i1 = 0; i1 < f1; i1 += MK)                                            \
-                for (size_t i0 = g0; i0 < f0; i0 += MK)                                       \
+            for (size_t i1 = 0; i1 < f1; i1 += MK1)                                           \
+                for (size_t i0 = g0; i0 < f0; i0 += MK0)                                      \
                     MICRO(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
             if (nt) _mm_sfence();                                                             \
             edges_fn(src, ss0, dst, ds1, f0, n0, 0, f1);                                      \
             edges_fn(src, ss0, dst, ds1, 0, n0, f1, n1);                                      \
             return;                                                                           \
         }                                                                                     \
-        if (MK >= 16 && !nt && (stream & TL_T2D_SRC_ALIAS) && T0 % MK == 0) {                  \
+        if (MK0 >= 16 && !nt && (stream & TL_T2D_SRC_ALIAS) && T0 % MK1 == 0) {                \
             /* source rows sharing L1 sets (planes a multiple of 4 KiB apart, */              \
             /* into pixels): 16 rows of a block are more lines of one set than */            \
             /* the L1 has ways, so each was evicted before the next block used */            \
-            /* it. Each group of MK rows' next 64 bytes is copied whole into */               \
+            /* it. Each group of MK0 rows' next SL lines is copied whole into */              \
             /* an L1 buffer whose rows share no set, and transposed from there: */            \
-            /* every source line read once (NCHW -> NHWC u8 C = 16, 128 x 128, */             \
-            /* AVX2, Zen 3 8-way L1: docs/performance.md) */                                  \
-            _Alignas(64) uint8_t S[MK * 64];                                                  \
-            for (size_t b1 = 0; b1 < f1; b1 += T0) {                                          \
-                size_t e1 = f1 - b1 < T0 ? f1 : b1 + T0;                                      \
-                for (size_t i0 = 0; i0 < f0; i0 += MK) {                                      \
-                    for (size_t r = 0; r < MK; r++) {                                         \
+            /* every source line read once, SL in a row (one line per row at a */            \
+            /* time left the loads waiting on L2 in turn: NCHW -> NHWC u8 */                  \
+            /* C = 16, 128 x 128, AVX2, Zen 3 8-way L1, 28 GB/s with SL = 1, */               \
+            /* 32 with 2, 43 with 4 and 8; docs/performance.md) */                            \
+            enum { SL = 8, SW = 64 * SL, SC = T0 * SL };                                      \
+            _Alignas(64) uint8_t S[MK0 * SW];                                                 \
+            for (size_t b1 = 0; b1 < f1; b1 += SC) {                                          \
+                size_t e1 = f1 - b1 < SC ? f1 : b1 + SC;                                      \
+                for (size_t i0 = 0; i0 < f0; i0 += MK0) {                                     \
+                    for (size_t r = 0; r < MK0; r++) {                                        \
                         const uint8_t *row = src + (ptrdiff_t)(i0 + r) * ss0 + b1 * E;        \
-                        if (e1 - b1 == T0) tl_t_line_in(S + r * 64, row);                     \
-                        else memcpy(S + r * 64, row, (e1 - b1) * E);                          \
+                        if (e1 - b1 == SC)                                                    \
+                            for (size_t l = 0; l < SL; l++) tl_t_line_in(S + r * SW + l * 64, row + l * 64); \
+                        else memcpy(S + r * SW, row, (e1 - b1) * E);                          \
                     }                                                                         \
-                    for (size_t i1 = b1; i1 < e1; i1 += MK)                                   \
-                        MICRO(S + (i1 - b1) * E, 64, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
+                    for (size_t i1 = b1; i1 < e1; i1 += MK1)                                  \
+                        MICRO(S + (i1 - b1) * E, SW, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
                 }                                                                             \
             }                                                                                 \
             edges_fn(src, ss0, dst, ds1, f0, n0, 0, f1);                                      \
@@ -191,14 +206,14 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             for (size_t b0 = 0; b0 < f0; b0 += T) {                                          \
                 size_t e0 = f0 - b0 < T ? f0 : b0 + T;                                        \
                 if (f0 * E <= 128) { /* short destination rows (block pack): whole lines */   \
-                    for (size_t i1 = b1; i1 < e1; i1 += MK)                                   \
-                        for (size_t i0 = b0; i0 < e0; i0 += MK)                               \
+                    for (size_t i1 = b1; i1 < e1; i1 += MK1)                                  \
+                        for (size_t i0 = b0; i0 < e0; i0 += MK0)                              \
                             MICRO(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
                     continue;                                                                 \
                 }                                                                             \
                 /* consecutive blocks read on along the same source lines */                  \
-                for (size_t i0 = b0; i0 < e0; i0 += MK)                                       \
-                    for (size_t i1 = b1; i1 < e1; i1 += MK)                                   \
+                for (size_t i0 = b0; i0 < e0; i0 += MK0)                                      \
+                    for (size_t i1 = b1; i1 < e1; i1 += MK1)                                  \
                         MICRO(src + (ptrdiff_t)i0 * ss0 + i1 * E, ss0, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
             }                                                                                 \
         }                                                                                     \
