@@ -1,5 +1,7 @@
 /* The conversion a plan's kernels apply: elem.c's rule decided once and laid
  * out as the constants of the f32 pipeline (kernels/kernels.h, tl_cvt). */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
@@ -50,26 +52,58 @@ static bool quant_identity(const tl_quant *q)
     }
 }
 
-/* Whether the 8-bit table is "value plus a constant, saturated" (the same
- * scale on both sides, only the zero points differ: RKNN's zp -128 with
- * scale 1, a u8 image into an int8 input). The constant comes from an
- * answer inside the destination range and every answer is checked, so the
- * flag is exact by construction, as the table is. */
-static void find_add8(tl_cvt *cv)
+/* What the 16-bit kernels compute for code v (tl_cvt affine8), in int32
+ * (the search keeps every step inside 16 bits); floor division for the
+ * shifts, as the kernels' arithmetic shifts do. */
+static int affine8_code(int v, const tl_cvt *k, int lo, int hi)
+{
+    int t = v * k->affine8_mul + k->affine8_add, d = 1 << k->affine8_shift;
+    int fl = t >= 0 ? t / d : -((-t + d - 1) / d);
+    int u = t + k->affine8_bias + (fl & k->affine8_odd);
+    int r = u >= 0 ? u / d : -((-u + d - 1) / d);
+    return r < lo ? lo : r > hi ? hi : r;
+}
+
+/* An 8-bit table that is an affine map of the code (tl_cvt affine8): the
+ * rule's real multiplier and offset, scaled by 2^shift and rounded to
+ * integers, for the smallest shift and the first rounding (half to even,
+ * half up, down) whose map gives all 256 answers of the table, with every
+ * intermediate inside 16 bits. Nothing is assumed about the scales or the
+ * rounding mode: the table decides (TIDL rounds half away from zero, which
+ * on codes that stay positive is half up). */
+static void find_affine8(tl_cvt *cv)
 {
     int s_signed = cv->sdt == TL_I8, d_signed = cv->ddt == TL_I8;
-    int lo = d_signed ? -128 : 0, hi = d_signed ? 127 : 255, c = 0, found = 0;
-    for (unsigned x = 0; x < 256 && !found; x++) {
-        int v = s_signed ? (int8_t)x : (int)x, q = d_signed ? (int8_t)cv->lut[x] : cv->lut[x];
-        if (q > lo && q < hi) c = q - v, found = 1;
+    int lo = d_signed ? -128 : 0, hi = d_signed ? 127 : 255, vlo = s_signed ? -128 : 0, vhi = vlo + 255;
+    double in = cv->s_q == TL_Q_AFFINE ? cv->s_scale
+                : cv->s_q == TL_Q_INV  ? 1.0 / cv->s_scale
+                : cv->s_q == TL_Q_DFP  ? (double)cv->s_m1 * cv->s_m2
+                                       : 1.0;
+    double m = in * cv->d_mul, c = cv->d_add - cv->s_zp * m;
+    tl_cvt k = *cv;
+    for (int shift = 0; shift <= 14; shift++) {
+        double mf = ldexp(m, shift), cf = ldexp(c, shift);
+        if (fabs(mf) > 32767 || fabs(cf) > 32767) return;
+        k.affine8_mul = (int16_t)lrint(mf), k.affine8_add = (int16_t)lrint(cf);
+        k.affine8_shift = (uint8_t)shift;
+        int a = vlo * k.affine8_mul + k.affine8_add, b = vhi * k.affine8_mul + k.affine8_add;
+        if ((abs(a) > abs(b) ? abs(a) : abs(b)) + (1 << shift) > 32767) return;
+        int half = shift ? 1 << (shift - 1) : 0;
+        const int roundings[3][2] = {{half ? half - 1 : 0, half ? 1 : 0}, {half, 0}, {0, 0}};
+        for (int rd = 0; rd < (shift ? 3 : 1); rd++) {
+            k.affine8_bias = (int16_t)roundings[rd][0], k.affine8_odd = (uint8_t)roundings[rd][1];
+            bool all = true;
+            for (unsigned x = 0; x < 256 && all; x++) {
+                int v = s_signed ? (int8_t)x : (int)x, q = d_signed ? (int8_t)cv->lut[x] : cv->lut[x];
+                all = q == affine8_code(v, &k, lo, hi);
+            }
+            if (all) {
+                k.affine8 = 1;
+                *cv = k;
+                return;
+            }
+        }
     }
-    if (!found) return;
-    for (unsigned x = 0; x < 256; x++) {
-        int v = (s_signed ? (int8_t)x : (int)x) + c, q = d_signed ? (int8_t)cv->lut[x] : cv->lut[x];
-        if (q != (v < lo ? lo : v > hi ? hi : v)) return;
-    }
-    cv->add8 = 1;
-    cv->add8_c = (int16_t)c;
 }
 
 void tl_cvt_init_dt(tl_cvt *cv, tl_dtype s, const tl_quant *sq, tl_dtype d, const tl_quant *dq)
@@ -136,7 +170,7 @@ void tl_cvt_init_dt(tl_cvt *cv, tl_dtype s, const tl_quant *sq, tl_dtype d, cons
     if (bytes && cv->fast && cv->path != TL_EP_COPY && cv->path != TL_EP_INT) {
         for (unsigned c = 0; c < 256; c++) cv->lut[c] = (uint8_t)tl_elem_convert_raw(op, c);
         cv->lut8 = 1;
-        find_add8(cv);
+        find_affine8(cv);
     }
 }
 

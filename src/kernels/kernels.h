@@ -95,10 +95,17 @@ typedef struct tl_cvt {
     /* 8-bit code -> 8-bit code through a quantization (TIDL, RKNN, TensorRT
      * int8 images): the rule has 256 answers, computed once by elem.c */
     uint8_t lut8;       /* lut[] is valid (both dtypes 8-bit, not a raw copy) */
-    uint8_t add8;       /* and it is the source value plus add8_c, saturated to the
-                           destination range (equal scales, other zero points:
-                           RKNN's zp -128): 16-bit adds and a saturating pack on x86 */
-    int16_t add8_c;
+    uint8_t affine8;    /* and it is an affine map in 16-bit fixed point, saturated
+                           to the destination range: with t = v * affine8_mul +
+                           affine8_add (v the source code), q = (t + affine8_bias +
+                           ((t >> affine8_shift) & affine8_odd)) >> affine8_shift
+                           (arithmetic shifts: bias 2^(shift-1) - 1 and odd 1 round
+                           half to even, bias 2^(shift-1) half up, 0 down). RKNN's
+                           zp -128: v - 128; TIDL's scale 0.5: v / 2 rounded, or
+                           2v. Checked at plan time against all 256 answers
+                           (engine/cvt.c) */
+    uint8_t affine8_shift, affine8_odd;
+    int16_t affine8_mul, affine8_add, affine8_bias;
     uint8_t lut[256];   /* lut[source byte] = destination byte */
 } tl_cvt;
 

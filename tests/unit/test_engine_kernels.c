@@ -122,59 +122,73 @@ TL_TEST(convert_rows_exhaustive)
     free(want);
 }
 
-/* 8-bit tables that are the source value plus a constant, saturated (equal
- * scales, other zero points: tl_cvt add8): found where they are (scale 1,
- * RKNN's zp -128), not where they are not, and every row kernel of this
- * CPU gives the rule's answers with them: all 256 codes, odd lengths,
+/* 8-bit tables that are an affine map in 16-bit fixed point (tl_cvt
+ * affine8): found where the real map is (scales whose ratio is a power of
+ * two, any zero points: RKNN's zp -128 with scale 1, TIDL's scale 0.5 both
+ * ways, TensorRT's scale 2), and every row kernel of this CPU gives the
+ * rule's answers, with the map or without it: all 256 codes, odd lengths,
  * unaligned starts, in place, nothing written past the row. */
-TL_TEST(convert_add8)
+TL_TEST(convert_affine8)
 {
     const tl_row_kernel *ks;
     size_t nk;
     tl_registry_rows(&ks, &nk);
     tl_rng r = tl_test_rng();
     static const tl_dtype t8[] = {TL_U8, TL_I8};
-    static const int zps[][2] = {{0, -128}, {-128, 0}, {5, -3}, {100, -100}, {-128, -128}, {127, -128}};
-    static const float scales[] = {1.0f, 0.0039215689f, 0.02f};
+    static const int zps[][2] = {{0, -128}, {-128, 0}, {5, -3}, {100, -100}, {0, 0}, {127, -128}};
+    static const float scales[][2] = {{1.0f, 1.0f}, {0.5f, 1.0f}, {1.0f, 0.5f}, {2.0f, 1.0f}, {1.0f, 2.0f},
+                                      {0.25f, 4.0f}, {0.0039215689f, 0.0039215689f}, {0.02f, 0.05f},
+                                      {1.0f, 3.0f}};
+    static const int dyadic = 6; /* scales[0..5]: the ratio is a power of two */
+    static const tl_round rounds[] = {TL_ROUND_EVEN, TL_ROUND_AWAY, TL_ROUND_ZERO};
     uint8_t src[600], out[600 + 64], want[600];
     int found = 0, checked = 0;
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++)
             for (size_t z = 0; z < sizeof zps / sizeof zps[0]; z++)
-                for (size_t sc = 0; sc < sizeof scales / sizeof scales[0]; sc++) {
-                    tl_quant sq = tl_test_quant(TL_Q_AFFINE, zps[z][0], scales[sc], 0, TL_ROUND_EVEN);
-                    tl_quant dq = tl_test_quant(TL_Q_AFFINE, zps[z][1], scales[sc], 0, TL_ROUND_EVEN);
-                    tl_cvt cv;
-                    tl_cvt_init_dt(&cv, t8[a], &sq, t8[b], &dq);
-                    if (!cv.lut8) continue;
-                    int constant = 1; /* every answer saturated: nothing to find a shift by */
-                    for (int c = 1; c < 256; c++) constant &= cv.lut[c] == cv.lut[0];
-                    if (scales[sc] == 1.0f && !constant && !cv.add8) /* integer reals: exactly a shift */
-                        FAILF("no shift found: %d -> %d zp %d -> %d", a, b, zps[z][0], zps[z][1]);
-                    found += cv.add8;
-                    for (size_t k = 0; k < nk; k++) {
-                        const tl_row_kernel *kr = &ks[k];
-                        if (kr->sdt != t8[a] || kr->ddt != t8[b] || !tl_cpu_runs(kr->isa, kr->feat)) continue;
-                        for (int i = 0; i < 600; i++) src[i] = (uint8_t)(i < 256 ? i : tl_rng_range(&r, 0, 255));
-                        size_t off = (size_t)tl_rng_range(&r, 0, 63), len = 600 - off - (size_t)tl_rng_range(&r, 0, 63);
-                        for (size_t i = 0; i < len; i++) want[i] = (uint8_t)tl_elem_convert_raw(&cv.op, src[off + i]);
-                        memset(out, 0xA5, sizeof out);
-                        kr->fn(src + off, out + 1, len, &cv);
-                        if (memcmp(out + 1, want, len) != 0 || out[0] != 0xA5 || out[len + 1] != 0xA5)
-                            FAILF("%s zp %d -> %d scale %g: wrong row", kr->name, zps[z][0], zps[z][1], scales[sc]);
-                        kr->fn(src + off, src + off, len, &cv); /* in place */
-                        if (memcmp(src + off, want, len) != 0)
-                            FAILF("%s zp %d -> %d scale %g: wrong in place", kr->name, zps[z][0], zps[z][1], scales[sc]);
-                        checked++;
+                for (int sc = 0; sc < (int)(sizeof scales / sizeof scales[0]); sc++)
+                    for (int rd = 0; rd < 3; rd++) {
+                        tl_quant sq = tl_test_quant(TL_Q_AFFINE, zps[z][0], scales[sc][0], 0, TL_ROUND_EVEN);
+                        tl_quant dq = tl_test_quant(TL_Q_AFFINE, zps[z][1], scales[sc][1], 0, rounds[rd]);
+                        tl_cvt cv;
+                        tl_cvt_init_dt(&cv, t8[a], &sq, t8[b], &dq);
+                        if (!cv.lut8) continue;
+                        int constant = 1; /* every answer saturated: any map fits */
+                        for (int c = 1; c < 256; c++) constant &= cv.lut[c] == cv.lut[0];
+                        if (sc < dyadic && rounds[rd] == TL_ROUND_EVEN && !constant && !cv.affine8)
+                            FAILF("no affine map: %d -> %d zp %d -> %d scale %g -> %g", a, b, zps[z][0], zps[z][1],
+                                  scales[sc][0], scales[sc][1]);
+                        found += cv.affine8;
+                        for (size_t k = 0; k < nk; k++) {
+                            const tl_row_kernel *kr = &ks[k];
+                            if (kr->sdt != t8[a] || kr->ddt != t8[b] || !tl_cpu_runs(kr->isa, kr->feat)) continue;
+                            for (int i = 0; i < 600; i++) src[i] = (uint8_t)(i < 256 ? i : tl_rng_range(&r, 0, 255));
+                            size_t off = (size_t)tl_rng_range(&r, 0, 63), len = 600 - off - (size_t)tl_rng_range(&r, 0, 63);
+                            for (size_t i = 0; i < len; i++) want[i] = (uint8_t)tl_elem_convert_raw(&cv.op, src[off + i]);
+                            memset(out, 0xA5, sizeof out);
+                            kr->fn(src + off, out + 1, len, &cv);
+                            if (memcmp(out + 1, want, len) != 0 || out[0] != 0xA5 || out[len + 1] != 0xA5)
+                                FAILF("%s zp %d -> %d scale %g -> %g round %d: wrong row", kr->name, zps[z][0], zps[z][1],
+                                      scales[sc][0], scales[sc][1], rd);
+                            kr->fn(src + off, src + off, len, &cv); /* in place */
+                            if (memcmp(src + off, want, len) != 0)
+                                FAILF("%s zp %d -> %d scale %g -> %g round %d: wrong in place", kr->name, zps[z][0],
+                                      zps[z][1], scales[sc][0], scales[sc][1], rd);
+                            checked++;
+                        }
                     }
-                }
-    CHECK(found >= 24);
-    CHECK(checked > 50);
-    /* a scale change is no shift */
-    tl_quant sq = tl_test_quant(TL_Q_AFFINE, 0, 0.5f, 0, TL_ROUND_EVEN), dq = tl_test_quant(TL_Q_AFFINE, 0, 1.0f, 0, TL_ROUND_EVEN);
+    CHECK(found >= 100);
+    CHECK(checked > 300);
+    /* TIDL's scale 0.5: into i8 twice the value (no shift), back half of it
+     * rounded to even (a shift of 1) */
+    tl_quant none = tl_test_quant(TL_Q_AFFINE, 0, 1.0f, 0, TL_ROUND_EVEN);
+    tl_quant half = tl_test_quant(TL_Q_AFFINE, 0, 0.5f, 0, TL_ROUND_EVEN);
     tl_cvt cv;
-    tl_cvt_init_dt(&cv, TL_U8, &sq, TL_I8, &dq);
-    CHECK(cv.lut8 && !cv.add8);
+    tl_cvt_init_dt(&cv, TL_U8, &none, TL_I8, &half);
+    CHECK(cv.affine8 && cv.affine8_mul == 2 && cv.affine8_add == 0 && cv.affine8_shift == 0);
+    tl_cvt_init_dt(&cv, TL_I8, &half, TL_U8, &none);
+    CHECK(cv.affine8 && cv.affine8_mul == 1 && cv.affine8_shift == 1);
+    CHECK(cv.lut[3] == 2 && cv.lut[5] == 2 && cv.lut[7] == 4); /* 1.5 -> 2, 2.5 -> 2, 3.5 -> 4 */
 }
 
 /* The 8-bit table kernels against the element rule, for every quantization
@@ -1459,7 +1473,7 @@ int main(int argc, char **argv)
     tl_test_init(argc, argv);
     TL_RUN(convert_rows_exhaustive);
     TL_RUN(convert_lut_kernels);
-    TL_RUN(convert_add8);
+    TL_RUN(convert_affine8);
     TL_RUN(move_kernels);
     TL_RUN(move_kernels_strides);
     TL_RUN(move_kernels_planes);

@@ -274,19 +274,32 @@ TL_NI bool int_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const
     return true;
 }
 
-/* 8-bit tables that are a shift (tl_cvt add8: equal scales, other zero
- * points): 16 codes widened to 16 bits, the constant added, narrowed with
- * saturation; the last codes through the table. Armv7 otherwise takes the
- * f32 pipeline or a byte-at-a-time table (RV1106-class boards: RKNN's zp
- * -128 inputs); AArch64 too, as few instructions as its four tbl steps. */
-TL_NI void add8_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const tl_cvt *cv)
+/* 8-bit tables that are an affine map (tl_cvt affine8): 16 codes widened
+ * to 16 bits, times mul plus add (one multiply-accumulate), shifted right
+ * with the map's rounding (bias and the kept bit 0 added first), narrowed
+ * with saturation; the last codes through the table. Armv7 otherwise takes
+ * a byte-at-a-time table (RV1106-class boards: RKNN's zp -128 inputs,
+ * TIDL's scale 0.5); on AArch64 only a plain add, as few instructions as
+ * its four tbl steps (the table is fewer than a multiply and a shift). */
+static inline int16x8_t aff8_lanes(int16x8_t t, int16x8_t mul, int16x8_t add, int16x8_t bias, int16x8_t odd,
+                                   int16x8_t right)
 {
-    const int16x8_t c = vdupq_n_s16(cv->add8_c);
+    t = vmlaq_s16(add, t, mul);
+    int16x8_t kept = vandq_s16(vshlq_s16(t, right), odd);
+    return vshlq_s16(vaddq_s16(vaddq_s16(t, bias), kept), right);
+}
+
+TL_NI void affine8_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const tl_cvt *cv)
+{
+    const int sh = cv->affine8_shift;
+    const int16x8_t mul = vdupq_n_s16(cv->affine8_mul), add = vdupq_n_s16(cv->affine8_add);
+    const int16x8_t bias = vdupq_n_s16(cv->affine8_bias), odd = vdupq_n_s16(cv->affine8_odd);
+    const int16x8_t right = vdupq_n_s16((int16_t)-sh);
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         int16x8_t l, h;
         widen8(S, vld1q_u8(sp + i), &l, &h);
-        l = vaddq_s16(l, c), h = vaddq_s16(h, c);
+        l = aff8_lanes(l, mul, add, bias, odd, right), h = aff8_lanes(h, mul, add, bias, odd, right);
         if (D == TL_U8) vst1q_u8(dp + i, vcombine_u8(vqmovun_s16(l), vqmovun_s16(h)));
         else vst1q_s8((int8_t *)(dp + i), vcombine_s8(vqmovn_s16(l), vqmovn_s16(h)));
     }
@@ -332,8 +345,8 @@ TL_NI void row(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, uint8_t *dp
     const size_t es = tl_p_size(S), ed = tl_p_size(D);
     nk k;
     if (cv->path == TL_EP_INT && int_row(S, D, sp, dp, n, cv)) return;
-    if (es == 1 && ed == 1 && cv->add8) {
-        add8_row(S, D, sp, dp, n, cv);
+    if (es == 1 && ed == 1 && cv->affine8 && (!TL_NEON_A64 || (cv->affine8_mul == 1 && !cv->affine8_shift))) {
+        affine8_row(S, D, sp, dp, n, cv);
         return;
     }
 #if TL_NEON_A64

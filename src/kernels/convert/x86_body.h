@@ -114,15 +114,39 @@ TL_FN void stage_out(const tl_cvt *cv, int D, uint8_t *p, vf x)
     }
 }
 
-/* ---- 8-bit tables that are "plus a constant, saturated" (tl_cvt add8) --------- */
-/* 16 codes widened to 16 bits (sign or zero), the constant added, packed
- * back with signed or unsigned saturation: SSE2 (every x86 file compiles
- * it), about a quarter of the f32 pipeline's operations per byte. */
-TL_FN void add8_16(const uint8_t *s, uint8_t *d, __m128i c, int s_signed, int d_signed)
+/* ---- 8-bit tables that are an affine map (tl_cvt affine8) --------------------- */
+/* 16 codes widened to 16 bits (sign or zero), times mul plus add, shifted
+ * right with the map's rounding ((t + bias + (the kept bit 0 & odd)) >>
+ * shift; shift 0: none), packed back with signed or unsigned saturation:
+ * SSE2 (every x86 file compiles it), about half the f32 pipeline's
+ * operations per byte, a quarter when the map is a plain add. */
+typedef struct tl_aff8 {
+    __m128i mul, add, bias, odd, shift;
+    int plain; /* mul 1, shift 0: the add alone */
+} tl_aff8;
+
+TL_FN tl_aff8 aff8_init(const tl_cvt *cv)
+{
+    int sh = cv->affine8_shift;
+    tl_aff8 k = {_mm_set1_epi16(cv->affine8_mul), _mm_set1_epi16(cv->affine8_add),
+                 _mm_set1_epi16(cv->affine8_bias), _mm_set1_epi16(cv->affine8_odd), _mm_cvtsi32_si128(sh),
+                 cv->affine8_mul == 1 && sh == 0};
+    return k;
+}
+
+TL_FN __m128i aff8_lanes(__m128i t, const tl_aff8 *k)
+{
+    if (k->plain) return _mm_add_epi16(t, k->add);
+    t = _mm_add_epi16(_mm_mullo_epi16(t, k->mul), k->add);
+    __m128i kept = _mm_and_si128(_mm_sra_epi16(t, k->shift), k->odd);
+    return _mm_sra_epi16(_mm_add_epi16(_mm_add_epi16(t, k->bias), kept), k->shift);
+}
+
+TL_FN void affine8_16(const uint8_t *s, uint8_t *d, const tl_aff8 *k, int s_signed, int d_signed)
 {
     __m128i x = _mm_loadu_si128((const __m128i *)s);
     __m128i ext = s_signed ? _mm_cmpgt_epi8(_mm_setzero_si128(), x) : _mm_setzero_si128();
-    __m128i a = _mm_add_epi16(_mm_unpacklo_epi8(x, ext), c), b = _mm_add_epi16(_mm_unpackhi_epi8(x, ext), c);
+    __m128i a = aff8_lanes(_mm_unpacklo_epi8(x, ext), k), b = aff8_lanes(_mm_unpackhi_epi8(x, ext), k);
     _mm_storeu_si128((__m128i *)d, d_signed ? _mm_packs_epi16(a, b) : _mm_packus_epi16(a, b));
 }
 
@@ -131,26 +155,29 @@ TL_FN void add8_16(const uint8_t *s, uint8_t *d, __m128i c, int s_signed, int d_
     void fn(const void *src, void *dst, size_t n, const tl_cvt *cv);                           \
     TL_KERNEL void fn(const void *src, void *dst, size_t n, const tl_cvt *cv_in)               \
     {                                                                                          \
-        /* a local copy: stores through dst cannot alias it, so the constants */               \
-        /* and the mode tests are loaded once, not after every store */                        \
-        const tl_cvt cv_local = *cv_in, *cv = &cv_local;                                       \
-        const size_t es = tl_p_size(S), ed = tl_p_size(D);                                     \
         const uint8_t *sp = (const uint8_t *)src;                                              \
         uint8_t *dp = (uint8_t *)dst;                                                          \
         size_t i = 0;                                                                          \
-        const int plain = plain_u8(cv, D);                                                     \
-        if (cv->path == TL_EP_INT && ((S == TL_U8 && D == TL_I8) || (S == TL_I8 && D == TL_U8)))  \
+        if (cv_in->path == TL_EP_INT && ((S == TL_U8 && D == TL_I8) || (S == TL_I8 && D == TL_U8))) \
         {                                                                                      \
             for (; i + SAT8_BYTES <= n; i += SAT8_BYTES) sat8(sp + i, dp + i, D == TL_I8);     \
             sat8_tail(sp + i, dp + i, n - i, D == TL_I8);                                      \
             return;                                                                            \
         }                                                                                      \
-        if ((S == TL_U8 || S == TL_I8) && (D == TL_U8 || D == TL_I8) && cv->add8) {            \
-            const __m128i c = _mm_set1_epi16(cv->add8_c);                                      \
-            for (; i + 16 <= n; i += 16) add8_16(sp + i, dp + i, c, S == TL_I8, D == TL_I8);   \
-            for (; i < n; i++) dp[i] = cv->lut[sp[i]]; /* the table: the same answers */      \
+        if ((S == TL_U8 || S == TL_I8) && (D == TL_U8 || D == TL_I8) && cv_in->affine8) {      \
+            const tl_aff8 k = aff8_init(cv_in);                                                \
+            for (; i + 16 <= n; i += 16) affine8_16(sp + i, dp + i, &k, S == TL_I8, D == TL_I8); \
+            for (; i < n; i++) dp[i] = cv_in->lut[sp[i]]; /* the table: the same answers */   \
             return;                                                                            \
         }                                                                                      \
+        /* a local copy of the constants (not the 256-byte table: a copy of */                \
+        /* it per row was a tenth of a TIDL row's time): stores through dst */                \
+        /* cannot alias it, so they and the mode tests are loaded once */                      \
+        tl_cvt cv_local;                                                                       \
+        memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));                                       \
+        const tl_cvt *cv = &cv_local;                                                          \
+        const size_t es = tl_p_size(S), ed = tl_p_size(D);                                     \
+        const int plain = plain_u8(cv, D);                                                     \
         for (; i + 4 * W <= n; i += 4 * W) {                                                   \
             vf a = stage_in(cv, S, sp + i * es), b = stage_in(cv, S, sp + (i + W) * es);        \
             vf c = stage_in(cv, S, sp + (i + 2 * W) * es), e = stage_in(cv, S, sp + (i + 3 * W) * es); \
