@@ -150,6 +150,42 @@ TL_FN void affine8_16(const uint8_t *s, uint8_t *d, const tl_aff8 *k, int s_sign
     _mm_storeu_si128((__m128i *)d, d_signed ? _mm_packs_epi16(a, b) : _mm_packus_epi16(a, b));
 }
 
+/* The same 32 codes a step in the 16-bit lanes of two ymm registers, for
+ * the files that compile AVX2 (TL_AFF8_WIDE 32): a third fewer operations
+ * per byte than two 16-byte steps. */
+#if defined(TL_AFF8_WIDE) && TL_AFF8_WIDE == 32
+TL_FN __m256i aff8_lanes256(__m256i t, __m256i mul, __m256i add, __m256i bias, __m256i odd, __m128i shift, int plain)
+{
+    if (plain) return _mm256_add_epi16(t, add);
+    t = _mm256_add_epi16(_mm256_mullo_epi16(t, mul), add);
+    __m256i kept = _mm256_and_si256(_mm256_sra_epi16(t, shift), odd);
+    return _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(t, bias), kept), shift);
+}
+
+TL_FN size_t affine8_wide(const uint8_t *s, uint8_t *d, size_t n, const tl_aff8 *k, int s_signed, int d_signed)
+{
+    const __m256i mul = _mm256_broadcastsi128_si256(k->mul), add = _mm256_broadcastsi128_si256(k->add);
+    const __m256i bias = _mm256_broadcastsi128_si256(k->bias), odd = _mm256_broadcastsi128_si256(k->odd);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m128i lo = _mm_loadu_si128((const __m128i *)(s + i)), hi = _mm_loadu_si128((const __m128i *)(s + i + 16));
+        __m256i a = s_signed ? _mm256_cvtepi8_epi16(lo) : _mm256_cvtepu8_epi16(lo);
+        __m256i b = s_signed ? _mm256_cvtepi8_epi16(hi) : _mm256_cvtepu8_epi16(hi);
+        a = aff8_lanes256(a, mul, add, bias, odd, k->shift, k->plain);
+        b = aff8_lanes256(b, mul, add, bias, odd, k->shift, k->plain);
+        __m256i p = d_signed ? _mm256_packs_epi16(a, b) : _mm256_packus_epi16(a, b); /* per lane */
+        _mm256_storeu_si256((__m256i *)(d + i), _mm256_permute4x64_epi64(p, 0xD8));
+    }
+    return i;
+}
+#else
+TL_FN size_t affine8_wide(const uint8_t *s, uint8_t *d, size_t n, const tl_aff8 *k, int s_signed, int d_signed)
+{
+    (void)s, (void)d, (void)n, (void)k, (void)s_signed, (void)d_signed;
+    return 0;
+}
+#endif
+
 /* ---- the row: 4 vectors per step, then single vectors, then the tail ---------- */
 #define TL_X86_ROW(fn, S, D)                                                                    \
     void fn(const void *src, void *dst, size_t n, const tl_cvt *cv);                           \
@@ -166,6 +202,7 @@ TL_FN void affine8_16(const uint8_t *s, uint8_t *d, const tl_aff8 *k, int s_sign
         }                                                                                      \
         if ((S == TL_U8 || S == TL_I8) && (D == TL_U8 || D == TL_I8) && cv_in->affine8) {      \
             const tl_aff8 k = aff8_init(cv_in);                                                \
+            i = affine8_wide(sp, dp, n, &k, S == TL_I8, D == TL_I8);                           \
             for (; i + 16 <= n; i += 16) affine8_16(sp + i, dp + i, &k, S == TL_I8, D == TL_I8); \
             for (; i < n; i++) dp[i] = cv_in->lut[sp[i]]; /* the table: the same answers */   \
             return;                                                                            \
