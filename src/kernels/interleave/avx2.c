@@ -194,6 +194,6 @@ TL_ILV_PLANES(tl_x8_interleave3_ukernel__avx2, 1, 3, ilv_x8_3)
 TL_ILV_T2D(tl_x8_interleave3_t2d_ukernel__avx2, tl_x8_interleave3_ukernel__avx2, 1, 3)
 TL_ILV_PLANES(tl_x32_interleave3_ukernel__avx2, 4, 3, ilv_x32_3)
 TL_ILV_T2D(tl_x32_interleave3_t2d_ukernel__avx2, tl_x32_interleave3_ukernel__avx2, 4, 3)
-TL_DILV_T2D(tl_x8_deinterleave3_ukernel__avx2, 1, 3, dilv_x8_3)
-TL_DILV_T2D(tl_x32_deinterleave3_ukernel__avx2, 4, 3, dilv_x32_3)
+TL_DILV_T2D(tl_x8_deinterleave3_ukernel__avx2, 1, 3, dilv_x8_3, 32)
+TL_DILV_T2D(tl_x32_deinterleave3_ukernel__avx2, 4, 3, dilv_x32_3, 8)
 #endif

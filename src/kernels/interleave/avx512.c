@@ -212,6 +212,6 @@ TL_KERNEL void tl_i8_u8_repack3_0_1_ukernel__avx512(const uint8_t *src, uint8_t 
 
 TL_ILV_PLANES(tl_x8_interleave3_ukernel__avx512, 1, 3, ilv_x8_3_copy)
 TL_ILV_T2D(tl_x8_interleave3_t2d_ukernel__avx512, tl_x8_interleave3_ukernel__avx512, 1, 3)
-TL_DILV_T2D(tl_x8_deinterleave3_ukernel__avx512, 1, 3, dilv_x8_3_copy)
-TL_DILV_T2D(tl_x32_deinterleave3_ukernel__avx512, 4, 3, dilv_x32_3)
+TL_DILV_T2D(tl_x8_deinterleave3_ukernel__avx512, 1, 3, dilv_x8_3_copy, 64)
+TL_DILV_T2D(tl_x32_deinterleave3_ukernel__avx512, 4, 3, dilv_x32_3, 16)
 #endif

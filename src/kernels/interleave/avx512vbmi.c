@@ -40,7 +40,7 @@ TL_FN size_t dilv_x8_3_copy(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t 
 {
     return dilv_x8_3(s, d, ds1, n, stream, NULL);
 }
-TL_DILV_T2D(tl_x8_deinterleave3_ukernel__avx512vbmi, 1, 3, dilv_x8_3_copy)
+TL_DILV_T2D(tl_x8_deinterleave3_ukernel__avx512vbmi, 1, 3, dilv_x8_3_copy, 64)
 
 /* The same for the interleave: whole output registers by byte permutes. */
 TL_FN size_t ilv_x8_3_copy(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)

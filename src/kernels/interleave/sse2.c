@@ -20,6 +20,6 @@ TL_ILV_PLANES(tl_x32_interleave2_ukernel__sse2, 4, 2, ilv_x32_2)
 TL_ILV_T2D(tl_x32_interleave2_t2d_ukernel__sse2, tl_x32_interleave2_ukernel__sse2, 4, 2)
 TL_ILV_PLANES(tl_x32_interleave4_ukernel__sse2, 4, 4, ilv_x32_4)
 TL_ILV_T2D(tl_x32_interleave4_t2d_ukernel__sse2, tl_x32_interleave4_ukernel__sse2, 4, 4)
-TL_DILV_T2D(tl_x8_deinterleave2_ukernel__sse2, 1, 2, dilv_x8_2)
-TL_DILV_T2D(tl_x32_deinterleave4_ukernel__sse2, 4, 4, dilv_x32_4)
+TL_DILV_T2D(tl_x8_deinterleave2_ukernel__sse2, 1, 2, dilv_x8_2, 16)
+TL_DILV_T2D(tl_x32_deinterleave4_ukernel__sse2, 4, 4, dilv_x32_4, 4)
 #endif

@@ -19,8 +19,12 @@
             for (int c = 0; c < C; c++) memcpy(dst + (ptrdiff_t)i * ds1 + c * E, planes[c] + i * E, E); \
     }
 
-/* De-interleave: the vector body for packed pixels (ss0 == C * E). */
-#define TL_DILV_T2D(fn, E, C, BODY)                                                           \
+/* De-interleave: the vector body for packed pixels (ss0 == C * E), STEP
+ * pixels a step; the last pixels of a row of at least STEP as one more step
+ * over its last STEP pixels (some written twice, with the same values), not
+ * one by one (TIDL's padded planes: a row of 296 pixels left 8 to the byte
+ * loop, per image row). */
+#define TL_DILV_T2D(fn, E, C, BODY, STEP)                                                     \
     void fn(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0,        \
             size_t n1, int stream);                                                           \
     TL_KERNEL void fn(                                                                        \
@@ -28,7 +32,13 @@
     {                                                                                         \
         size_t i = 0;                                                                         \
         (void)n1;                                                                             \
-        if (ss0 == C * E) i = BODY(src, dst, ds1, n0, stream);                                        \
+        if (ss0 == C * E) {                                                                   \
+            i = BODY(src, dst, ds1, n0, stream);                                              \
+            if (i < n0 && n0 >= STEP) {                                                       \
+                (void)BODY(src + (n0 - STEP) * C * E, dst + (n0 - STEP) * E, ds1, STEP, stream); \
+                i = n0;                                                                       \
+            }                                                                                 \
+        }                                                                                     \
         for (; i < n0; i++)                                                                   \
             for (int c = 0; c < C; c++) memcpy(dst + c * ds1 + i * E, src + (ptrdiff_t)i * ss0 + c * E, E); \
     }
