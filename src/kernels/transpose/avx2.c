@@ -1,5 +1,6 @@
-/* Tiled transposes, AVX2: 8x8 of 32-bit in ymm registers; 16- and 8-bit use
- * the SSE2 register transposes (VEX-encoded here). */
+/* Tiled transposes, AVX2: 8x8 of 32-bit in ymm registers (16x8 whole lines
+ * when streaming); 16-bit the SSE2 8x8 (VEX-encoded here); 8-bit two 16x16
+ * blocks per ymm register, one per lane. */
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
 #include <stddef.h>
