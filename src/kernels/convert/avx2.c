@@ -80,7 +80,6 @@ TL_FN void sat8_tail(const uint8_t *s, uint8_t *d, size_t n, int to_i8)
     for (size_t k = 0; k < n; k++) d[k] = to_i8 ? (s[k] > 127 ? 127 : s[k]) : (s[k] > 127 ? 0 : s[k]);
 }
 #define SAT8_BYTES 32
-#define TL_AFF8_WIDE 32
 
 #include "kernels/convert/x86_body.h"
 

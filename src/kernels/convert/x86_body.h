@@ -114,77 +114,7 @@ TL_FN void stage_out(const tl_cvt *cv, int D, uint8_t *p, vf x)
     }
 }
 
-/* ---- 8-bit tables that are an affine map (tl_cvt affine8) --------------------- */
-/* 16 codes widened to 16 bits (sign or zero), times mul plus add, shifted
- * right with the map's rounding ((t + bias + (the kept bit 0 & odd)) >>
- * shift; shift 0: none), packed back with signed or unsigned saturation:
- * SSE2 (every x86 file compiles it), about half the f32 pipeline's
- * operations per byte, a quarter when the map is a plain add. */
-typedef struct tl_aff8 {
-    __m128i mul, add, bias, odd, shift;
-    int plain; /* mul 1, shift 0: the add alone */
-} tl_aff8;
-
-TL_FN tl_aff8 aff8_init(const tl_cvt *cv)
-{
-    int sh = cv->affine8_shift;
-    tl_aff8 k = {_mm_set1_epi16(cv->affine8_mul), _mm_set1_epi16(cv->affine8_add),
-                 _mm_set1_epi16(cv->affine8_bias), _mm_set1_epi16(cv->affine8_odd), _mm_cvtsi32_si128(sh),
-                 cv->affine8_mul == 1 && sh == 0};
-    return k;
-}
-
-TL_FN __m128i aff8_lanes(__m128i t, const tl_aff8 *k)
-{
-    if (k->plain) return _mm_add_epi16(t, k->add);
-    t = _mm_add_epi16(_mm_mullo_epi16(t, k->mul), k->add);
-    __m128i kept = _mm_and_si128(_mm_sra_epi16(t, k->shift), k->odd);
-    return _mm_sra_epi16(_mm_add_epi16(_mm_add_epi16(t, k->bias), kept), k->shift);
-}
-
-TL_FN void affine8_16(const uint8_t *s, uint8_t *d, const tl_aff8 *k, int s_signed, int d_signed)
-{
-    __m128i x = _mm_loadu_si128((const __m128i *)s);
-    __m128i ext = s_signed ? _mm_cmpgt_epi8(_mm_setzero_si128(), x) : _mm_setzero_si128();
-    __m128i a = aff8_lanes(_mm_unpacklo_epi8(x, ext), k), b = aff8_lanes(_mm_unpackhi_epi8(x, ext), k);
-    _mm_storeu_si128((__m128i *)d, d_signed ? _mm_packs_epi16(a, b) : _mm_packus_epi16(a, b));
-}
-
-/* The same 32 codes a step in the 16-bit lanes of two ymm registers, for
- * the files that compile AVX2 (TL_AFF8_WIDE 32): a third fewer operations
- * per byte than two 16-byte steps. */
-#if defined(TL_AFF8_WIDE) && TL_AFF8_WIDE == 32
-TL_FN __m256i aff8_lanes256(__m256i t, __m256i mul, __m256i add, __m256i bias, __m256i odd, __m128i shift, int plain)
-{
-    if (plain) return _mm256_add_epi16(t, add);
-    t = _mm256_add_epi16(_mm256_mullo_epi16(t, mul), add);
-    __m256i kept = _mm256_and_si256(_mm256_sra_epi16(t, shift), odd);
-    return _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(t, bias), kept), shift);
-}
-
-TL_FN size_t affine8_wide(const uint8_t *s, uint8_t *d, size_t n, const tl_aff8 *k, int s_signed, int d_signed)
-{
-    const __m256i mul = _mm256_broadcastsi128_si256(k->mul), add = _mm256_broadcastsi128_si256(k->add);
-    const __m256i bias = _mm256_broadcastsi128_si256(k->bias), odd = _mm256_broadcastsi128_si256(k->odd);
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        __m128i lo = _mm_loadu_si128((const __m128i *)(s + i)), hi = _mm_loadu_si128((const __m128i *)(s + i + 16));
-        __m256i a = s_signed ? _mm256_cvtepi8_epi16(lo) : _mm256_cvtepu8_epi16(lo);
-        __m256i b = s_signed ? _mm256_cvtepi8_epi16(hi) : _mm256_cvtepu8_epi16(hi);
-        a = aff8_lanes256(a, mul, add, bias, odd, k->shift, k->plain);
-        b = aff8_lanes256(b, mul, add, bias, odd, k->shift, k->plain);
-        __m256i p = d_signed ? _mm256_packs_epi16(a, b) : _mm256_packus_epi16(a, b); /* per lane */
-        _mm256_storeu_si256((__m256i *)(d + i), _mm256_permute4x64_epi64(p, 0xD8));
-    }
-    return i;
-}
-#else
-TL_FN size_t affine8_wide(const uint8_t *s, uint8_t *d, size_t n, const tl_aff8 *k, int s_signed, int d_signed)
-{
-    (void)s, (void)d, (void)n, (void)k, (void)s_signed, (void)d_signed;
-    return 0;
-}
-#endif
+#include "kernels/convert/affine8_x86.h"
 
 /* ---- the row: 4 vectors per step, then single vectors, then the tail ---------- */
 #define TL_X86_ROW(fn, S, D)                                                                    \

@@ -10,6 +10,7 @@
 #define TL_KERNEL
 #include "kernels/interleave/interleave_lut.h" /* tl_rows3 */
 #include "kernels/interleave/x86_wrap.h"
+#include "kernels/convert/affine8_x86.h"
 
 /* Non-temporal stores when the engine allows them (the call writes more than
  * the cache holds) and every store is 32-byte aligned (pixels are sequential, so lines fill whole). */
@@ -62,7 +63,9 @@ TL_FN __m256i ld2x128(const uint8_t *lo, const uint8_t *hi)
                                    _mm_loadu_si128((const __m128i *)hi), 1);
 }
 
-TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
+/* 32 pixels a step; w: the plan's affine byte map applied to each plane's
+ * register before it is stored (NULL: a plain move). */
+TL_FN size_t dilv_x8_3_map(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream, const tl_aff8_256 *w)
 {
     int nt = streams(stream, d, ds1);
     __m256i k[3][3];
@@ -75,30 +78,42 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, in
         for (int c = 0; c < 3; c++) {
             __m256i v = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(in[0], k[c][0]), _mm256_shuffle_epi8(in[1], k[c][1])),
                                         _mm256_shuffle_epi8(in[2], k[c][2]));
-            st256(d + c * ds1 + i, v, nt);
+            st256(d + c * ds1 + i, w ? aff8_bytes256(v, w) : v, nt);
         }
     }
     if (nt) _mm_sfence();
     return i;
 }
 
+TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
+{
+    return dilv_x8_3_map(s, d, ds1, n, stream, NULL);
+}
+
 /* Rows of packed 3-byte pixels into 3 planes in one call (tl_rows3: TIDL's
  * padded planes, each planar row with head zero bytes before it and tail
  * after): the 2d executor otherwise ran once per image row, a third of the
- * time at TIDL's 296-pixel rows (perf). A row's last pixels: one more step
+ * time at TIDL's 296-pixel rows (perf). cv: the plan's conversion when it
+ * is an affine byte map (tl_cvt affine8: TIDL's i8 with scale 0.5), mapped
+ * in the registers; NULL: a plain move. A row's last pixels: one more step
  * over its last 32 (written twice, same values). */
-void tl_x8_deinterleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream);
+void tl_x8_deinterleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream,
+                                            const tl_cvt *cv);
 TL_KERNEL void tl_x8_deinterleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
-                                                      int stream)
+                                                      int stream, const tl_cvt *cv)
 {
+    tl_aff8 k8;
+    tl_aff8_256 w8;
+    const tl_aff8_256 *w = NULL;
+    if (cv) k8 = aff8_init(cv), w8 = aff8_wide_init(&k8, cv->sdt == TL_I8, cv->ddt == TL_I8), w = &w8;
     for (size_t r = 0; r < g->rows; r++) {
         const uint8_t *s = src + (ptrdiff_t)r * g->packed_row;
         uint8_t *d = dst + (ptrdiff_t)r * g->plane_row;
-        size_t i = dilv_x8_3(s, d, g->plane, g->n, stream);
-        if (i < g->n && g->n >= 32) dilv_x8_3(s + 3 * (g->n - 32), d + (g->n - 32), g->plane, 32, 0);
+        size_t i = dilv_x8_3_map(s, d, g->plane, g->n, stream, w);
+        if (i < g->n && g->n >= 32) dilv_x8_3_map(s + 3 * (g->n - 32), d + (g->n - 32), g->plane, 32, 0, w);
         else
             for (; i < g->n; i++)
-                for (int c = 0; c < 3; c++) d[c * g->plane + (ptrdiff_t)i] = s[3 * i + c];
+                for (int c = 0; c < 3; c++) d[c * g->plane + (ptrdiff_t)i] = cv ? cv->lut[s[3 * i + c]] : s[3 * i + c];
         for (int c = 0; c < 3; c++) {
             memset(d + c * g->plane - (ptrdiff_t)g->head, 0, g->head);
             memset(d + c * g->plane + (ptrdiff_t)g->n, 0, g->tail);
