@@ -254,6 +254,9 @@ TL_TEST(describe_prints_policy)
     REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
     const char *text = tl_plan_describe(p);
     CHECK_STR_CONTAINS(text, "streaming stores above 25165824 destination bytes in rows of 4096+ bytes (staged 512 bytes at a time, gathers reading 3 streams, runs of ");
+    char runs[64];
+    snprintf(runs, sizeof runs, "runs of %u lines into planes)", f.stream_run_lines);
+    CHECK_STR_CONTAINS(text, runs);
     CHECK_STR_CONTAINS(text, "L1 tiles of 16384 bytes, at most 6 rows per L1 set (rows 4096 bytes apart share one), 12 stored");
     CHECK_STR_CONTAINS(text, "caches (test): L1d 49152 bytes 12-way, L2 2097152 bytes 16-way, LLC 100663296 bytes 16-way");
     tl_plan_destroy(p);

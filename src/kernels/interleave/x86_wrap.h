@@ -34,10 +34,11 @@
         (void)n1;                                                                             \
         if (ss0 == C * E) {                                                                   \
             i = BODY(src, dst, ds1, n0, stream);                                              \
-            if (i < n0 && n0 >= STEP) {                                                       \
-                (void)BODY(src + (n0 - STEP) * C * E, dst + (n0 - STEP) * E, ds1, STEP, stream); \
+            /* done only if the body took the whole window (a body whose */               \
+            /* step is not STEP leaves the rest to the loop below) */                      \
+            if (i < n0 && n0 >= STEP &&                                                       \
+                BODY(src + (n0 - STEP) * C * E, dst + (n0 - STEP) * E, ds1, STEP, stream) == STEP) \
                 i = n0;                                                                       \
-            }                                                                                 \
         }                                                                                     \
         for (; i < n0; i++)                                                                   \
             for (int c = 0; c < C; c++) memcpy(dst + c * ds1 + i * E, src + (ptrdiff_t)i * ss0 + c * E, E); \
