@@ -317,16 +317,19 @@ const tl_executor tl_exec_2d = {"2d", 2, applicable, run, false, NULL};
  * kernel call (VBMI; the 8-bit table or a plain move): the node above the
  * 2d pair is the image's rows, and a de-interleave's fused zeros are the
  * padding bytes around each planar row (TIDL's padded planes). The 2d
- * executor ran the kernel once per row. On AVX2 the de-interleave only,
- * as a move or through an affine byte map (a u8 image into TIDL's u8 or
- * i8 planes). */
+ * executor ran the kernel once per row. On AVX2 both ways as a move or
+ * through an affine byte map (a u8 image into TIDL's u8 or i8 planes and
+ * back). */
 static bool rows_kernel(const tl_plan *p, const tl_pass *ps)
 {
 #if defined(__x86_64__) || defined(_M_X64)
     const tl_t2d_kernel *k = ps->x.t2d.k;
     const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
-    if (k->isa == TL_ISA_AVX2 && k->esize == 1 && k->param == 3 && k->shape == TL_T2D_DILV) /* a move, or an affine map */
-        return (p->cv.path == TL_EP_COPY ? ps->esize == 1 : p->cv.affine8) && in->ss == 3;
+    if (k->isa == TL_ISA_AVX2 && k->esize == 1 && k->param == 3) { /* a move, or an affine map */
+        if (!(p->cv.path == TL_EP_COPY ? ps->esize == 1 : p->cv.affine8)) return false;
+        if (k->shape == TL_T2D_DILV) return in->ss == 3;
+        return k->shape == TL_T2D_ILV && out->ds == 3 && !ps->head && !ps->tail;
+    }
     if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI) || k->isa != TL_ISA_AVX512 || k->esize != 1 || k->param != 3)
         return false;
     if (p->cv.path == TL_EP_COPY ? ps->x.t2d.lut || ps->esize != 1 : ps->x.t2d.lut != 1) return false;
@@ -344,9 +347,12 @@ static bool applicable_rows(const tl_plan *p, tl_pass *ps)
     tl_pass was = *ps;
     if (applicable(p, ps) && rows_kernel(p, ps)) {
         if (ps->x.t2d.k->isa == TL_ISA_AVX2) ps->row = NULL; /* the map runs in the kernel */
-        ps->kernel_name = ps->x.t2d.k->isa == TL_ISA_AVX2       ? "tl_x8_deinterleave3_rows_ukernel__avx2"
-                          : ps->x.t2d.k->shape == TL_T2D_DILV ? "tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi"
-                                                              : "tl_x8_lut_interleave3_rows_ukernel__avx512vbmi";
+        bool dilv = ps->x.t2d.k->shape == TL_T2D_DILV;
+        if (ps->x.t2d.k->isa == TL_ISA_AVX2)
+            ps->kernel_name = dilv ? "tl_x8_deinterleave3_rows_ukernel__avx2" : "tl_x8_interleave3_rows_ukernel__avx2";
+        else
+            ps->kernel_name = dilv ? "tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi"
+                                   : "tl_x8_lut_interleave3_rows_ukernel__avx512vbmi";
         return true;
     }
     *ps = was;
@@ -366,9 +372,10 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
      * kernel's one-stream form takes them as the pad run (TIDL's padding) */
     if (!dilv && g.plane_row >= (ptrdiff_t)g.n) g.tail = (size_t)g.plane_row - g.n;
     uint64_t bytes = (uint64_t)in->count * (uint64_t)out->count * (uint64_t)rows->count;
-    if (ps->x.t2d.k->isa == TL_ISA_AVX2)
-        tl_x8_deinterleave3_rows_ukernel__avx2(s, d + ps->head, &g, tl_exec_streams(p, bytes),
-                                               p->cv.path == TL_EP_COPY ? NULL : &p->cv);
+    const tl_cvt *map = p->cv.path == TL_EP_COPY ? NULL : &p->cv;
+    if (ps->x.t2d.k->isa == TL_ISA_AVX2 && dilv)
+        tl_x8_deinterleave3_rows_ukernel__avx2(s, d + ps->head, &g, tl_exec_streams(p, bytes), map);
+    else if (ps->x.t2d.k->isa == TL_ISA_AVX2) tl_x8_interleave3_rows_ukernel__avx2(s, d, &g, tl_exec_streams(p, bytes), map);
     else if (dilv) tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(s, d + ps->head, &g, tl_exec_dilv_flags(p, bytes), lut);
     else tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(s, d, &g, tl_exec_streams(p, bytes), lut);
 #else

@@ -11,28 +11,35 @@
 /* 16 codes widened to 16 bits (sign or zero), times mul plus add, shifted
  * right with the map's rounding ((t + bias + (the kept bit 0 & odd)) >>
  * shift; shift 0: none), packed back with signed or unsigned saturation:
- * SSE2 (every x86 file compiles it), about half the f32 pipeline's
- * operations per byte, a quarter when the map is a plain add. */
+ * SSE2 (every x86 file compiles it). Only the steps the map needs run: no
+ * multiply when mul is 1; without the kept bit (odd 0: rounding half up or
+ * down) the bias is folded into add, so the rounding is the shift alone
+ * (TIDL's v / 2 back: an add and a shift per 8 codes instead of seven
+ * operations). */
 typedef struct tl_aff8 {
     __m128i mul, add, bias, odd, shift;
-    int plain; /* mul 1, shift 0: the add alone */
+    int use_mul, use_odd, use_shift;
 } tl_aff8;
 
 TL_FN tl_aff8 aff8_init(const tl_cvt *cv)
 {
-    int sh = cv->affine8_shift;
-    tl_aff8 k = {_mm_set1_epi16(cv->affine8_mul), _mm_set1_epi16(cv->affine8_add),
-                 _mm_set1_epi16(cv->affine8_bias), _mm_set1_epi16(cv->affine8_odd), _mm_cvtsi32_si128(sh),
-                 cv->affine8_mul == 1 && sh == 0};
+    int sh = cv->affine8_shift, odd = cv->affine8_odd != 0;
+    /* odd 0: t + bias is what is shifted; the plan keeps it inside 16 bits */
+    int16_t add = (int16_t)(cv->affine8_add + (odd ? 0 : cv->affine8_bias));
+    tl_aff8 k = {_mm_set1_epi16(cv->affine8_mul), _mm_set1_epi16(add), _mm_set1_epi16(cv->affine8_bias),
+                 _mm_set1_epi16(cv->affine8_odd), _mm_cvtsi32_si128(sh), cv->affine8_mul != 1, odd, sh != 0};
     return k;
 }
 
 TL_FN __m128i aff8_lanes(__m128i t, const tl_aff8 *k)
 {
-    if (k->plain) return _mm_add_epi16(t, k->add);
-    t = _mm_add_epi16(_mm_mullo_epi16(t, k->mul), k->add);
-    __m128i kept = _mm_and_si128(_mm_sra_epi16(t, k->shift), k->odd);
-    return _mm_sra_epi16(_mm_add_epi16(_mm_add_epi16(t, k->bias), kept), k->shift);
+    if (k->use_mul) t = _mm_mullo_epi16(t, k->mul);
+    t = _mm_add_epi16(t, k->add);
+    if (k->use_odd) {
+        __m128i kept = _mm_and_si128(_mm_sra_epi16(t, k->shift), k->odd);
+        t = _mm_add_epi16(_mm_add_epi16(t, k->bias), kept);
+    }
+    return k->use_shift ? _mm_sra_epi16(t, k->shift) : t;
 }
 
 TL_FN void affine8_16(const uint8_t *s, uint8_t *d, const tl_aff8 *k, int s_signed, int d_signed)
@@ -47,40 +54,41 @@ TL_FN void affine8_16(const uint8_t *s, uint8_t *d, const tl_aff8 *k, int s_sign
  * the files compiled for AVX2 or above: a third fewer operations per byte
  * than two 16-byte steps. */
 #ifdef __AVX2__
-TL_FN __m256i aff8_lanes256(__m256i t, __m256i mul, __m256i add, __m256i bias, __m256i odd, __m128i shift, int plain)
-{
-    if (plain) return _mm256_add_epi16(t, add);
-    t = _mm256_add_epi16(_mm256_mullo_epi16(t, mul), add);
-    __m256i kept = _mm256_and_si256(_mm256_sra_epi16(t, shift), odd);
-    return _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(t, bias), kept), shift);
-}
-
-/* 32 codes in a register through the map (constants from aff8_wide_init):
- * the rows below, and the AVX2 de-interleave of rows, which maps each
- * plane's register before storing it. */
 typedef struct tl_aff8_256 {
     __m256i mul, add, bias, odd;
     __m128i shift;
-    int plain, s_signed, d_signed;
+    int use_mul, use_odd, use_shift, s_signed, d_signed;
 } tl_aff8_256;
 
+TL_FN __m256i aff8_lanes256(__m256i t, const tl_aff8_256 *w)
+{
+    if (w->use_mul) t = _mm256_mullo_epi16(t, w->mul);
+    t = _mm256_add_epi16(t, w->add);
+    if (w->use_odd) {
+        __m256i kept = _mm256_and_si256(_mm256_sra_epi16(t, w->shift), w->odd);
+        t = _mm256_add_epi16(_mm256_add_epi16(t, w->bias), kept);
+    }
+    return w->use_shift ? _mm256_sra_epi16(t, w->shift) : t;
+}
+
+/* 32 codes in a register through the map (constants from aff8_wide_init):
+ * the rows below, and the AVX2 (de)interleave of rows, which maps each
+ * plane's register. */
 TL_FN tl_aff8_256 aff8_wide_init(const tl_aff8 *k, int s_signed, int d_signed)
 {
     tl_aff8_256 w = {_mm256_broadcastsi128_si256(k->mul), _mm256_broadcastsi128_si256(k->add),
-                     _mm256_broadcastsi128_si256(k->bias), _mm256_broadcastsi128_si256(k->odd), k->shift, k->plain,
-                     s_signed, d_signed};
+                     _mm256_broadcastsi128_si256(k->bias), _mm256_broadcastsi128_si256(k->odd), k->shift,
+                     k->use_mul, k->use_odd, k->use_shift, s_signed, d_signed};
     return w;
 }
 
+/* widened in each 128-bit lane (unpack with the sign or zero bytes), so the
+ * lane-wise pack puts the codes back in order without a lane permute */
 TL_FN __m256i aff8_bytes256(__m256i x, const tl_aff8_256 *w)
 {
-    __m128i lo = _mm256_castsi256_si128(x), hi = _mm256_extracti128_si256(x, 1);
-    __m256i a = w->s_signed ? _mm256_cvtepi8_epi16(lo) : _mm256_cvtepu8_epi16(lo);
-    __m256i b = w->s_signed ? _mm256_cvtepi8_epi16(hi) : _mm256_cvtepu8_epi16(hi);
-    a = aff8_lanes256(a, w->mul, w->add, w->bias, w->odd, w->shift, w->plain);
-    b = aff8_lanes256(b, w->mul, w->add, w->bias, w->odd, w->shift, w->plain);
-    __m256i p = w->d_signed ? _mm256_packs_epi16(a, b) : _mm256_packus_epi16(a, b); /* per lane */
-    return _mm256_permute4x64_epi64(p, 0xD8);
+    __m256i ext = w->s_signed ? _mm256_cmpgt_epi8(_mm256_setzero_si256(), x) : _mm256_setzero_si256();
+    __m256i a = aff8_lanes256(_mm256_unpacklo_epi8(x, ext), w), b = aff8_lanes256(_mm256_unpackhi_epi8(x, ext), w);
+    return w->d_signed ? _mm256_packs_epi16(a, b) : _mm256_packus_epi16(a, b);
 }
 
 TL_FN size_t affine8_wide(const uint8_t *s, uint8_t *d, size_t n, const tl_aff8 *k, int s_signed, int d_signed)

@@ -35,8 +35,10 @@ TL_FN __m256i ld32_or_zero(const uint8_t *p, size_t off)
     return p ? _mm256_loadu_si256((const __m256i *)(p + off)) : _mm256_setzero_si256();
 }
 
-/* 32 pixels per step; each lane makes 48 bytes, stored in order. */
-TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
+/* 32 pixels per step; each lane makes 48 bytes, stored in order. w: the
+ * plan's affine byte map applied to each plane's register after the load
+ * (NULL: a plain move; a missing plane stays zero). */
+TL_FN size_t ilv_x8_3_map(const uint8_t *const *pl, uint8_t *d, size_t n, int stream, const tl_aff8_256 *w)
 {
     int nt = streams(stream, d, 0);
     __m256i k[3][3];
@@ -45,6 +47,7 @@ TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
         __m256i r = ld32_or_zero(pl[0], i), g = ld32_or_zero(pl[1], i), b = ld32_or_zero(pl[2], i), o[3];
+        if (w) r = aff8_bytes256(r, w), g = aff8_bytes256(g, w), b = aff8_bytes256(b, w);
         for (int q = 0; q < 3; q++)
             o[q] = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(r, k[q][0]), _mm256_shuffle_epi8(g, k[q][1])),
                                    _mm256_shuffle_epi8(b, k[q][2]));
@@ -55,6 +58,11 @@ TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream
     }
     if (nt) _mm_sfence();
     return i;
+}
+
+TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
+{
+    return ilv_x8_3_map(pl, d, n, stream, NULL);
 }
 
 TL_FN __m256i ld2x128(const uint8_t *lo, const uint8_t *hi)
@@ -90,6 +98,15 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, in
     return dilv_x8_3_map(s, d, ds1, n, stream, NULL);
 }
 
+/* The rows kernels' map in registers: NULL for a plain move. */
+TL_FN const tl_aff8_256 *rows_map(const tl_cvt *cv, tl_aff8_256 *w)
+{
+    if (!cv) return NULL;
+    tl_aff8 k = aff8_init(cv);
+    *w = aff8_wide_init(&k, cv->sdt == TL_I8, cv->ddt == TL_I8);
+    return w;
+}
+
 /* Rows of packed 3-byte pixels into 3 planes in one call (tl_rows3: TIDL's
  * padded planes, each planar row with head zero bytes before it and tail
  * after): the 2d executor otherwise ran once per image row, a third of the
@@ -102,10 +119,8 @@ void tl_x8_deinterleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, co
 TL_KERNEL void tl_x8_deinterleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
                                                       int stream, const tl_cvt *cv)
 {
-    tl_aff8 k8;
     tl_aff8_256 w8;
-    const tl_aff8_256 *w = NULL;
-    if (cv) k8 = aff8_init(cv), w8 = aff8_wide_init(&k8, cv->sdt == TL_I8, cv->ddt == TL_I8), w = &w8;
+    const tl_aff8_256 *w = rows_map(cv, &w8);
     for (size_t r = 0; r < g->rows; r++) {
         const uint8_t *s = src + (ptrdiff_t)r * g->packed_row;
         uint8_t *d = dst + (ptrdiff_t)r * g->plane_row;
@@ -118,6 +133,31 @@ TL_KERNEL void tl_x8_deinterleave3_rows_ukernel__avx2(const uint8_t *src, uint8_
             memset(d + c * g->plane - (ptrdiff_t)g->head, 0, g->head);
             memset(d + c * g->plane + (ptrdiff_t)g->n, 0, g->tail);
         }
+    }
+}
+
+/* The way back, 3 planar rows (TIDL's padded planes: the padding is not
+ * read) into rows of packed pixels in one call, the same map in the
+ * registers; a row's last pixels one overlapping step. */
+void tl_x8_interleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream,
+                                          const tl_cvt *cv);
+TL_KERNEL void tl_x8_interleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
+                                                    int stream, const tl_cvt *cv)
+{
+    tl_aff8_256 w8;
+    const tl_aff8_256 *w = rows_map(cv, &w8);
+    for (size_t r = 0; r < g->rows; r++) {
+        const uint8_t *s = src + (ptrdiff_t)r * g->plane_row;
+        const uint8_t *pl[3] = {s, s + g->plane, s + 2 * g->plane};
+        uint8_t *d = dst + (ptrdiff_t)r * g->packed_row;
+        size_t i = ilv_x8_3_map(pl, d, g->n, stream, w);
+        if (i < g->n && g->n >= 32) {
+            size_t o = g->n - 32;
+            const uint8_t *last[3] = {pl[0] + o, pl[1] + o, pl[2] + o};
+            ilv_x8_3_map(last, d + 3 * o, 32, 0, w);
+        } else
+            for (; i < g->n; i++)
+                for (int c = 0; c < 3; c++) d[3 * i + (size_t)c] = cv ? cv->lut[pl[c][i]] : pl[c][i];
     }
 }
 

@@ -37,11 +37,13 @@ typedef struct tl_rows3 {
 } tl_rows3;
 void tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
                                                       int stream, const uint8_t *lut);
-/* The de-interleave of rows on AVX2: a plain move (cv NULL), or through a
+/* The (de)interleave of rows on AVX2: a plain move (cv NULL), or through a
  * table that is an affine map (tl_cvt affine8), mapped in the registers. */
 struct tl_cvt;
 void tl_x8_deinterleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream,
                                             const struct tl_cvt *cv);
+void tl_x8_interleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream,
+                                          const struct tl_cvt *cv);
 void tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
                                                     int stream, const uint8_t *lut);
 /* n floats of each of 3 f32 planes -> n packed 3-byte pixels of 8-bit codes
