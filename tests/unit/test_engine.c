@@ -865,6 +865,12 @@ TL_TEST(machine_policy)
         {"NHWC:u8:1x33x101x3", "NCHW:u8:1x3x33x101"},
         {"tidl:i8:2x3x6x20:pad=1,1,1,1:scale=0.5", "NHWC:u8:2x6x20x3"},
         {"tidl:u8:1x3x5x45:pad=3,1,3,2", "NHWC:u8:1x5x45x3"},
+        /* maps of other kinds than TIDL's i8 ones: u8 both ways, half to
+         * even (the kept bit) both ways */
+        {"NHWC:u8:1x7x50x3", "tidl:u8:1x3x7x50:pad=1,1,1,1:scale=0.5"},
+        {"tidl:u8:1x3x7x50:pad=1,1,1,1:scale=0.5", "NHWC:u8:1x7x50x3"},
+        {"NHWC:u8:1x9x40x3", "NCHW:i8:1x3x9x40:pad=0,0,0,0,1,1,2,2:scale=2"},
+        {"NCHW:i8:1x3x9x40:pad=0,0,0,0,1,1,2,2:scale=0.25", "NHWC:u8:1x9x40x3"},
     };
     for (int v = 0; v < 4; v++) {
         int split = v & 1, streamed = v >> 1;

@@ -54,21 +54,26 @@ TL_FN void affine8_16(const uint8_t *s, uint8_t *d, const tl_aff8 *k, int s_sign
  * the files compiled for AVX2 or above: a third fewer operations per byte
  * than two 16-byte steps. */
 #ifdef __AVX2__
+/* What a map needs, as bits (tl_aff8_256 kind): a loop given a constant
+ * kind is compiled without the tests (the AVX2 rows kernels instantiate
+ * the kinds of TIDL's maps). */
+enum { TL_AFF8_S_SIGNED = 1, TL_AFF8_D_SIGNED = 2, TL_AFF8_MUL = 4, TL_AFF8_ODD = 8, TL_AFF8_SHIFT = 16 };
+
 typedef struct tl_aff8_256 {
     __m256i mul, add, bias, odd;
     __m128i shift;
-    int use_mul, use_odd, use_shift, s_signed, d_signed;
+    int kind;
 } tl_aff8_256;
 
-TL_FN __m256i aff8_lanes256(__m256i t, const tl_aff8_256 *w)
+TL_FN __attribute__((always_inline)) __m256i aff8_lanes256(__m256i t, const tl_aff8_256 *w, int kind)
 {
-    if (w->use_mul) t = _mm256_mullo_epi16(t, w->mul);
+    if (kind & TL_AFF8_MUL) t = _mm256_mullo_epi16(t, w->mul);
     t = _mm256_add_epi16(t, w->add);
-    if (w->use_odd) {
+    if (kind & TL_AFF8_ODD) {
         __m256i kept = _mm256_and_si256(_mm256_sra_epi16(t, w->shift), w->odd);
         t = _mm256_add_epi16(_mm256_add_epi16(t, w->bias), kept);
     }
-    return w->use_shift ? _mm256_sra_epi16(t, w->shift) : t;
+    return kind & TL_AFF8_SHIFT ? _mm256_sra_epi16(t, w->shift) : t;
 }
 
 /* 32 codes in a register through the map (constants from aff8_wide_init):
@@ -78,17 +83,20 @@ TL_FN tl_aff8_256 aff8_wide_init(const tl_aff8 *k, int s_signed, int d_signed)
 {
     tl_aff8_256 w = {_mm256_broadcastsi128_si256(k->mul), _mm256_broadcastsi128_si256(k->add),
                      _mm256_broadcastsi128_si256(k->bias), _mm256_broadcastsi128_si256(k->odd), k->shift,
-                     k->use_mul, k->use_odd, k->use_shift, s_signed, d_signed};
+                     (s_signed ? TL_AFF8_S_SIGNED : 0) | (d_signed ? TL_AFF8_D_SIGNED : 0) |
+                         (k->use_mul ? TL_AFF8_MUL : 0) | (k->use_odd ? TL_AFF8_ODD : 0) |
+                         (k->use_shift ? TL_AFF8_SHIFT : 0)};
     return w;
 }
 
 /* widened in each 128-bit lane (unpack with the sign or zero bytes), so the
  * lane-wise pack puts the codes back in order without a lane permute */
-TL_FN __m256i aff8_bytes256(__m256i x, const tl_aff8_256 *w)
+TL_FN __attribute__((always_inline)) __m256i aff8_bytes256(__m256i x, const tl_aff8_256 *w, int kind)
 {
-    __m256i ext = w->s_signed ? _mm256_cmpgt_epi8(_mm256_setzero_si256(), x) : _mm256_setzero_si256();
-    __m256i a = aff8_lanes256(_mm256_unpacklo_epi8(x, ext), w), b = aff8_lanes256(_mm256_unpackhi_epi8(x, ext), w);
-    return w->d_signed ? _mm256_packs_epi16(a, b) : _mm256_packus_epi16(a, b);
+    __m256i ext = kind & TL_AFF8_S_SIGNED ? _mm256_cmpgt_epi8(_mm256_setzero_si256(), x) : _mm256_setzero_si256();
+    __m256i a = aff8_lanes256(_mm256_unpacklo_epi8(x, ext), w, kind);
+    __m256i b = aff8_lanes256(_mm256_unpackhi_epi8(x, ext), w, kind);
+    return kind & TL_AFF8_D_SIGNED ? _mm256_packs_epi16(a, b) : _mm256_packus_epi16(a, b);
 }
 
 TL_FN size_t affine8_wide(const uint8_t *s, uint8_t *d, size_t n, const tl_aff8 *k, int s_signed, int d_signed)
@@ -96,7 +104,7 @@ TL_FN size_t affine8_wide(const uint8_t *s, uint8_t *d, size_t n, const tl_aff8 
     const tl_aff8_256 w = aff8_wide_init(k, s_signed, d_signed);
     size_t i = 0;
     for (; i + 32 <= n; i += 32)
-        _mm256_storeu_si256((__m256i *)(d + i), aff8_bytes256(_mm256_loadu_si256((const __m256i *)(s + i)), &w));
+        _mm256_storeu_si256((__m256i *)(d + i), aff8_bytes256(_mm256_loadu_si256((const __m256i *)(s + i)), &w, w.kind));
     return i;
 }
 #else
