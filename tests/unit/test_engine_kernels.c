@@ -1152,42 +1152,49 @@ TL_TEST(pixel_moves_vbmi)
  * source ending at the last pixel's run before an unreadable page, its
  * writes exactly the runs, plain and saturating u8 <-> i8. */
 /* The ISA's shuffle spread (AVX2 or NEON), or 0 where this build has none. */
-static int spread_shuffle(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask)
+static int spread_shuffle(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,
+                          int stream)
 {
     uint8_t ctl[16];
     if (!tl_spread_fits16(w, mask)) return 0;
     tl_spread_ctl16(ctl, w, rd, mask);
 #if defined(__x86_64__) || defined(_M_X64)
-    tl_spread_ukernel__avx2(t, rd, d, m, w, mask, ctl);
+    tl_spread_ukernel__avx2(t, rd, d, m, w, mask, ctl, stream);
     return 1;
 #elif defined(__ARM_NEON)
+    (void)stream;
     tl_spread_ukernel__neon(t, rd, d, m, w, mask, ctl);
     return 1;
 #else
-    (void)t, (void)d, (void)m;
+    (void)t, (void)d, (void)m, (void)stream;
     return 0;
 #endif
 }
 
-static void check_spread_shuffle(tl_rng *r, unsigned w, unsigned rd, unsigned h, size_t m)
+/* lead: where the output starts in a 64-byte aligned buffer (64: the AVX2
+ * spread's streamed steps start on 32 bytes; 48: they cannot, plain
+ * stores); stream: the caller allows non-temporal stores */
+static void check_spread_shuffle(tl_rng *r, unsigned w, unsigned rd, unsigned h, size_t m, size_t lead, int stream)
 {
     uint8_t mask[64] = {0};
     memset(mask + h, 0xFF, rd);
     guarded g;
     REQUIRE(guard_open(&g, 64 + m * rd + 16));
-    uint8_t *tile = g.at + 64, *out = malloc(m * w + 2 * PAD);
+    size_t len = m * w + 2 * lead;
+    uint8_t *tile = g.at + 64, *out = aligned_alloc(64, (len + 63) / 64 * 64);
     REQUIRE(out != NULL);
     tl_rng_bytes(r, g.at, 64 + m * rd + 16);
-    memset(out, 0xA5, m * w + 2 * PAD);
-    if (spread_shuffle(tile - h, rd, out + PAD, m, w, mask))
-        for (size_t i = 0; i < m * w + 2 * PAD; i++) {
+    memset(out, 0xA5, len);
+    if (spread_shuffle(tile - h, rd, out + lead, m, w, mask, stream))
+        for (size_t i = 0; i < len; i++) {
             uint8_t want = 0xA5;
-            if (i >= PAD && i < PAD + m * w) {
-                size_t j = i - PAD, px = j / w, lane = j % w;
+            if (i >= lead && i < lead + m * w) {
+                size_t j = i - lead, px = j / w, lane = j % w;
                 want = lane >= h && lane < h + rd ? tile[px * rd + lane - h] : 0;
             }
             if (out[i] != want) {
-                FAILF("shuffle spread w=%u rd=%u h=%u m=%zu: byte %zu: 0x%02x != 0x%02x", w, rd, h, m, i, out[i], want);
+                FAILF("shuffle spread w=%u rd=%u h=%u m=%zu lead=%zu stream=%d: byte %zu: 0x%02x != 0x%02x", w, rd,
+                      h, m, lead, stream, i, out[i], want);
                 break;
             }
         }
@@ -1240,8 +1247,9 @@ TL_TEST(pixel_moves_shuffle)
         for (unsigned rd = 1; rd <= w && rd <= 16 && TL_TEST_FAILURES() == 0; rd++) {
             unsigned h = rd >= w || rd >= 16 ? 0 : (unsigned)tl_rng_range(&r, 0, (int64_t)((w < 16 ? w : 16) - rd));
             for (size_t m = 0; m <= 3 * 32 / (w < 32 ? w : 32) + 3; m++) {
-                check_spread_shuffle(&r, w, rd, h, m);
-                check_spread_shuffle(&r, w, rd, 0, m);
+                check_spread_shuffle(&r, w, rd, h, m, PAD, 0);
+                check_spread_shuffle(&r, w, rd, 0, m, 64, 1);
+                check_spread_shuffle(&r, w, rd, h, m, PAD, 1);
                 for (int sat = 0; sat < 3; sat++) check_gather_avx2(&r, w, rd, m, sat);
             }
         }

@@ -44,25 +44,31 @@ static inline __m256i lanes2(const uint8_t *lo, const uint8_t *hi)
                                    _mm_loadu_si128((const __m128i *)(const void *)hi), 1);
 }
 
+static inline void st32(uint8_t *d, __m256i v, int nt)
+{
+    if (nt) _mm256_stream_si256((__m256i *)(void *)d, v);
+    else _mm256_storeu_si256((__m256i *)(void *)d, v);
+}
+
 void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,
-                             const uint8_t *ctl)
+                             const uint8_t *ctl, int stream)
 {
     size_t per = w < 32 ? 32 / w : 1, i = 0; /* pixels per 32-byte step */
+    int nt = stream && ((uintptr_t)d & 31) == 0; /* every step then starts on 32 bytes */
     /* both lanes alike for pixels that fit a lane; a wider pixel's second
      * lane is zero (its bytes lie in the first 16) */
     const __m128i c16 = _mm_loadu_si128((const __m128i *)(const void *)ctl);
     const __m256i c = _mm256_inserti128_si256(_mm256_castsi128_si256(c16), w < 32 ? c16 : _mm_set1_epi8(-128), 1);
     if (w < 32) {
-        for (; i + per <= m; i += per, d += 32)
-            _mm256_storeu_si256((__m256i *)(void *)d,
-                                _mm256_shuffle_epi8(lanes2(t + i * rd, t + (i + per / 2) * rd), c));
+        for (; i + per <= m; i += per, d += 32) st32(d, _mm256_shuffle_epi8(lanes2(t + i * rd, t + (i + per / 2) * rd), c), nt);
     } else {
         for (; i < m; i++, d += w) {
             __m256i x = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(t + i * rd)));
-            _mm256_storeu_si256((__m256i *)(void *)d, _mm256_shuffle_epi8(x, c));
-            if (w == 64) _mm256_storeu_si256((__m256i *)(void *)(d + 32), _mm256_setzero_si256());
+            st32(d, _mm256_shuffle_epi8(x, c), nt);
+            if (w == 64) st32(d + 32, _mm256_setzero_si256(), nt);
         }
     }
+    if (nt) _mm_sfence();
     for (; i < m; i++, d += w)
         for (unsigned o = 0; o < w; o++) d[o] = mask[o] ? t[i * rd + o] : 0;
 }

@@ -143,7 +143,7 @@ void tl_spread_ctl16(uint8_t ctl[16], unsigned w, size_t rd, const uint8_t *mask
  * u8, straight into the destination). */
 #if defined(__x86_64__) || defined(_M_X64)
 void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,
-                             const uint8_t *ctl);
+                             const uint8_t *ctl, int stream);
 int tl_gather_fits__avx2(size_t ss, size_t rs);
 void tl_gather_ctl__avx2(uint8_t ctl[16], size_t ss, size_t rs);
 void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, const uint8_t *ctl, int sat);
