@@ -198,7 +198,8 @@ typedef struct tl_pass {
             uint8_t shuffle;  /* a 16-byte-lane byte shuffle moves the pixels (AVX2 vpshufb,
                                  NEON tbl; tl_spread_fits16,
                                  tl_gather_fits__avx2): 1, and saturates u8 <-> i8 in
-                                 the register: 2 (AVX2 gathers) */
+                                 the register: 2 (AVX2 gathers); u8 -> 4 f16 halves a
+                                 pixel converted in the register: 3 (AVX2 spreads) */
             uint8_t neon3;    /* gathers of 4-byte pixels to 3 bytes by vld4 + vst3 (NEON):
                                  1 + tl_x8_gather4_3_ukernel__neon's sat; 0: not */
             uint8_t lines;    /* gathers: whole 64-pixel steps by the line gather, 8-bit

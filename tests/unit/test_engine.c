@@ -871,6 +871,11 @@ TL_TEST(machine_policy)
         {"tidl:u8:1x3x7x50:pad=1,1,1,1:scale=0.5", "NHWC:u8:1x7x50x3"},
         {"NHWC:u8:1x9x40x3", "NCHW:i8:1x3x9x40:pad=0,0,0,0,1,1,2,2:scale=2"},
         {"NCHW:i8:1x3x9x40:pad=0,0,0,0,1,1,2,2:scale=0.25", "NHWC:u8:1x9x40x3"},
+        /* kDLA_HWC4 f16 from RGB in the register (AVX2): quantized source,
+         * rows shorter than a step, rows of a whole number of steps */
+        {"NHWC:u8:1x9x45x3:scale=0.37:zp=12", "trt.dla_hwc4:f16:1x3x9x45"},
+        {"NHWC:u8:1x3x5x3", "trt.dla_hwc4:f16:1x3x3x5"},
+        {"NHWC:u8:2x33x8x3", "trt.dla_hwc4:f16:2x3x33x8"},
     };
     for (int v = 0; v < 4; v++) {
         int split = v & 1, streamed = v >> 1;
@@ -892,6 +897,8 @@ TL_TEST(machine_policy)
             /* VBMI, or AVX2 as the best path (TIDL's maps are affine) */
             if ((tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI) || strstr(text, "avx2 path")) && strstr(what, "tidl"))
                 CHECK_STR_CONTAINS(text, "pass 0: convert planes src 0 -> dst 0, 2d rows ");
+            if (strstr(text, "avx2 path") && strstr(what, "dla_hwc4:f16"))
+                CHECK_STR_CONTAINS(text, "tl_u8_f16_spread4_");
             tl_plan_destroy(p);
             check_pair_at(&r, &s, &d, what, true);
             check_pair(&r, &s, &d, what);

@@ -101,6 +101,13 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
         ps->x.px.shuffle = 2;
         ps->row = NULL; /* no row conversion runs */
     }
+    /* RGB u8 -> pixels of 4 f16 halves (kDLA_HWC4 f16), converted in the register */
+    if (!ps->x.px.gather && cv->sdt == TL_U8 && cv->ddt == TL_F16 && cv->fast && ps->x.px.bytes == 8 && !ps->head &&
+        rs == 3 * 2) { /* 3 channels */
+        ps->x.px.shuffle = 3;
+        ps->kernel_name = "tl_u8_f16_spread4_ukernel__avx2";
+        ps->row = NULL;
+    }
 #elif defined(__ARM_NEON)
     (void)ss;
     if (ps->x.px.gather || !tl_isa_includes(p->isa, TL_ISA_NEON) || !tl_spread_fits16(ps->x.px.bytes, mask)) return;
@@ -197,7 +204,7 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
     uint8_t *t = buf + 64;
     _Alignas(TL_STAGE_ALIGN) uint8_t out_tile[TL_TILE_BYTES]; /* streaming plans */
     size_t k = (size_t)in->count, rd = k * cv->ed, h = (size_t)ps->head * cv->ed, n = (size_t)out->count;
-    if (ps->x.px.vbmi != 3) { /* the tile's and the mask's set-up (a call per image row: not for nothing) */
+    if (ps->x.px.vbmi != 3 && ps->x.px.shuffle != 3) { /* the tile's and the mask's set-up (a call per image row: not for nothing) */
         memset(buf, 0, 64);
         memset(mask, 0, sizeof mask);
         memset(mask + h, 0xFF, rd);
@@ -218,6 +225,11 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
         uint8_t *db = d + (ptrdiff_t)b * out->ds;
         uint8_t *to = direct ? db : tl_where_to(p, db, out_tile);
 #if defined(__x86_64__) || defined(_M_X64)
+        if (ps->x.px.shuffle == 3) { /* converts in the register: no tile */
+            tl_u8_f16_spread4_ukernel__avx2(s + b * k, k, to, m, cv, direct);
+            if (!direct) tl_flush(p, db, out_tile, m * (size_t)out->ds);
+            continue;
+        }
         if (ps->x.px.vbmi == 3) { /* converts in the register: no tile */
             tl_u8_f16_spread_ukernel__avx512vbmi(s + b * k, k, to, m, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep,
                                                  (const uint8_t(*)[256])ps->x.px.f16_lut, direct);
@@ -349,7 +361,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
 
 const tl_executor tl_exec_pixels = {"pixels", 2, applicable, run, false, &tl_exec_pixels_rows};
 
-/* pixels rows: the u8 -> f16 spread (AVX-512 VBMI) of an image's rows in
+/* pixels rows: the u8 -> f16 spread (AVX-512 VBMI, AVX2) of an image's rows in
  * one call, the node above the pixels being the rows, and the row padding
  * after each row's pixels (ps->gap, taken from the fill pass by select.c)
  * zeroed by the stores that end the row. NHWC u8 -> kDLA_HWC4 f16 at
@@ -358,8 +370,9 @@ const tl_executor tl_exec_pixels = {"pixels", 2, applicable, run, false, &tl_exe
 static bool applicable_rows(const tl_plan *p, tl_pass *ps)
 {
     tl_pass was = *ps;
-    if (ps->nnodes >= 3 && applicable(p, ps) && ps->x.px.vbmi == 3) {
-        ps->kernel_name = "tl_u8_f16_spread_rows_ukernel__avx512vbmi";
+    if (ps->nnodes >= 3 && applicable(p, ps) && (ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3)) {
+        ps->kernel_name = ps->x.px.vbmi == 3 ? "tl_u8_f16_spread_rows_ukernel__avx512vbmi"
+                                             : "tl_u8_f16_spread4_rows_ukernel__avx2";
         return true;
     }
     *ps = was;
@@ -370,8 +383,12 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
                      const tl_node *out)
 {
     tl_px_rows g;
-    if (!tl_rows_geometry(p, ps, s, d, in, out, run, ps->x.px.vbmi == 3, &g)) return;
+    if (!tl_rows_geometry(p, ps, s, d, in, out, run, ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3, &g)) return;
 #if defined(__x86_64__) || defined(_M_X64)
+    if (ps->x.px.shuffle == 3) {
+        tl_u8_f16_spread4_rows_ukernel__avx2(s, (size_t)in->count, d, &g, &p->cv, p->cv.stream);
+        return;
+    }
     tl_u8_f16_spread_rows_ukernel__avx512vbmi(s, (size_t)in->count, d, &g, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep,
                                               (const uint8_t(*)[256])ps->x.px.f16_lut, p->cv.stream);
 #endif

@@ -180,6 +180,16 @@ void tl_i8_u8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t
  * (d on a line; the caller fences). */
 void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, size_t m, size_t w,
                                           const uint8_t *perm, uint64_t keep, const uint8_t lut[2][256], int nt);
+/* AVX2 + F16C: m pixels of k <= 4 u8 codes (dense) into pixels of 4 f16
+ * halves (8 bytes), the rule's source stage in the register (the plan's
+ * f32 pipeline: cv), halves past k zero. nt: whole steps streamed when d
+ * is 32-byte aligned (fenced by the kernel). Defined with the convert
+ * family (convert/avx2.c). */
+struct tl_cvt;
+void tl_u8_f16_spread4_ukernel__avx2(const uint8_t *s, size_t k, uint8_t *d, size_t m, const struct tl_cvt *cv,
+                                     int nt);
+void tl_u8_f16_spread4_rows_ukernel__avx2(const uint8_t *s, size_t k, uint8_t *d, const tl_px_rows *g,
+                                          const struct tl_cvt *cv, int nt);
 /* The same over rows of pixels (tl_px_rows), each row's gap zeroed. */
 void tl_u8_f16_spread_rows_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, const tl_px_rows *g,
                                                size_t w, const uint8_t *perm, uint64_t keep,
