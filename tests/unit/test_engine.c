@@ -876,6 +876,12 @@ TL_TEST(machine_policy)
         {"NHWC:u8:1x9x45x3:scale=0.37:zp=12", "trt.dla_hwc4:f16:1x3x9x45"},
         {"NHWC:u8:1x3x5x3", "trt.dla_hwc4:f16:1x3x3x5"},
         {"NHWC:u8:2x33x8x3", "trt.dla_hwc4:f16:2x3x33x8"},
+        /* and back: plain codes, quantized u8 (ties to even, away), i8 */
+        {"trt.dla_hwc4:f16:2x3x33x8", "NHWC:u8:2x33x8x3"},
+        {"trt.dla_hwc4:f16:1x3x9x45", "NHWC:u8:1x9x45x3:scale=0.37:zp=12"},
+        {"trt.dla_hwc4:f16:1x3x7x9", "NHWC:u8:1x7x9x3:scale=0.5:round=away"},
+        {"trt.dla_hwc4:f16:1x3x7x9", "NHWC:u8:1x7x9x3:round=zero"},
+        {"trt.dla_hwc4:f16:1x3x3x5", "NHWC:i8:1x3x5x3:scale=0.5"},
     };
     for (int v = 0; v < 4; v++) {
         int split = v & 1, streamed = v >> 1;
@@ -898,7 +904,7 @@ TL_TEST(machine_policy)
             if ((tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI) || strstr(text, "avx2 path")) && strstr(what, "tidl"))
                 CHECK_STR_CONTAINS(text, "pass 0: convert planes src 0 -> dst 0, 2d rows ");
             if (strstr(text, "avx2 path") && strstr(what, "dla_hwc4:f16"))
-                CHECK_STR_CONTAINS(text, "tl_u8_f16_spread4_");
+                CHECK_STR_CONTAINS(text, strstr(text, "plan: u8") ? "tl_u8_f16_spread4_" : "tl_f16_x8_gather4_");
             tl_plan_destroy(p);
             check_pair_at(&r, &s, &d, what, true);
             check_pair(&r, &s, &d, what);
@@ -945,6 +951,8 @@ TL_TEST(differential_streaming)
         {"NHWC:u8:1x1600x1600x3", "trt.dla_hwc4:i8:1x3x1600x1600:scale=2"},              /* repack, table */
         {"NHWC:u8:1x800x800x3", "rknn.nc1hwc2:i8:1x1x800x800x16:c=3:zp=-128:scale=1"},   /* pixels */
         {"trt.dla_hwc4:f16:1x3x1100x1100", "NHWC:f32:1x1100x1100x3"},                    /* pixels, gather */
+        {"NHWC:u8:1x1100x1100x3", "trt.dla_hwc4:f16:1x3x1100x1100"},                     /* f16 in the register */
+        {"trt.dla_hwc4:f16:1x3x1700x1700", "NHWC:u8:1x1700x1700x3"},                     /* and back */
     };
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
         tl_desc s, d;

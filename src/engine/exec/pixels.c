@@ -101,6 +101,13 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
         ps->x.px.shuffle = 2;
         ps->row = NULL; /* no row conversion runs */
     }
+    /* pixels of 4 f16 halves -> RGB u8 or i8, converted in the register */
+    if (ps->x.px.gather && cv->sdt == TL_F16 && (cv->ddt == TL_U8 || cv->ddt == TL_I8) && cv->fast && ss == 8 &&
+        rs == 3 * 2) {
+        ps->x.px.shuffle = 4;
+        ps->kernel_name = "tl_f16_x8_gather4_rows_ukernel__avx2";
+        ps->row = NULL;
+    }
     /* RGB u8 -> pixels of 4 f16 halves (kDLA_HWC4 f16), converted in the register */
     if (!ps->x.px.gather && cv->sdt == TL_U8 && cv->ddt == TL_F16 && cv->fast && ps->x.px.bytes == 8 && !ps->head &&
         rs == 3 * 2) { /* 3 channels */
@@ -291,6 +298,28 @@ static void run_gather_saturating(const tl_plan *p, const tl_pass *ps, const uin
 }
 #endif
 
+#if defined(__x86_64__) || defined(_M_X64)
+/* Pixels of 4 f16 halves -> RGB codes converted in the register (AVX2):
+ * straight into the destination, or through an L1 tile streamed out. */
+static void run_gather_f16(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
+                           const tl_node *out)
+{
+    (void)ps;
+    size_t rd = (size_t)in->count, n = (size_t)out->count;
+    if (!p->cv.stream) {
+        tl_f16_x8_gather4_rows_ukernel__avx2(s, d, &(tl_px_rows){n, 1, 0, 0, 0}, &p->cv);
+        return;
+    }
+    _Alignas(TL_STAGE_ALIGN) uint8_t t[TL_TILE_BYTES];
+    tl_stage st = tl_stage_of(p, d, rd);
+    for (size_t b = 0, m; b < n; b += m) {
+        m = tl_stage_step(&st, n - b);
+        tl_f16_x8_gather4_rows_ukernel__avx2(s + b * (size_t)out->ss, t, &(tl_px_rows){m, 1, 0, 0, 0}, &p->cv);
+        tl_flush(p, d + b * rd, t, m * rd);
+    }
+}
+#endif
+
 /* Source pixels at stride out->ss -> a dense destination: runs gathered
  * into the tile px_bytes at a time (within the pixel's stride), the last
  * pixel exactly (its stride may end past the buffer), then one row step. */
@@ -354,6 +383,10 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         run_gather_saturating(p, ps, s, d, in, out);
         return;
     }
+    if (ps->x.px.shuffle == 4) {
+        run_gather_f16(p, ps, s, d, in, out);
+        return;
+    }
 #endif
     if (ps->x.px.gather) run_gather(p, ps, s, d, in, out);
     else run_spread(p, ps, s, d, in, out);
@@ -370,9 +403,11 @@ const tl_executor tl_exec_pixels = {"pixels", 2, applicable, run, false, &tl_exe
 static bool applicable_rows(const tl_plan *p, tl_pass *ps)
 {
     tl_pass was = *ps;
-    if (ps->nnodes >= 3 && applicable(p, ps) && (ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3)) {
-        ps->kernel_name = ps->x.px.vbmi == 3 ? "tl_u8_f16_spread_rows_ukernel__avx512vbmi"
-                                             : "tl_u8_f16_spread4_rows_ukernel__avx2";
+    if (ps->nnodes >= 3 && applicable(p, ps) &&
+        (ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3 || (ps->x.px.shuffle == 4 && !p->cv.stream))) {
+        ps->kernel_name = ps->x.px.vbmi == 3      ? "tl_u8_f16_spread_rows_ukernel__avx512vbmi"
+                          : ps->x.px.shuffle == 3 ? "tl_u8_f16_spread4_rows_ukernel__avx2"
+                                                  : "tl_f16_x8_gather4_rows_ukernel__avx2";
         return true;
     }
     *ps = was;
@@ -383,8 +418,12 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
                      const tl_node *out)
 {
     tl_px_rows g;
-    if (!tl_rows_geometry(p, ps, s, d, in, out, run, ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3, &g)) return;
+    if (!tl_rows_geometry(p, ps, s, d, in, out, run, ps->x.px.vbmi == 3 || ps->x.px.shuffle >= 3, &g)) return;
 #if defined(__x86_64__) || defined(_M_X64)
+    if (ps->x.px.shuffle == 4) {
+        tl_f16_x8_gather4_rows_ukernel__avx2(s, d, &g, &p->cv);
+        return;
+    }
     if (ps->x.px.shuffle == 3) {
         tl_u8_f16_spread4_rows_ukernel__avx2(s, (size_t)in->count, d, &g, &p->cv, p->cv.stream);
         return;

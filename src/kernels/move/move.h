@@ -190,6 +190,11 @@ void tl_u8_f16_spread4_ukernel__avx2(const uint8_t *s, size_t k, uint8_t *d, siz
                                      int nt);
 void tl_u8_f16_spread4_rows_ukernel__avx2(const uint8_t *s, size_t k, uint8_t *d, const tl_px_rows *g,
                                           const struct tl_cvt *cv, int nt);
+/* The way back: rows of pixels of 4 f16 halves -> rows of 3 u8 or i8 codes a
+ * pixel (exactly those bytes written; plain stores), the first three halves
+ * converted by cv in the register. */
+void tl_f16_x8_gather4_rows_ukernel__avx2(const uint8_t *s, uint8_t *d, const tl_px_rows *g,
+                                          const struct tl_cvt *cv);
 /* The same over rows of pixels (tl_px_rows), each row's gap zeroed. */
 void tl_u8_f16_spread_rows_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, const tl_px_rows *g,
                                                size_t w, const uint8_t *perm, uint64_t keep,
