@@ -11,6 +11,7 @@
 #include "kernels/interleave/interleave_lut.h" /* tl_rows3 */
 #include "kernels/interleave/x86_wrap.h"
 #include "kernels/convert/affine8_x86.h"
+#include "kernels/move/move.h" /* tl_zero_bytes */
 
 /* Non-temporal stores when the engine allows them (the call writes more than
  * the cache holds) and every store is 32-byte aligned (pixels are sequential, so lines fill whole). */
@@ -126,9 +127,9 @@ TL_FN __attribute__((always_inline)) void dilv_rows(const uint8_t *src, uint8_t 
         else
             for (; i < g->n; i++)
                 for (int c = 0; c < 3; c++) d[c * g->plane + (ptrdiff_t)i] = cv ? cv->lut[s[3 * i + c]] : s[3 * i + c];
-        for (int c = 0; c < 3; c++) {
-            memset(d + c * g->plane - (ptrdiff_t)g->head, 0, g->head);
-            memset(d + c * g->plane + (ptrdiff_t)g->n, 0, g->tail);
+        for (int c = 0; c < 3; c++) { /* a few bytes each: stores, not memset calls */
+            tl_zero_bytes(d + c * g->plane - (ptrdiff_t)g->head, g->head);
+            tl_zero_bytes(d + c * g->plane + (ptrdiff_t)g->n, g->tail);
         }
     }
 }
