@@ -900,8 +900,9 @@ TL_TEST(machine_policy)
             REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
             const char *text = tl_plan_describe(p);
             CHECK((strstr(text, ", stores across lines") != NULL) == (split != 0));
-            /* VBMI, or AVX2 as the best path (TIDL's maps are affine) */
-            if ((tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI) || strstr(text, "avx2 path")) && strstr(what, "tidl"))
+            /* VBMI, or AVX2 or NEON as the best path (TIDL's maps are affine) */
+            if ((tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI) || strstr(text, "avx2 path") || strstr(text, "neon path")) &&
+                strstr(what, "tidl"))
                 CHECK_STR_CONTAINS(text, "pass 0: convert planes src 0 -> dst 0, 2d rows ");
             if (strstr(text, "avx2 path") && strstr(what, "dla_hwc4:f16"))
                 CHECK_STR_CONTAINS(text, strstr(text, "plan: u8") ? "tl_u8_f16_spread4_" : "tl_f16_x8_gather4_");

@@ -317,7 +317,7 @@ const tl_executor tl_exec_2d = {"2d", 2, applicable, run, false, NULL};
  * kernel call (VBMI; the 8-bit table or a plain move): the node above the
  * 2d pair is the image's rows, and a de-interleave's fused zeros are the
  * padding bytes around each planar row (TIDL's padded planes). The 2d
- * executor ran the kernel once per row. On AVX2 both ways as a move or
+ * executor ran the kernel once per row. On AVX2 and NEON both ways as a move or
  * through an affine byte map (a u8 image into TIDL's u8 or i8 planes and
  * back). */
 static bool rows_kernel(const tl_plan *p, const tl_pass *ps)
@@ -335,6 +335,13 @@ static bool rows_kernel(const tl_plan *p, const tl_pass *ps)
     if (p->cv.path == TL_EP_COPY ? ps->x.t2d.lut || ps->esize != 1 : ps->x.t2d.lut != 1) return false;
     if (k->shape == TL_T2D_DILV) return in->ss == 3;
     return k->shape == TL_T2D_ILV && out->ds == 3 && !ps->head && !ps->tail;
+#elif defined(__ARM_NEON)
+    const tl_t2d_kernel *k = ps->x.t2d.k;
+    const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
+    if (k->isa != TL_ISA_NEON || k->esize != 1 || k->param != 3) return false;
+    if (!(p->cv.path == TL_EP_COPY ? ps->esize == 1 : p->cv.affine8)) return false;
+    if (k->shape == TL_T2D_DILV) return in->ss == 3;
+    return k->shape == TL_T2D_ILV && out->ds == 3 && !ps->head && !ps->tail;
 #else
     (void)p, (void)ps;
     return false;
@@ -348,7 +355,10 @@ static bool applicable_rows(const tl_plan *p, tl_pass *ps)
     if (applicable(p, ps) && rows_kernel(p, ps)) {
         if (ps->x.t2d.k->isa == TL_ISA_AVX2) ps->row = NULL; /* the map runs in the kernel */
         bool dilv = ps->x.t2d.k->shape == TL_T2D_DILV;
-        if (ps->x.t2d.k->isa == TL_ISA_AVX2)
+        if (ps->x.t2d.k->isa == TL_ISA_NEON) {
+            ps->row = NULL; /* the map runs in the kernel */
+            ps->kernel_name = dilv ? "tl_x8_deinterleave3_rows_ukernel__neon" : "tl_x8_interleave3_rows_ukernel__neon";
+        } else if (ps->x.t2d.k->isa == TL_ISA_AVX2)
             ps->kernel_name = dilv ? "tl_x8_deinterleave3_rows_ukernel__avx2" : "tl_x8_interleave3_rows_ukernel__avx2";
         else
             ps->kernel_name = dilv ? "tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi"
@@ -378,6 +388,14 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
     else if (ps->x.t2d.k->isa == TL_ISA_AVX2) tl_x8_interleave3_rows_ukernel__avx2(s, d, &g, tl_exec_streams(p, bytes), map);
     else if (dilv) tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(s, d + ps->head, &g, tl_exec_dilv_flags(p, bytes), lut);
     else tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(s, d, &g, tl_exec_streams(p, bytes), lut);
+#elif defined(__ARM_NEON)
+    const tl_node *rows = out - 1;
+    bool dilv = ps->x.t2d.k->shape == TL_T2D_DILV;
+    tl_rows3 g = {(size_t)(dilv ? in->count : out->count), (size_t)rows->count, dilv ? rows->ss : rows->ds,
+                  dilv ? rows->ds : rows->ss, dilv ? out->ds : in->ss, (size_t)ps->head, (size_t)ps->tail};
+    const tl_cvt *map = p->cv.path == TL_EP_COPY ? NULL : &p->cv;
+    if (dilv) tl_x8_deinterleave3_rows_ukernel__neon(s, d + ps->head, &g, map);
+    else tl_x8_interleave3_rows_ukernel__neon(s, d, &g, map);
 #else
     (void)p, (void)ps, (void)s, (void)d, (void)in, (void)out;
 #endif

@@ -17,6 +17,7 @@
 
 #include "kernels/convert/neon_ops.h"
 #include "kernels/convert/pipeline.h"
+#include "kernels/convert/affine8_neon.h"
 
 /* Rows at least this long (8-bit to 8-bit) use the table. */
 #define TL_NEON_LUT_MIN 512
@@ -282,32 +283,11 @@ TL_NI bool int_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const
  * a byte-at-a-time table (RV1106-class boards: RKNN's zp -128 inputs,
  * TIDL's scale 0.5); on AArch64 only a plain add, as few instructions as
  * its four tbl steps (the table is fewer than a multiply and a shift). */
-static inline int16x8_t aff8_lanes(int16x8_t t, int16x8_t mul, int16x8_t add, int16x8_t bias, int16x8_t odd,
-                                   int16x8_t right, int use_odd)
-{
-    t = vmlaq_s16(add, t, mul);
-    if (use_odd) t = vaddq_s16(vaddq_s16(t, bias), vandq_s16(vshlq_s16(t, right), odd));
-    return vshlq_s16(t, right);
-}
-
-/* Without the kept bit (odd 0: half up or down) the bias is folded into
- * add, so the rounding is the shift alone: two instructions per 8 codes
- * instead of six (TIDL's v / 2). */
 TL_NI void affine8_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const tl_cvt *cv)
 {
-    const int sh = cv->affine8_shift, use_odd = cv->affine8_odd != 0;
-    const int16x8_t mul = vdupq_n_s16(cv->affine8_mul);
-    const int16x8_t add = vdupq_n_s16((int16_t)(cv->affine8_add + (use_odd ? 0 : cv->affine8_bias)));
-    const int16x8_t bias = vdupq_n_s16(cv->affine8_bias), odd = vdupq_n_s16(cv->affine8_odd);
-    const int16x8_t right = vdupq_n_s16((int16_t)-sh);
+    const tl_aff8n k = tl_aff8n_init(cv);
     size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        int16x8_t l, h;
-        widen8(S, vld1q_u8(sp + i), &l, &h);
-        l = aff8_lanes(l, mul, add, bias, odd, right, use_odd), h = aff8_lanes(h, mul, add, bias, odd, right, use_odd);
-        if (D == TL_U8) vst1q_u8(dp + i, vcombine_u8(vqmovun_s16(l), vqmovun_s16(h)));
-        else vst1q_s8((int8_t *)(dp + i), vcombine_s8(vqmovn_s16(l), vqmovn_s16(h)));
-    }
+    for (; i + 16 <= n; i += 16) vst1q_u8(dp + i, tl_aff8n_bytes(vld1q_u8(sp + i), &k, S == TL_I8, D == TL_I8));
     for (; i < n; i++) dp[i] = cv->lut[sp[i]];
 }
 

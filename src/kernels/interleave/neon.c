@@ -9,6 +9,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/convert/affine8_neon.h"
+#include "kernels/interleave/interleave_lut.h" /* tl_rows3 */
+#include "kernels/move/move.h"                 /* tl_zero_bytes */
+
 /* the remaining pixels, one by one */
 static void ilv_rest(const uint8_t *const *pl, uint8_t *d, size_t i, size_t n, int c, size_t e)
 {
@@ -149,4 +153,103 @@ TL_NEON_RP301_SAT(tl_i8_u8_repack3_0_1_ukernel__neon, sat_to_u8, sat1_to_u8)
 TL_NEON_RP301(tl_x8_repack3_0_1_ukernel__neon, 1, 16, uint8x16, u8, uint8_t)
 TL_NEON_RP301(tl_x16_repack3_0_1_ukernel__neon, 2, 8, uint16x8, u16, uint16_t)
 TL_NEON_RP301(tl_x32_repack3_0_1_ukernel__neon, 4, 4, uint32x4, u32, uint32_t)
+/* ---- rows of 3-channel bytes in one call, through an affine byte map ---------------- */
+/* map: 0 a plain move, else 1 + s_signed + 2 * d_signed (constants at the
+ * instantiations below: the loops carry no tests) */
+static inline __attribute__((always_inline)) uint8x16_t map16(uint8x16_t v, const tl_aff8n *k, int map)
+{
+    return map ? tl_aff8n_bytes(v, k, (map - 1) & 1, (map - 1) >> 1) : v;
+}
+
+static inline __attribute__((always_inline)) void dilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
+                                                            const tl_cvt *cv, const tl_aff8n *k, int map)
+{
+    const size_t n = g->n;
+    const ptrdiff_t pl = g->plane;
+    for (size_t r = 0; r < g->rows; r++) {
+        const uint8_t *s = src + (ptrdiff_t)r * g->packed_row;
+        uint8_t *d = dst + (ptrdiff_t)r * g->plane_row;
+        size_t i = 0;
+        for (;; i += 16) {
+            if (i + 16 > n) {
+                if (i == n || n < 16) break;
+                i = n - 16; /* the last 16 again: same values */
+            }
+            uint8x16x3_t v = vld3q_u8(s + 3 * i);
+            for (int c = 0; c < 3; c++) vst1q_u8(d + c * pl + (ptrdiff_t)i, map16(v.val[c], k, map));
+            if (i + 16 == n) break;
+        }
+        if (n < 16)
+            for (i = 0; i < n; i++)
+                for (int c = 0; c < 3; c++) d[c * pl + (ptrdiff_t)i] = map ? cv->lut[s[3 * i + (size_t)c]] : s[3 * i + (size_t)c];
+        for (int c = 0; c < 3; c++) { /* a few bytes each: stores, not memset calls */
+            tl_zero_bytes(d + c * pl - (ptrdiff_t)g->head, g->head);
+            tl_zero_bytes(d + c * pl + (ptrdiff_t)n, g->tail);
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void ilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
+                                                           const tl_cvt *cv, const tl_aff8n *k, int map)
+{
+    const size_t n = g->n;
+    const ptrdiff_t pl = g->plane;
+    for (size_t r = 0; r < g->rows; r++) {
+        const uint8_t *s = src + (ptrdiff_t)r * g->plane_row;
+        uint8_t *d = dst + (ptrdiff_t)r * g->packed_row;
+        size_t i = 0;
+        for (;; i += 16) {
+            if (i + 16 > n) {
+                if (i == n || n < 16) break;
+                i = n - 16; /* the last 16 again: same values */
+            }
+            uint8x16x3_t v = {{map16(vld1q_u8(s + i), k, map), map16(vld1q_u8(s + pl + (ptrdiff_t)i), k, map),
+                               map16(vld1q_u8(s + 2 * pl + (ptrdiff_t)i), k, map)}};
+            vst3q_u8(d + 3 * i, v);
+            if (i + 16 == n) break;
+        }
+        if (n < 16)
+            for (i = 0; i < n; i++)
+                for (int c = 0; c < 3; c++) {
+                    uint8_t x = s[c * pl + (ptrdiff_t)i];
+                    d[3 * i + (size_t)c] = map ? cv->lut[x] : x;
+                }
+    }
+}
+
+/* Rows of packed 3-byte pixels into 3 planes (tl_rows3: TIDL's padded
+ * planes, each planar row's padding zeroed) in one call, the plan's affine
+ * byte map (cv; NULL: a plain move) applied to each plane's register: the
+ * 2d executor otherwise converted each image row into an L1 tile and
+ * de-interleaved it in a second call. A row's last pixels: one overlapping
+ * step. */
+void tl_x8_deinterleave3_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, const tl_cvt *cv)
+{
+    tl_aff8n k = {0};
+    int map = cv ? 1 + (cv->sdt == TL_I8) + 2 * (cv->ddt == TL_I8) : 0;
+    if (cv) k = tl_aff8n_init(cv);
+    switch (map) {
+    case 0: dilv_rows(src, dst, g, cv, &k, 0); break;
+    case 1: dilv_rows(src, dst, g, cv, &k, 1); break;
+    case 2: dilv_rows(src, dst, g, cv, &k, 2); break;
+    case 3: dilv_rows(src, dst, g, cv, &k, 3); break;
+    default: dilv_rows(src, dst, g, cv, &k, 4); break;
+    }
+}
+
+/* The way back: 3 planar rows (the padding not read) into rows of packed
+ * pixels, the same map in the registers. */
+void tl_x8_interleave3_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, const tl_cvt *cv)
+{
+    tl_aff8n k = {0};
+    int map = cv ? 1 + (cv->sdt == TL_I8) + 2 * (cv->ddt == TL_I8) : 0;
+    if (cv) k = tl_aff8n_init(cv);
+    switch (map) {
+    case 0: ilv_rows(src, dst, g, cv, &k, 0); break;
+    case 1: ilv_rows(src, dst, g, cv, &k, 1); break;
+    case 2: ilv_rows(src, dst, g, cv, &k, 2); break;
+    case 3: ilv_rows(src, dst, g, cv, &k, 3); break;
+    default: ilv_rows(src, dst, g, cv, &k, 4); break;
+    }
+}
 #endif
