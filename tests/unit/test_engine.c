@@ -882,6 +882,8 @@ TL_TEST(machine_policy)
         {"trt.dla_hwc4:f16:1x3x7x9", "NHWC:u8:1x7x9x3:scale=0.5:round=away"},
         {"trt.dla_hwc4:f16:1x3x7x9", "NHWC:u8:1x7x9x3:round=zero"},
         {"trt.dla_hwc4:f16:1x3x3x5", "NHWC:i8:1x3x5x3:scale=0.5"},
+        {"trt.dla_hwc4:f16:1x3x9x45", "NHWC:u8:1x9x45x3:pad=0,0,0,0,0,0,2,0"}, /* a padded row's gap */
+        {"NHWC:f16:1x5x20x3:pad=0,0,0,1,0,0,0,0", "NHWC:u8:1x5x20x3"}, /* runs inside their pixels */
     };
     for (int v = 0; v < 4; v++) {
         int split = v & 1, streamed = v >> 1;

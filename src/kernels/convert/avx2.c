@@ -224,24 +224,30 @@ TL_FN __attribute__((always_inline)) void f16_x8_gather4_rows(const uint8_t *src
     for (size_t r = 0; r < g->rows; r++) {
         const uint8_t *s = src + (ptrdiff_t)r * g->ss;
         uint8_t *d = dst + (ptrdiff_t)r * g->ds;
+        /* no step reads the last pixel's slot: only its run (6 bytes) is
+         * known to be there (a run may start inside its pixel) */
         size_t i = 0;
-        for (; i + 8 <= m; i += 8) f16_x8_gather4_step(s + 8 * i, d + 3 * i, cv, ctl, sgn, plain, round);
-        if (i < m && m >= 8) {
-            f16_x8_gather4_step(s + 8 * (m - 8), d + 3 * (m - 8), cv, ctl, sgn, plain, round); /* the last 8 again */
-        } else if (i < m) {
+        for (; i + 8 < m; i += 8) f16_x8_gather4_step(s + 8 * i, d + 3 * i, cv, ctl, sgn, plain, round);
+        if (m > 8) { /* the 8 before the last again: same values */
+            f16_x8_gather4_step(s + 8 * (m - 9), d + 3 * (m - 9), cv, ctl, sgn, plain, round);
+            i = m - 1;
+        }
+        if (i < m) { /* the rest, the last pixel's run included, through stack buffers */
             uint8_t in[64] = {0}, out[24];
-            memcpy(in, s + 8 * i, 8 * (m - i));
+            memcpy(in, s + 8 * i, 8 * (m - i - 1) + 6);
             f16_x8_gather4_step(in, out, cv, ctl, sgn, plain, round);
             memcpy(d + 3 * i, out, 3 * (m - i));
         }
+        if (g->gap) memset(d + 3 * m, 0, g->gap); /* the destination row's padding */
     }
 }
 
 /* Rows of pixels of 4 f16 halves (tl_px_rows; kDLA_HWC4 f16, 8 bytes a
- * pixel) -> rows of 3 u8 or i8 codes a pixel (an RGB image), the first three
- * halves through the rule's steps in the register (the plan's f32
- * pipeline: cv): the gather into an L1 tile, the row conversion and a call
- * per image row ran at 0.19x memcpy in cache (Zen 3). Plain stores. */
+ * pixel) -> rows of 3 u8 or i8 codes a pixel (an RGB image), each row's gap
+ * zeroed, the first three halves through the rule's steps in the register
+ * (the plan's f32 pipeline: cv): the gather into an L1 tile, the row
+ * conversion and a call per image row ran at 0.19x memcpy in cache (Zen 3).
+ * Plain stores. */
 void tl_f16_x8_gather4_rows_ukernel__avx2(const uint8_t *s, uint8_t *d, const tl_px_rows *g, const tl_cvt *cv_in);
 TL_KERNEL void tl_f16_x8_gather4_rows_ukernel__avx2(const uint8_t *s, uint8_t *d, const tl_px_rows *g,
                                                     const tl_cvt *cv_in)

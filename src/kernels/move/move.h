@@ -191,8 +191,8 @@ void tl_u8_f16_spread4_ukernel__avx2(const uint8_t *s, size_t k, uint8_t *d, siz
 void tl_u8_f16_spread4_rows_ukernel__avx2(const uint8_t *s, size_t k, uint8_t *d, const tl_px_rows *g,
                                           const struct tl_cvt *cv, int nt);
 /* The way back: rows of pixels of 4 f16 halves -> rows of 3 u8 or i8 codes a
- * pixel (exactly those bytes written; plain stores), the first three halves
- * converted by cv in the register. */
+ * pixel and each row's gap of zero bytes (nothing else written; plain
+ * stores), the first three halves converted by cv in the register. */
 void tl_f16_x8_gather4_rows_ukernel__avx2(const uint8_t *s, uint8_t *d, const tl_px_rows *g,
                                           const struct tl_cvt *cv);
 /* The same over rows of pixels (tl_px_rows), each row's gap zeroed. */
