@@ -5,6 +5,13 @@
  * kCHW32, DLA HWC4), or gathers pixels into a dense destination (and back). */
 #include "engine/exec/exec.h"
 
+/* the name of an ISA's rows kernel (the f16 spreads and gathers below) */
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+#define TL_ROWS_NAME(base) base "neon"
+#else
+#define TL_ROWS_NAME(base) base "avx2"
+#endif
+
 /* The smallest word move (4 .. 64 bytes) that holds n bytes; 0 if none. */
 static unsigned px_move(int64_t n)
 {
@@ -116,8 +123,31 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
         ps->row = NULL;
     }
 #elif defined(__ARM_NEON)
+    if (!tl_isa_includes(p->isa, TL_ISA_NEON)) return;
+#if defined(__aarch64__)
+    const tl_cvt *cv = &p->cv;
+    /* kDLA_HWC4 f16 <-> RGB, converted in the register (vld3/vst4, vld4/vst3;
+     * AArch64: Armv7 without neon-fp16 converts f16 in integer code, and its
+     * instruction counts did not improve: 3.16 -> 3.25 and 3.75 -> 3.42 per
+     * byte at 256 KiB, worse at 4 KiB) */
+    if (ps->x.px.gather && cv->sdt == TL_F16 && (cv->ddt == TL_U8 || cv->ddt == TL_I8) && cv->fast && ss == 8 &&
+        rs == 3 * 2) {
+        ps->x.px.shuffle = 4;
+        ps->kernel_name = "tl_f16_x8_gather4_rows_ukernel__neon";
+        ps->row = NULL;
+        return;
+    }
+    if (!ps->x.px.gather && cv->sdt == TL_U8 && cv->ddt == TL_F16 && cv->fast && ps->x.px.bytes == 8 && !ps->head &&
+        rs == 3 * 2) {
+        ps->x.px.shuffle = 3;
+        ps->kernel_name = "tl_u8_f16_spread4_rows_ukernel__neon";
+        ps->row = NULL;
+        return;
+    }
+#else
     (void)ss;
-    if (ps->x.px.gather || !tl_isa_includes(p->isa, TL_ISA_NEON) || !tl_spread_fits16(ps->x.px.bytes, mask)) return;
+#endif
+    if (ps->x.px.gather || !tl_spread_fits16(ps->x.px.bytes, mask)) return;
     ps->x.px.shuffle = 1;
     ps->kernel_name = "tl_spread_ukernel__neon";
     tl_spread_ctl16(ps->x.px.perm, ps->x.px.bytes, rs, mask);
@@ -241,6 +271,13 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
             tl_u8_f16_spread_ukernel__avx512vbmi(s + b * k, k, to, m, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep,
                                                  (const uint8_t(*)[256])ps->x.px.f16_lut, direct);
             if (!direct) tl_flush(p, db, out_tile, m * (size_t)out->ds);
+            continue;
+        }
+#endif
+#if defined(__aarch64__)
+        if (ps->x.px.shuffle == 3) { /* converts in the register: no tile */
+            tl_u8_f16_spread4_rows_ukernel__neon(s + b * k, to, &(tl_px_rows){m, 1, 0, 0, 0}, cv);
+            tl_flush(p, db, out_tile, m * (size_t)out->ds);
             continue;
         }
 #endif
@@ -368,6 +405,12 @@ static void run_gather_lines(const tl_plan *p, const tl_pass *ps, const uint8_t 
 static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                 const tl_node *out)
 {
+#if defined(__aarch64__)
+    if (ps->x.px.shuffle == 4) {
+        tl_f16_x8_gather4_rows_ukernel__neon(s, d, &(tl_px_rows){(size_t)out->count, 1, 0, 0, 0}, &p->cv);
+        return;
+    }
+#endif
 #if defined(__ARM_NEON) && !defined(__x86_64__)
     if (ps->x.px.neon3) {
         tl_x8_gather4_3_ukernel__neon(s, d, (size_t)out->count, ps->x.px.neon3 - 1);
@@ -405,9 +448,10 @@ static bool applicable_rows(const tl_plan *p, tl_pass *ps)
     tl_pass was = *ps;
     if (ps->nnodes >= 3 && applicable(p, ps) &&
         (ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3 || (ps->x.px.shuffle == 4 && !p->cv.stream))) {
-        ps->kernel_name = ps->x.px.vbmi == 3      ? "tl_u8_f16_spread_rows_ukernel__avx512vbmi"
-                          : ps->x.px.shuffle == 3 ? "tl_u8_f16_spread4_rows_ukernel__avx2"
-                                                  : "tl_f16_x8_gather4_rows_ukernel__avx2";
+        /* the kernel applicable() named, or VBMI's rows form */
+        if (ps->x.px.vbmi == 3) ps->kernel_name = "tl_u8_f16_spread_rows_ukernel__avx512vbmi";
+        else if (ps->x.px.shuffle == 3) ps->kernel_name = TL_ROWS_NAME("tl_u8_f16_spread4_rows_ukernel__");
+        else ps->kernel_name = TL_ROWS_NAME("tl_f16_x8_gather4_rows_ukernel__");
         return true;
     }
     *ps = was;
@@ -419,6 +463,11 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
 {
     tl_px_rows g;
     if (!tl_rows_geometry(p, ps, s, d, in, out, run, ps->x.px.vbmi == 3 || ps->x.px.shuffle >= 3, &g)) return;
+#if defined(__aarch64__)
+    if (ps->x.px.shuffle == 4) tl_f16_x8_gather4_rows_ukernel__neon(s, d, &g, &p->cv);
+    else tl_u8_f16_spread4_rows_ukernel__neon(s, d, &g, &p->cv);
+    return;
+#endif
 #if defined(__x86_64__) || defined(_M_X64)
     if (ps->x.px.shuffle == 4) {
         tl_f16_x8_gather4_rows_ukernel__avx2(s, d, &g, &p->cv);

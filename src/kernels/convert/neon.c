@@ -18,6 +18,7 @@
 #include "kernels/convert/neon_ops.h"
 #include "kernels/convert/pipeline.h"
 #include "kernels/convert/affine8_neon.h"
+#include "kernels/move/move.h" /* the f16 rows kernels' declarations */
 
 /* Rows at least this long (8-bit to 8-bit) use the table. */
 #define TL_NEON_LUT_MIN 512
@@ -410,4 +411,123 @@ TL_NEON_ROW(tl_f32_i16_convert_ukernel__neon, tl_neon_blocks_f32_i16, TL_F32, TL
 TL_NEON_ROW(tl_f32_f16_convert_ukernel__neon, tl_neon_blocks_f32_f16, TL_F32, TL_F16)
 TL_NEON_ROW(tl_f32_bf16_convert_ukernel__neon, tl_neon_blocks_f32_bf16, TL_F32, TL_BF16)
 TL_NEON_ROW(tl_f32_f32_convert_ukernel__neon, tl_neon_blocks_f32_f32, TL_F32, TL_F32)
+
+#if TL_NEON_A64 /* Armv7 converts f16 in integer code: its instruction counts did not gain */
+/* ---- kDLA_HWC4 f16 <-> RGB, converted in the register ---------------------------------- */
+/* 16 RGB pixels (48 bytes: vld3) through the rule's source stage and the
+ * f16 conversion, stored as 16 pixels of 4 halves, the fourth zero (vst4):
+ * 128 bytes. */
+static inline __attribute__((always_inline)) void u8_f16_spread4_step(const nk *k, const uint8_t *s, uint8_t *d)
+{
+    uint8x16x3_t v = vld3q_u8(s);
+    uint16x8x4_t o[2];
+    for (int c = 0; c < 3; c++) {
+        uint16x8_t l = vmovl_u8(vget_low_u8(v.val[c])), h = vmovl_u8(vget_high_u8(v.val[c]));
+        vi q[4] = {vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(l))), vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(l))),
+                   vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(h))), vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(h)))};
+        vf x[4];
+        dequant16(k, q, x);
+        o[0].val[c] = vcombine_u16(f32_to_f16(x[0]), f32_to_f16(x[1]));
+        o[1].val[c] = vcombine_u16(f32_to_f16(x[2]), f32_to_f16(x[3]));
+    }
+    o[0].val[3] = o[1].val[3] = vdupq_n_u16(0);
+    vst4q_u16((uint16_t *)d, o[0]);
+    vst4q_u16((uint16_t *)(d + 64), o[1]);
+}
+
+/* Armv7 rows whose multipliers the NEON steps cannot take exactly (nk_init
+ * false, or the per-step denormal check): the scalar pipeline, pixel by
+ * pixel. */
+static bool f16_rows_vector(const nk *k, bool ok)
+{
+    return ok && (TL_NEON_A64 || !k->chk);
+}
+
+/* Rows of RGB u8 pixels (tl_px_rows) -> rows of kDLA_HWC4 f16 pixels (8
+ * bytes: 3 halves and a zero one), each row's gap zeroed: the row
+ * conversion into an L1 tile and the table spread from it in one pass.
+ * A row's last pixels: one overlapping step, or stack buffers below 16. */
+void tl_u8_f16_spread4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv);
+void tl_u8_f16_spread4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
+{
+    nk k;
+    const bool vec = f16_rows_vector(&k, nk_init(&k, cv));
+    const size_t m = g->n;
+    for (size_t r = 0; r < g->rows; r++) {
+        const uint8_t *s = src + (ptrdiff_t)r * g->ss;
+        uint8_t *d = dst + (ptrdiff_t)r * g->ds;
+        size_t i = 0;
+        if (!vec) {
+            for (; i < m; i++) {
+                scalar_elems(TL_U8, TL_F16, s + 3 * i, d + 8 * i, 3, cv);
+                memset(d + 8 * i + 6, 0, 2);
+            }
+            if (g->gap) memset(d + 8 * m, 0, g->gap);
+            continue;
+        }
+        for (; i + 16 <= m; i += 16) u8_f16_spread4_step(&k, s + 3 * i, d + 8 * i);
+        if (i < m && m >= 16) {
+            u8_f16_spread4_step(&k, s + 3 * (m - 16), d + 8 * (m - 16)); /* the last 16 again: same values */
+        } else if (i < m) {
+            uint8_t in[48] = {0}, out[128];
+            memcpy(in, s + 3 * i, 3 * (m - i));
+            u8_f16_spread4_step(&k, in, out);
+            memcpy(d + 8 * i, out, 8 * (m - i));
+        }
+        if (g->gap) memset(d + 8 * m, 0, g->gap);
+    }
+}
+
+/* 16 pixels of 4 f16 halves (128 bytes: two vld4) -> 16 RGB pixels of 8-bit
+ * codes (48 bytes: vst3), the rule's destination stage on the first three. */
+static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, const nk *k, const uint8_t *s, uint8_t *d)
+{
+    uint16x8x4_t v0 = vld4q_u16((const uint16_t *)s), v1 = vld4q_u16((const uint16_t *)(s + 64));
+    uint8x16x3_t o;
+    for (int c = 0; c < 3; c++) {
+        vf x[4] = {f16_to_f32(vget_low_u16(v0.val[c])), f16_to_f32(vget_high_u16(v0.val[c])),
+                   f16_to_f32(vget_low_u16(v1.val[c])), f16_to_f32(vget_high_u16(v1.val[c]))};
+        vi q[4];
+        quant16(k, x, q); /* in range: the narrowing moves are exact */
+        int16x8_t l = vcombine_s16(vmovn_s32(q[0]), vmovn_s32(q[1])), h = vcombine_s16(vmovn_s32(q[2]), vmovn_s32(q[3]));
+        o.val[c] = vcombine_u8(vmovn_u16(vreinterpretq_u16_s16(l)), vmovn_u16(vreinterpretq_u16_s16(h)));
+    }
+    (void)D; /* i8 or u8: the codes' low bytes either way */
+    vst3q_u8(d, o);
+}
+
+/* Rows of kDLA_HWC4 f16 pixels (tl_px_rows) -> rows of 3 u8 or i8 codes a
+ * pixel, each row's gap zeroed. No step reads the last pixel's slot (a run
+ * may start inside its pixel): the steps stop one pixel short, an
+ * overlapping step covers the 16 before it, the rest through stack buffers. */
+void tl_f16_x8_gather4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv);
+void tl_f16_x8_gather4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
+{
+    nk k;
+    const bool vec = f16_rows_vector(&k, nk_init(&k, cv));
+    const int D = cv->ddt;
+    const size_t m = g->n;
+    for (size_t r = 0; r < g->rows; r++) {
+        const uint8_t *s = src + (ptrdiff_t)r * g->ss;
+        uint8_t *d = dst + (ptrdiff_t)r * g->ds;
+        size_t i = 0;
+        if (vec) {
+            for (; i + 16 < m; i += 16) f16_x8_gather4_step(D, &k, s + 8 * i, d + 3 * i);
+            if (m > 16) {
+                f16_x8_gather4_step(D, &k, s + 8 * (m - 17), d + 3 * (m - 17)); /* the 16 before the last again */
+                i = m - 1;
+            }
+            if (i < m) {
+                uint8_t in[128] = {0}, out[48];
+                memcpy(in, s + 8 * i, 8 * (m - i - 1) + 6);
+                f16_x8_gather4_step(D, &k, in, out);
+                memcpy(d + 3 * i, out, 3 * (m - i));
+            }
+        } else {
+            for (; i < m; i++) scalar_elems(TL_F16, D, s + 8 * i, d + 3 * i, 3, cv);
+        }
+        if (g->gap) memset(d + 3 * m, 0, g->gap);
+    }
+}
+#endif /* TL_NEON_A64 */
 #endif
