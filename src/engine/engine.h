@@ -200,8 +200,9 @@ typedef struct tl_pass {
                                  tl_gather_fits__avx2): 1, and saturates u8 <-> i8 in
                                  the register: 2 (AVX2 gathers); u8 -> 4 f16 halves a
                                  pixel converted in the register: 3 (AVX2 spreads) */
-            uint8_t neon3;    /* gathers of 4-byte pixels to 3 bytes by vld4 + vst3 (NEON):
-                                 1 + tl_x8_gather4_3_ukernel__neon's sat; 0: not */
+            uint8_t neon3;    /* 3-byte pixels spread or gathered by NEON structure loads
+                                 and stores, mapped in the register: 1 + the map of
+                                 tl_x8_spread3 / gather3_ukernel__neon; 0: not */
             uint8_t lines;    /* gathers: whole 64-pixel steps by the line gather, 8-bit
                                  pixels: 1, f16 pixels converted to 8 bits: 2 (AVX-512
                                  VBMI; the ends by the gather above) */

@@ -453,6 +453,28 @@ static const char *const k_specs[][2] = {
     {"trt.chw32:i8:1x3x9x11", "NHWC:i8:1x9x11x3"},
     {"NHWC:u8:1x80x81x3", "trt.dla_hwc4:f16:1x3x80x81"},
     {"trt.dla_hwc4:f16:1x3x80x81", "NHWC:u8:1x80x81x3"},
+    /* 3-byte pixels (NEON structure loads and stores): pixel counts around
+     * their 16-pixel steps, pixels of 4 to 32 bytes, a move, saturating and
+     * affine maps both ways */
+    {"NHWC:u8:1x1x15x3", "rknn.nc1hwc2:i8:1x1x1x15x16:c=3:zp=-128:scale=1"},
+    {"NHWC:u8:1x1x16x3", "rknn.nc1hwc2:i8:1x1x1x16x16:c=3:zp=-128:scale=1"},
+    {"NHWC:u8:1x1x17x3", "rknn.nc1hwc2:i8:1x1x1x17x16:c=3:zp=-128:scale=1"},
+    {"rknn.nc1hwc2:i8:1x1x1x16x16:c=3:zp=-128:scale=1", "NHWC:u8:1x1x16x3"},
+    {"rknn.nc1hwc2:i8:1x1x1x17x16:c=3:zp=-128:scale=1", "NHWC:u8:1x1x17x3"},
+    {"rknn.nc1hwc2:i8:1x1x1x18x16:c=3:zp=-128:scale=1", "NHWC:u8:1x1x18x3"},
+    {"rknn.nc1hwc2:i8:1x1x3x11x16:c=3:zp=-128:scale=1", "NHWC:u8:1x3x11x3"},
+    {"NHWC:u8:1x3x11x3", "trt.chw32:i8:1x3x3x11:scale=2"},
+    {"trt.chw32:i8:1x3x3x11:scale=2", "NHWC:u8:1x3x11x3"},
+    {"trt.chw32:i8:1x3x1x17:scale=0.25", "NHWC:u8:1x1x17x3"},
+    {"NHWC:u8:1x5x7x3", "NHWC:u8:1x5x7x3:pad=0,0,0,0,0,0,0,5"},
+    {"NHWC:u8:1x5x7x3:pad=0,0,0,0,0,0,0,5", "NHWC:u8:1x5x7x3"},
+    {"NHWC:i8:1x5x7x3:pad=0,0,0,0,0,0,0,13", "NHWC:u8:1x5x7x3"},
+    {"NHWC:u8:1x5x7x3", "NHWC:i8:1x5x7x3:pad=0,0,0,0,0,0,0,29"},
+    {"NHWC:i8:1x5x7x3", "trt.dla_hwc4:i8:1x3x5x7:scale=0.5"},
+    {"trt.dla_hwc4:i8:1x3x5x7:scale=0.5", "NHWC:u8:1x5x7x3"},
+    {"NHWC:u8:1x1x17x3:scale=2", "NHWC:u8:1x1x17x3:pad=0,0,0,0,0,0,0,13"},
+    {"NHWC:i8:1x1x19x3:scale=0.5", "trt.chw32:i8:1x3x1x19"},
+    {"NHWC:u8:1x1x18x3:scale=2:pad=0,0,0,0,0,0,0,5", "NHWC:u8:1x1x18x3"},
     /* pixels by byte permutes (AVX-512 VBMI): C = 1, 3, 4, odd widths, padded rows */
     {"NHWC:u8:1x7x13x1", "rknn.nc1hwc2:u8:1x1x7x13x16:c=1"},
     {"rknn.nc1hwc2:i8:1x1x7x13x16:c=4:zp=-128:scale=1", "NHWC:u8:1x7x13x4"},

@@ -284,7 +284,13 @@ static const plan_case k_plans[] = {
     {"NHWC:i16:1x8x9x2", "NCHW:i16:1x2x8x9", {"tl_x16_deinterleave2_ukernel__neon", NULL}},
     {"NCHW:f16:1x4x8x9", "NHWC:f16:1x8x9x4", {"tl_x16_interleave4_ukernel__neon", NULL}},
     {"NHWC:u8:1x4x5x3", "trt.dla_hwc4:i8:1x3x4x5", {"tl_u8_i8_repack3_0_1_ukernel__neon", NULL}}, /* saturating, one step */
-    {"NHWC:u8:1x4x5x3", "rknn.nc1hwc2:i8:1x1x4x5x16:c=3:zp=-128:scale=1", {"tl_spread_ukernel__neon", NULL}},
+    /* 3-byte pixels by structure loads and stores, the byte map in the register */
+    {"NHWC:u8:1x4x5x3", "rknn.nc1hwc2:i8:1x1x4x5x16:c=3:zp=-128:scale=1", {"tl_x8_spread3_ukernel__neon", NULL}},
+    {"rknn.nc1hwc2:i8:1x1x4x5x16:c=3:zp=-128:scale=1", "NHWC:u8:1x4x5x3", {"tl_x8_gather3_ukernel__neon", NULL}},
+    {"NHWC:u8:1x4x5x3", "trt.chw32:i8:1x3x4x5:scale=2", {"tl_x8_spread3_ukernel__neon", NULL}},
+    {"trt.chw32:i8:1x3x4x5:scale=2", "NHWC:u8:1x4x5x3", {"tl_x8_gather3_ukernel__neon", NULL}},
+    {"trt.dla_hwc4:i8:1x3x4x5", "NHWC:u8:1x4x5x3", {"tl_x8_gather3_ukernel__neon", NULL}}, /* saturating */
+    {"NHWC:u8:1x4x5x3", "NHWC:u8:1x4x5x3:pad=0,0,0,0,0,0,0,5", {"tl_x8_spread3_ukernel__neon", NULL}}, /* a move */
     {"NCHW:f32:1x3x8x8", "NCHW:f16:1x3x8x8", {"tl_f32_f16_convert_ukernel__neon", NULL}},
     {"NCHW:u8:1x3x8x8", "NCHW:i8:1x3x8x8:scale=0.5:zp=-128", {"tl_u8_i8_convert_ukernel__neon", NULL}},
     {"NCHW:bf16:1x3x8x8", "NCHW:i16:1x3x8x8:q=inv:scale=25:round=away", {"tl_bf16_i16_convert_ukernel__neon", NULL}},

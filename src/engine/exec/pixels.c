@@ -156,22 +156,45 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
 #endif
 }
 
-/* NEON: a gather of 4-byte pixels to 3 bytes, raw or saturating u8 <-> i8
- * (kDLA_HWC4 i8 into RGB), by structure loads and stores straight into the
- * destination: no tile, no row conversion after it. */
-static void choose_neon(const tl_plan *p, tl_pass *ps, int64_t ss, size_t rs)
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+/* The byte map of the NEON 3-byte pixel kernels (move.h): a move, a
+ * saturation, the affine map, or (7) the affine map that is a byte add: a
+ * multiplier of 1, no shift, no code clamped (RKNN's zero point -128 with
+ * scale 1: one add per 16 codes instead of widening, multiply-add, shift
+ * and narrowing). -1: none of them. */
+static int px_map3(const tl_cvt *cv)
+{
+    if (cv->path == TL_EP_COPY) return 0;
+    if (cv->path == TL_EP_INT) return cv->ddt == TL_I8 ? 1 : 2;
+    if (!cv->affine8) return -1;
+    int s_signed = cv->sdt == TL_I8, d_signed = cv->ddt == TL_I8, lo = s_signed ? -128 : 0;
+    int a = lo + cv->affine8_add, b = lo + 255 + cv->affine8_add, dlo = d_signed ? -128 : 0;
+    if (cv->affine8_mul == 1 && cv->affine8_shift == 0 && a >= dlo && b <= dlo + 255) return 7;
+    return 3 + s_signed + 2 * d_signed;
+}
+#endif
+
+/* NEON: 3-byte pixels <-> pixels of 4 to 32 bytes holding them first (an
+ * RGB image into RKNN NC1HWC2, kCHW32, kDLA_HWC4 8-bit, and back) by
+ * structure loads and stores straight into the destination, the byte map
+ * in the registers: no tile, no row conversion. neon3: 1 + the kernels'
+ * map (move.h), 0 where the conversion is none of them. */
+static void choose_neon(const tl_plan *p, tl_pass *ps, int64_t w, size_t run)
 {
     ps->x.px.neon3 = 0;
 #if defined(__ARM_NEON) && !defined(__x86_64__)
     const tl_cvt *cv = &p->cv;
-    bool sat = cv->path == TL_EP_INT && cv->es == 1 && cv->ed == 1;
-    if (!ps->x.px.gather || ss != 4 || rs != 3 || !(cv->path == TL_EP_COPY || sat) || !tl_isa_includes(p->isa, TL_ISA_NEON))
+    if (cv->es != 1 || cv->ed != 1 || run != 3 || ps->head || !(w == 4 || w == 8 || w == 16 || w == 32) ||
+        !tl_isa_includes(p->isa, TL_ISA_NEON))
         return;
-    ps->x.px.neon3 = (uint8_t)(1 + (!sat ? 0 : cv->ddt == TL_I8 ? 1 : 2));
-    ps->kernel_name = "tl_x8_gather4_3_ukernel__neon";
+    int map = px_map3(cv);
+    if (map < 0) return;
+    ps->x.px.neon3 = (uint8_t)(1 + map);
+    ps->x.px.shuffle = 0;
+    ps->kernel_name = ps->x.px.gather ? "tl_x8_gather3_ukernel__neon" : "tl_x8_spread3_ukernel__neon";
     ps->row = NULL;
 #else
-    (void)p, (void)ps, (void)ss, (void)rs;
+    (void)p, (void)ps, (void)w, (void)run;
 #endif
 }
 
@@ -192,6 +215,7 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
         uint8_t mask[64] = {0};
         memset(mask + ps->head * cv->ed, 0xFF, (size_t)k * cv->ed);
         choose_shuffle(p, ps, 0, (size_t)k * cv->ed, mask);
+        choose_neon(p, ps, out->ds, (size_t)k * cv->ed);
         return true;
     }
     if (!ps->head && !ps->tail && out->ds == k * cv->ed && out->ss > k * cv->es && px_move(k * cv->es) &&
@@ -241,7 +265,7 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
     uint8_t *t = buf + 64;
     _Alignas(TL_STAGE_ALIGN) uint8_t out_tile[TL_TILE_BYTES]; /* streaming plans */
     size_t k = (size_t)in->count, rd = k * cv->ed, h = (size_t)ps->head * cv->ed, n = (size_t)out->count;
-    if (ps->x.px.vbmi != 3 && ps->x.px.shuffle != 3) { /* the tile's and the mask's set-up (a call per image row: not for nothing) */
+    if (ps->x.px.vbmi != 3 && ps->x.px.shuffle != 3 && !ps->x.px.neon3) { /* the tile's and the mask's set-up (a call per image row: not for nothing) */
         memset(buf, 0, 64);
         memset(mask, 0, sizeof mask);
         memset(mask + h, 0xFF, rd);
@@ -277,6 +301,13 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
 #if defined(__aarch64__)
         if (ps->x.px.shuffle == 3) { /* converts in the register: no tile */
             tl_u8_f16_spread4_rows_ukernel__neon(s + b * k, to, &(tl_px_rows){m, 1, 0, 0, 0}, cv);
+            tl_flush(p, db, out_tile, m * (size_t)out->ds);
+            continue;
+        }
+#endif
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+        if (ps->x.px.neon3) { /* maps in the register: no tile */
+            tl_x8_spread3_ukernel__neon(s + b * k, to, m, (size_t)out->ds, cv, ps->x.px.neon3 - 1);
             tl_flush(p, db, out_tile, m * (size_t)out->ds);
             continue;
         }
@@ -412,8 +443,8 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     }
 #endif
 #if defined(__ARM_NEON) && !defined(__x86_64__)
-    if (ps->x.px.neon3) {
-        tl_x8_gather4_3_ukernel__neon(s, d, (size_t)out->count, ps->x.px.neon3 - 1);
+    if (ps->x.px.neon3 && ps->x.px.gather) {
+        tl_x8_gather3_ukernel__neon(s, (size_t)out->ss, d, (size_t)out->count, &p->cv, ps->x.px.neon3 - 1);
         return;
     }
 #endif

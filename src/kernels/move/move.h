@@ -357,9 +357,15 @@ void tl_stream_copy_ukernel__avx512(uint8_t *d, const uint8_t *s, size_t n); /* 
 void tl_stream_copy_ukernel__neon(uint8_t *d, const uint8_t *s, size_t n); /* STNP (move/neon.c) */
 #endif
 #if defined(__ARM_NEON) && !defined(__x86_64__)
-/* m pixels of 4 bytes to their first 3, saturating u8 <-> i8 (sat 1: to i8,
- * 2: to u8, 0: none): vld4 + vst3 (move/neon.c; AArch64 and Armv7) */
-void tl_x8_gather4_3_ukernel__neon(const uint8_t *s, uint8_t *d, size_t m, int sat);
+/* m dense 3-byte pixels <-> pixels of 4, 8, 16 or 32 bytes holding them
+ * first, the rest zero (spread3 writes the zeros; gather3 never reads the
+ * last pixel past its 3 bytes), through the byte map `map`: 0 a move, 1 / 2
+ * saturating to i8 / u8, 3 + s_signed + 2 * d_signed cv's affine byte map
+ * (tl_cvt affine8; its table for the pixels stepped byte by byte), 7 that
+ * map as a byte add of affine8_add (pixels.c px_map3). move/neon.c,
+ * AArch64 and Armv7. */
+void tl_x8_gather3_ukernel__neon(const uint8_t *s, size_t ss, uint8_t *d, size_t m, const struct tl_cvt *cv, int map);
+void tl_x8_spread3_ukernel__neon(const uint8_t *s, uint8_t *d, size_t m, size_t ds, const struct tl_cvt *cv, int map);
 #endif
 /* Order the non-temporal stores before returning (x86 sfence; else nothing). */
 void tl_store_fence(void);

@@ -28,39 +28,175 @@ void tl_stream_copy_ukernel__neon(uint8_t *d, const uint8_t *s, size_t n)
 
 #include "kernels/move/move.h"
 
-/* m pixels of 4 bytes, dense in s, to their first 3 bytes, dense in d
- * (kDLA_HWC4 i8 into an RGB image): one vld4 and one vst3 per 16 pixels,
- * the u8 <-> i8 saturation of identity quantizations between them (sat: 1
- * to i8, 2 to u8, 0 none). The last pixel is copied on its own: its stride
- * may end past the buffer. */
-static inline uint8x16_t gather_sat(uint8x16_t x, int sat)
+#include "kernels/convert/affine8_neon.h"
+
+/* ---- 3-byte pixels <-> pixels of w = 4, 8, 16 or 32 bytes (AArch64 and Armv7) ----
+ * An RGB image into the first 3 bytes of each wider pixel, the rest zero
+ * (RKNN NC1HWC2, TensorRT kCHW32 and kDLA_HWC4 with 3 channels), and back:
+ * 16 pixels a step by structure loads and stores, the plan's byte map in
+ * the registers. map (move.h, pixels.c px_map3): 0 a move, 1 / 2
+ * saturating to i8 / u8, 3 + s_signed + 2 * d_signed the affine byte map
+ * (convert/affine8_neon.h), 7 that map as a byte add.
+ * Per 16 pixels, qemu-aarch64: a vld3, the map, 4 zips, 4 or 8 vst4 (into
+ * NC1HWC2); the tile, a table spread and a convert row cost 0.47
+ * instructions per byte before. */
+static inline __attribute__((always_inline)) uint8x16_t map3(uint8x16_t v, const tl_aff8n *k, int map)
 {
-    if (sat == 1) return vminq_u8(x, vdupq_n_u8(127));
-    if (sat == 2) return vreinterpretq_u8_s8(vmaxq_s8(vreinterpretq_s8_u8(x), vdupq_n_s8(0)));
-    return x;
+    if (map == 7) return vaddq_u8(v, vreinterpretq_u8_s16(k->add)); /* (add's bytes are equal: tl_px_map3) */
+    if (map == 1) return vminq_u8(v, vdupq_n_u8(127));
+    if (map == 2) return vreinterpretq_u8_s8(vmaxq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(0)));
+    if (map >= 3) return tl_aff8n_bytes(v, k, (map - 3) & 1, (map - 3) >> 1);
+    return v;
 }
 
-static inline __attribute__((always_inline)) void gather4_3(const uint8_t *s, uint8_t *d, size_t m, int sat)
+static inline uint8_t map1(uint8_t x, const tl_cvt *cv, int map)
+{
+    return map == 1 ? (x > 127 ? 127 : x) : map == 2 ? (x > 127 ? 0 : x) : map >= 3 ? cv->lut[x] : x;
+}
+
+/* 16 pixels of w bytes: their first 3 bytes as 3 planes. Wider than 4:
+ * each pixel's first word by de-interleaving loads, then 2 rounds of byte
+ * unzips. Reads the 16 pixels whole. */
+static inline __attribute__((always_inline)) uint8x16x3_t load_px16(const uint8_t *s, unsigned w)
+{
+    if (w == 4) {
+        uint8x16x4_t v = vld4q_u8(s);
+        uint8x16x3_t o = {{v.val[0], v.val[1], v.val[2]}};
+        return o;
+    }
+    uint8x16_t q[4];
+    for (int j = 0; j < 4; j++) {
+        const uint32_t *p = (const uint32_t *)(const void *)(s + 4 * (size_t)j * w);
+        uint32x4_t x = w == 8    ? vld2q_u32(p).val[0]
+                       : w == 16 ? vld4q_u32(p).val[0]
+                                 : vuzpq_u32(vld4q_u32(p).val[0], vld4q_u32(p + 16).val[0]).val[0];
+        q[j] = vreinterpretq_u8_u32(x);
+    }
+    uint8x16x2_t a = vuzpq_u8(q[0], q[1]), b = vuzpq_u8(q[2], q[3]); /* (c0 c2), (c1 c3) */
+    uint8x16x2_t e = vuzpq_u8(a.val[0], b.val[0]), o = vuzpq_u8(a.val[1], b.val[1]);
+    uint8x16x3_t v = {{e.val[0], o.val[0], e.val[1]}};
+    return v;
+}
+
+/* 3 planes of 16 pixels into pixels of w bytes, the rest of each zero */
+static inline __attribute__((always_inline)) void store_px16(uint8_t *d, unsigned w, uint8x16x3_t v)
+{
+    const uint8x16_t z = vdupq_n_u8(0);
+    if (w == 4) {
+        uint8x16x4_t o = {{v.val[0], v.val[1], v.val[2], z}};
+        vst4q_u8(d, o);
+        return;
+    }
+    uint8x16x2_t rg = vzipq_u8(v.val[0], v.val[1]), bz = vzipq_u8(v.val[2], z);
+    uint16x8x2_t lo = vzipq_u16(vreinterpretq_u16_u8(rg.val[0]), vreinterpretq_u16_u8(bz.val[0]));
+    uint16x8x2_t hi = vzipq_u16(vreinterpretq_u16_u8(rg.val[1]), vreinterpretq_u16_u8(bz.val[1]));
+    const uint32x4_t q[4] = {vreinterpretq_u32_u16(lo.val[0]), vreinterpretq_u32_u16(lo.val[1]),
+                             vreinterpretq_u32_u16(hi.val[0]), vreinterpretq_u32_u16(hi.val[1])};
+    const uint32x4_t zz = vdupq_n_u32(0);
+    for (int j = 0; j < 4; j++) {
+        uint32_t *p = (uint32_t *)(void *)(d + 4 * (size_t)j * w);
+        if (w == 8) {
+            uint32x4x2_t o = {{q[j], zz}};
+            vst2q_u32(p, o);
+        } else if (w == 16) {
+            uint32x4x4_t o = {{q[j], zz, zz, zz}};
+            vst4q_u32(p, o);
+        } else { /* a word and 7 zero words a pixel: two pixels per vst4 */
+            uint32x4x2_t h = vzipq_u32(q[j], zz);
+            uint32x4x4_t o0 = {{h.val[0], zz, zz, zz}}, o1 = {{h.val[1], zz, zz, zz}};
+            vst4q_u32(p, o0);
+            vst4q_u32(p + 16, o1);
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) uint8x16x3_t map_px16(uint8x16x3_t v, const tl_aff8n *k, int map)
+{
+    for (int c = 0; c < 3; c++) v.val[c] = map3(v.val[c], k, map);
+    return v;
+}
+
+/* No step reads the last pixel (its stride may end past the buffer): the
+ * steps stop one pixel short, one overlapping step covers the 16 before
+ * it, the last pixel goes byte by byte. */
+static inline __attribute__((always_inline)) void gather3(const uint8_t *s, unsigned w, uint8_t *d, size_t m,
+                                                          const tl_cvt *cv, const tl_aff8n *k, int map)
 {
     size_t i = 0;
-    for (; i + 16 < m; i += 16) {
-        uint8x16x4_t v = vld4q_u8(s + 4 * i);
-        uint8x16x3_t o = {{gather_sat(v.val[0], sat), gather_sat(v.val[1], sat), gather_sat(v.val[2], sat)}};
-        vst3q_u8(d + 3 * i, o);
+    if (m > 16) {
+        for (; i + 17 <= m; i += 16) vst3q_u8(d + 3 * i, map_px16(load_px16(s + i * w, w), k, map));
+        if (i + 1 < m) /* the 16 before the last again: same values */
+            vst3q_u8(d + 3 * (m - 17), map_px16(load_px16(s + (m - 17) * w, w), k, map));
+        i = m - 1;
     }
     for (; i < m; i++)
-        for (int c = 0; c < 3; c++) {
-            uint8_t x = s[4 * i + (size_t)c];
-            d[3 * i + (size_t)c] = sat == 1 ? (x > 127 ? 127 : x) : sat == 2 ? (x > 127 ? 0 : x) : x;
-        }
+        for (int c = 0; c < 3; c++) d[3 * i + (size_t)c] = map1(s[i * w + (size_t)c], cv, map);
 }
 
-void tl_x8_gather4_3_ukernel__neon(const uint8_t *s, uint8_t *d, size_t m, int sat)
+static inline __attribute__((always_inline)) void spread3(const uint8_t *s, uint8_t *d, size_t m, unsigned w,
+                                                          const tl_cvt *cv, const tl_aff8n *k, int map)
 {
-    if (sat == 1) gather4_3(s, d, m, 1);
-    else if (sat == 2) gather4_3(s, d, m, 2);
-    else gather4_3(s, d, m, 0);
+    if (m >= 16) {
+        size_t i = 0;
+        for (; i + 16 <= m; i += 16) store_px16(d + i * w, w, map_px16(vld3q_u8(s + 3 * i), k, map));
+        if (i < m) /* the last 16 again: same values */
+            store_px16(d + (m - 16) * w, w, map_px16(vld3q_u8(s + 3 * (m - 16)), k, map));
+        return;
+    }
+    for (size_t i = 0; i < m; i++) {
+        for (int c = 0; c < 3; c++) d[i * w + (size_t)c] = map1(s[3 * i + (size_t)c], cv, map);
+        memset(d + i * w + 3, 0, w - 3);
+    }
 }
+
+/* the map and the pixel width constants in each instantiation: the loops
+ * carry no tests */
+#define TL_W_SWITCH(call, M)                                                                             \
+    switch (w) {                                                                                         \
+    case 4: call(M, 4); break;                                                                           \
+    case 8: call(M, 8); break;                                                                           \
+    case 16: call(M, 16); break;                                                                         \
+    default: call(M, 32); break;                                                                         \
+    }
+#define TL_MAP3_SWITCH(call)                                                                             \
+    switch (map) {                                                                                       \
+    case 0: TL_W_SWITCH(call, 0) break;                                                                  \
+    case 1: TL_W_SWITCH(call, 1) break;                                                                  \
+    case 2: TL_W_SWITCH(call, 2) break;                                                                  \
+    case 3: TL_W_SWITCH(call, 3) break;                                                                  \
+    case 4: TL_W_SWITCH(call, 4) break;                                                                  \
+    case 5: TL_W_SWITCH(call, 5) break;                                                                  \
+    case 6: TL_W_SWITCH(call, 6) break;                                                                  \
+    default: TL_W_SWITCH(call, 7) break;                                                                 \
+    }
+
+static tl_aff8n map3_init(const tl_cvt *cv, int map)
+{
+    tl_aff8n k = {0};
+    if (map >= 3) k = tl_aff8n_init(cv);
+    if (map == 7) k.add = vreinterpretq_s16_u8(vdupq_n_u8((uint8_t)cv->affine8_add));
+    return k;
+}
+
+void tl_x8_gather3_ukernel__neon(const uint8_t *s, size_t ss, uint8_t *d, size_t m, const tl_cvt *cv, int map)
+{
+    const tl_aff8n k = map3_init(cv, map);
+    const unsigned w = (unsigned)ss;
+#define TL_GATHER3(M, W) gather3(s, W, d, m, cv, &k, M)
+    TL_MAP3_SWITCH(TL_GATHER3)
+#undef TL_GATHER3
+}
+
+void tl_x8_spread3_ukernel__neon(const uint8_t *s, uint8_t *d, size_t m, size_t ds, const tl_cvt *cv, int map)
+{
+    const tl_aff8n k = map3_init(cv, map);
+    const unsigned w = (unsigned)ds;
+#define TL_SPREAD3(M, W) spread3(s, d, m, W, cv, &k, M)
+    TL_MAP3_SWITCH(TL_SPREAD3)
+#undef TL_SPREAD3
+}
+#undef TL_MAP3_SWITCH
+#undef TL_W_SWITCH
 #endif
 
 #if defined(__ARM_NEON) && !defined(__x86_64__)
