@@ -1252,6 +1252,9 @@ TL_TEST(pixel_moves_shuffle)
                 check_spread_shuffle(&r, w, rd, h, m, PAD, 1);
                 for (int sat = 0; sat < 3; sat++) check_gather_avx2(&r, w, rd, m, sat);
             }
+            /* the gathers of 8 pixels a step from 16 or 32 bytes: a few steps */
+            for (size_t m = 3 * 32 / (w < 32 ? w : 32) + 4; w >= 16 && m <= 3 * 8 + 3; m++)
+                for (int sat = 0; sat < 3; sat++) check_gather_avx2(&r, w, rd, m, sat);
         }
 }
 

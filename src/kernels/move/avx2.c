@@ -74,7 +74,12 @@ void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, 
         for (unsigned o = 0; o < w; o++) d[o] = mask[o] ? t[i * rd + o] : 0;
 }
 
-int tl_gather_fits__avx2(size_t ss, size_t rs) { return (ss == 4 || ss == 8) && rs <= ss; }
+/* pixels of 4 or 8 bytes, whole in the load; of 16 or 32 their first word
+ * (RKNN NC1HWC2, kCHW32: 3 of 16 or 32 bytes) */
+int tl_gather_fits__avx2(size_t ss, size_t rs)
+{
+    return ((ss == 4 || ss == 8) && rs <= ss) || ((ss == 16 || ss == 32) && rs <= 4);
+}
 
 static inline __m256i gather_sat(__m256i x, int sat)
 {
@@ -91,6 +96,7 @@ static inline __m256i gather_sat(__m256i x, int sat)
  * had cost ~40 % of a 295-pixel row (kDLA_HWC4 i8 -> RGB, perf). */
 void tl_gather_ctl__avx2(uint8_t ctl[16], size_t ss, size_t rs)
 {
+    if (ss > 8) ss = 4; /* the shuffle sees each pixel's first word (gather_words) */
     size_t lane = 16 / ss * rs; /* bytes per lane */
     for (unsigned b = 0; b < 16; b++) ctl[b] = b < lane ? (uint8_t)(b / rs * ss + b % rs) : 0x80;
 }
@@ -116,17 +122,34 @@ static inline __attribute__((always_inline)) __m256i gather_step(const uint8_t *
     return gather_sat(_mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)s), c), sat);
 }
 
+/* The first words of 8 pixels of ss >= 16 bytes as 8 pixels of 4 bytes
+ * (the register gather_step loads for ss = 4): pixels k and k + 4 share a
+ * register, two rounds of unpacks put the words in order. Reads 16 bytes
+ * of each pixel. */
+static inline __attribute__((always_inline)) __m256i gather_words(const uint8_t *s, size_t ss)
+{
+    __m256i y[4];
+    for (int k = 0; k < 4; k++)
+        y[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(s + k * ss))),
+                                       _mm_loadu_si128((const __m128i *)(const void *)(s + (k + 4) * ss)), 1);
+    return _mm256_unpacklo_epi64(_mm256_unpacklo_epi32(y[0], y[1]), _mm256_unpacklo_epi32(y[2], y[3]));
+}
+
 static inline __attribute__((always_inline)) void gather(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
                                                          const uint8_t *ctl, int sat)
 {
-    size_t per = 32 / ss, lane = per / 2 * rs, i = 0; /* pixels per step, bytes per lane */
+    const int words = ss > 8;
+    size_t per = words ? 8 : 32 / ss, lane = per / 2 * rs, i = 0; /* pixels per step, bytes per lane */
     const __m256i c = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)ctl));
     for (; i + per < m && i * rs + lane + 16 <= m * rs; i += per, t += 2 * lane) {
-        __m256i x = gather_step(s + i * ss, c, sat);
+        __m256i x = words ? gather_sat(_mm256_shuffle_epi8(gather_words(s + i * ss, ss), c), sat)
+                          : gather_step(s + i * ss, c, sat);
         _mm_storeu_si128((__m128i *)(void *)t, _mm256_castsi256_si128(x));
         _mm_storeu_si128((__m128i *)(void *)(t + lane), _mm256_extracti128_si256(x, 1));
     }
-    if (m > per) {
+    /* wide pixels: the few left byte by byte (their loads would read 16
+     * bytes of the last pixel; the callers gather a tile or an image a call) */
+    if (m > per && !words) {
         /* the steps left and the overlapping last one, each lane 1 exact
          * (lane 0's spill lands on lane 1's bytes, written after it) */
         size_t o = ss - rs;
@@ -151,10 +174,21 @@ static inline __attribute__((always_inline)) void gather(const uint8_t *s, size_
         }
 }
 
+/* ss a constant in each instantiation too (the loads differ) */
+#define TL_GATHER_SS(S)                                                                                  \
+    do {                                                                                                 \
+        if (sat == 1) gather(s, S, t, rs, m, ctl, 1);                                                    \
+        else if (sat == 2) gather(s, S, t, rs, m, ctl, 2);                                               \
+        else gather(s, S, t, rs, m, ctl, 0);                                                             \
+    } while (0)
 void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, const uint8_t *ctl, int sat)
 {
-    if (sat == 1) gather(s, ss, t, rs, m, ctl, 1);
-    else if (sat == 2) gather(s, ss, t, rs, m, ctl, 2);
-    else gather(s, ss, t, rs, m, ctl, 0);
+    switch (ss) {
+    case 4: TL_GATHER_SS(4); break;
+    case 8: TL_GATHER_SS(8); break;
+    case 16: TL_GATHER_SS(16); break;
+    default: TL_GATHER_SS(32); break;
+    }
 }
+#undef TL_GATHER_SS
 #endif

@@ -137,8 +137,8 @@ void tl_spread_ctl16(uint8_t ctl[16], unsigned w, size_t rd, const uint8_t *mask
  * tl_spread_fits16 / tl_gather_fits__avx2 say so: spread into dense
  * pixels of w = 4 .. 64 bytes whose bytes lie in their first 16 (mask as
  * above; t is read up to 16 bytes past a run's start); gather from dense
- * pixels of ss = 4 or 8 bytes, exactly m * rs bytes written and only the
- * last pixel's run read of it, saturating u8 -> i8 (sat 1) or i8 -> u8
+ * pixels of ss = 4 or 8 bytes, or the first rs <= 4 of 16 or 32, exactly
+ * m * rs bytes written and only the last pixel's run read of it, saturating u8 -> i8 (sat 1) or i8 -> u8
  * (sat 2) in the register (identity quantizations: kDLA_HWC4 i8 into RGB
  * u8, straight into the destination). */
 #if defined(__x86_64__) || defined(_M_X64)
