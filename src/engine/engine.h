@@ -102,6 +102,10 @@ int tl_isa_from_name(const char *name);
 void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst);
 /* Same from dtypes/quantizations (tests and the benchmark). */
 void tl_cvt_init_dt(tl_cvt *cv, tl_dtype src, const tl_quant *sq, tl_dtype dst, const tl_quant *dq);
+/* Whether the 8-bit conversion is a byte add of *add (mod 256): a move (0),
+ * or the affine byte map with multiplier 1, no shift and no code clamped
+ * (RKNN's zero point -128 with scale 1: u8 -> i8 is x + 128). */
+bool tl_cvt_byte_add(const tl_cvt *cv, uint8_t *add);
 /* Dtypes the f32 pipeline handles in kernels (tl_cvt.fast). */
 static inline int tl_fast_dtype(int t)
 {
@@ -199,7 +203,10 @@ typedef struct tl_pass {
                                  NEON tbl; tl_spread_fits16,
                                  tl_gather_fits__avx2): 1, and saturates u8 <-> i8 in
                                  the register: 2 (AVX2 gathers); u8 -> 4 f16 halves a
-                                 pixel converted in the register: 3 (AVX2 spreads) */
+                                 pixel converted in the register: 3 (AVX2 spreads);
+                                 a spread straight from the source plus add8 in the
+                                 register (a byte add or a move, tl_cvt_byte_add): 5 */
+            uint8_t add8;
             uint8_t neon3;    /* 3-byte pixels spread or gathered by NEON structure loads
                                  and stores, mapped in the register: 1 + the map of
                                  tl_x8_spread3 / gather3_ukernel__neon; 0: not */

@@ -1153,20 +1153,20 @@ TL_TEST(pixel_moves_vbmi)
  * writes exactly the runs, plain and saturating u8 <-> i8. */
 /* The ISA's shuffle spread (AVX2 or NEON), or 0 where this build has none. */
 static int spread_shuffle(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,
-                          int stream)
+                          int stream, uint8_t add)
 {
     uint8_t ctl[16];
     if (!tl_spread_fits16(w, mask)) return 0;
     tl_spread_ctl16(ctl, w, rd, mask);
 #if defined(__x86_64__) || defined(_M_X64)
-    tl_spread_ukernel__avx2(t, rd, d, m, w, mask, ctl, stream);
+    tl_spread_ukernel__avx2(t, rd, d, m, w, mask, ctl, stream, add);
     return 1;
 #elif defined(__ARM_NEON)
-    (void)stream;
+    (void)stream, (void)add;
     tl_spread_ukernel__neon(t, rd, d, m, w, mask, ctl);
     return 1;
 #else
-    (void)t, (void)d, (void)m, (void)stream;
+    (void)t, (void)d, (void)m, (void)stream, (void)add;
     return 0;
 #endif
 }
@@ -1185,12 +1185,17 @@ static void check_spread_shuffle(tl_rng *r, unsigned w, unsigned rd, unsigned h,
     REQUIRE(out != NULL);
     tl_rng_bytes(r, g.at, 64 + m * rd + 16);
     memset(out, 0xA5, len);
-    if (spread_shuffle(tile - h, rd, out + lead, m, w, mask, stream))
+#if defined(__x86_64__) || defined(_M_X64)
+    uint8_t add = (uint8_t)tl_rng_range(r, 0, 255); /* a conversion that is a byte add */
+#else
+    uint8_t add = 0;
+#endif
+    if (spread_shuffle(tile - h, rd, out + lead, m, w, mask, stream, add))
         for (size_t i = 0; i < len; i++) {
             uint8_t want = 0xA5;
             if (i >= lead && i < lead + m * w) {
                 size_t j = i - lead, px = j / w, lane = j % w;
-                want = lane >= h && lane < h + rd ? tile[px * rd + lane - h] : 0;
+                want = lane >= h && lane < h + rd ? (uint8_t)(tile[px * rd + lane - h] + add) : 0;
             }
             if (out[i] != want) {
                 FAILF("shuffle spread w=%u rd=%u h=%u m=%zu lead=%zu stream=%d: byte %zu: 0x%02x != 0x%02x", w, rd,
@@ -1200,6 +1205,40 @@ static void check_spread_shuffle(tl_rng *r, unsigned w, unsigned rd, unsigned h,
         }
     free(out);
     guard_close(&g);
+}
+
+/* The AVX2 spread straight from a source that ends before an unreadable
+ * page, for as many pixels as tl_spread_direct__avx2 allows (the pixels
+ * packed from the start: no head) */
+static void check_spread_direct(tl_rng *r, unsigned w, unsigned rd, size_t m)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    uint8_t mask[64] = {0}, ctl[16];
+    memset(mask, 0xFF, rd);
+    if (!tl_spread_fits16(w, mask)) return;
+    tl_spread_ctl16(ctl, w, rd, mask);
+    guarded g;
+    REQUIRE(guard_open(&g, m * rd));
+    tl_rng_bytes(r, g.at, m * rd);
+    size_t fast = tl_spread_direct__avx2(rd, w, m, m * rd);
+    uint8_t *out = malloc(m * w + 1), add = (uint8_t)tl_rng_range(r, 0, 255);
+    REQUIRE(out != NULL);
+    memset(out, 0xA5, m * w + 1);
+    tl_spread_ukernel__avx2(g.at, rd, out, fast, w, mask, ctl, 0, add);
+    for (size_t i = 0; i <= fast * w; i++) {
+        uint8_t want = i == fast * w ? 0xA5 : i % w < rd ? (uint8_t)(g.at[i / w * rd + i % w] + add) : 0;
+        if (out[i] != want) {
+            FAILF("direct spread w=%u rd=%u m=%zu (%zu taken): byte %zu: 0x%02x != 0x%02x", w, rd, m, fast, i, out[i],
+                  want);
+            break;
+        }
+    }
+    if (m * rd >= 32 && fast + 32 / w < m / 2) FAILF("direct spread w=%u rd=%u m=%zu: only %zu pixels taken", w, rd, m, fast);
+    free(out);
+    guard_close(&g);
+#else
+    (void)r, (void)w, (void)rd, (void)m;
+#endif
 }
 
 static void check_gather_avx2(tl_rng *r, unsigned ss, unsigned rs, size_t m, int sat)
@@ -1250,6 +1289,7 @@ TL_TEST(pixel_moves_shuffle)
                 check_spread_shuffle(&r, w, rd, h, m, PAD, 0);
                 check_spread_shuffle(&r, w, rd, 0, m, 64, 1);
                 check_spread_shuffle(&r, w, rd, h, m, PAD, 1);
+                check_spread_direct(&r, w, rd, m);
                 for (int sat = 0; sat < 3; sat++) check_gather_avx2(&r, w, rd, m, sat);
             }
             /* the gathers of 8 pixels a step from 16 or 32 bytes: a few steps */

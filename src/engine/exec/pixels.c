@@ -115,6 +115,14 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
         ps->kernel_name = "tl_f16_x8_gather4_rows_ukernel__avx2";
         ps->row = NULL;
     }
+    /* a spread whose conversion is a byte add (or none): straight from the
+     * source with the add in the register, the L1 tile and the convert row
+     * only for the last pixels (NHWC u8 -> NC1HWC2 i8, zero point -128) */
+    uint8_t add;
+    if (!ps->x.px.gather && !ps->head && tl_cvt_byte_add(cv, &add)) {
+        ps->x.px.shuffle = 5;
+        ps->x.px.add8 = add;
+    }
     /* RGB u8 -> pixels of 4 f16 halves (kDLA_HWC4 f16), converted in the register */
     if (!ps->x.px.gather && cv->sdt == TL_U8 && cv->ddt == TL_F16 && cv->fast && ps->x.px.bytes == 8 && !ps->head &&
         rs == 3 * 2) { /* 3 channels */
@@ -167,10 +175,9 @@ static int px_map3(const tl_cvt *cv)
     if (cv->path == TL_EP_COPY) return 0;
     if (cv->path == TL_EP_INT) return cv->ddt == TL_I8 ? 1 : 2;
     if (!cv->affine8) return -1;
-    int s_signed = cv->sdt == TL_I8, d_signed = cv->ddt == TL_I8, lo = s_signed ? -128 : 0;
-    int a = lo + cv->affine8_add, b = lo + 255 + cv->affine8_add, dlo = d_signed ? -128 : 0;
-    if (cv->affine8_mul == 1 && cv->affine8_shift == 0 && a >= dlo && b <= dlo + 255) return 7;
-    return 3 + s_signed + 2 * d_signed;
+    uint8_t add;
+    if (tl_cvt_byte_add(cv, &add)) return 7;
+    return 3 + (cv->sdt == TL_I8) + 2 * (cv->ddt == TL_I8);
 }
 #endif
 
@@ -312,20 +319,33 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
             continue;
         }
 #endif
-        tl_row_plain(p, ps, s + b * k * cv->es, t, m * k);
-        memset(t + m * rd, 0, 64);
+        size_t fast = 0; /* pixels spread straight from the source */
 #if defined(__x86_64__) || defined(_M_X64)
-        if (ps->x.px.vbmi)
-            tl_x8_spread_ukernel__avx512vbmi(t, rd, to, m, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep, direct);
+        if (ps->x.px.shuffle == 5) { /* a byte add (or a move) in the register: no tile but at the end */
+            fast = tl_spread_direct__avx2(rd, ps->x.px.bytes, m, (n - b) * rd);
+            tl_spread_ukernel__avx2(s + b * k, rd, to, fast, ps->x.px.bytes, mask, ps->x.px.perm, direct, ps->x.px.add8);
+        }
+#endif
+        uint8_t *tb = to + fast * (size_t)out->ds;
+        size_t mb = m - fast;
+        if (mb) {
+            tl_row_plain(p, ps, s + (b + fast) * k * cv->es, t, mb * k);
+            memset(t + mb * rd, 0, 64);
+        }
+#if defined(__x86_64__) || defined(_M_X64)
+        if (!mb)
+            ;
+        else if (ps->x.px.vbmi)
+            tl_x8_spread_ukernel__avx512vbmi(t, rd, tb, mb, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep, direct);
         else if (ps->x.px.shuffle)
-            tl_spread_ukernel__avx2(t - h, rd, to, m, ps->x.px.bytes, mask, ps->x.px.perm, direct);
+            tl_spread_ukernel__avx2(t - h, rd, tb, mb, ps->x.px.bytes, mask, ps->x.px.perm, direct, 0);
         else
 #elif defined(__ARM_NEON)
         if (ps->x.px.shuffle)
-            tl_spread_ukernel__neon(t - h, rd, to, m, ps->x.px.bytes, mask, ps->x.px.perm);
+            tl_spread_ukernel__neon(t - h, rd, tb, mb, ps->x.px.bytes, mask, ps->x.px.perm);
         else
 #endif
-            spread_px(ps->x.px.bytes, t - h, rd, to, out->ds, m, mask);
+            spread_px(ps->x.px.bytes, t - h, rd, tb, out->ds, mb, mask);
         if (!direct) tl_flush(p, db, out_tile, m * (size_t)out->ds);
     }
 }
@@ -493,7 +513,8 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
                      const tl_node *out)
 {
     tl_px_rows g;
-    if (!tl_rows_geometry(p, ps, s, d, in, out, run, ps->x.px.vbmi == 3 || ps->x.px.shuffle >= 3, &g)) return;
+    if (!tl_rows_geometry(p, ps, s, d, in, out, run, ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3 || ps->x.px.shuffle == 4, &g))
+        return;
 #if defined(__aarch64__)
     if (ps->x.px.shuffle == 4) tl_f16_x8_gather4_rows_ukernel__neon(s, d, &g, &p->cv);
     else tl_u8_f16_spread4_rows_ukernel__neon(s, d, &g, &p->cv);

@@ -52,8 +52,9 @@ static inline void st32(uint8_t *d, __m256i v, int nt)
 }
 
 void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,
-                             const uint8_t *ctl, int stream)
+                             const uint8_t *ctl, int stream, uint8_t add)
 {
+    const __m256i a = _mm256_set1_epi8((char)add); /* before the shuffle: the zero lanes stay zero */
     size_t per = w < 32 ? 32 / w : 1, i = 0; /* pixels per 32-byte step */
     int nt = stream && ((uintptr_t)d & 31) == 0; /* every step then starts on 32 bytes */
     /* both lanes alike for pixels that fit a lane; a wider pixel's second
@@ -61,17 +62,29 @@ void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, 
     const __m128i c16 = _mm_loadu_si128((const __m128i *)(const void *)ctl);
     const __m256i c = _mm256_inserti128_si256(_mm256_castsi128_si256(c16), w < 32 ? c16 : _mm_set1_epi8(-128), 1);
     if (w < 32) {
-        for (; i + per <= m; i += per, d += 32) st32(d, _mm256_shuffle_epi8(lanes2(t + i * rd, t + (i + per / 2) * rd), c), nt);
+        for (; i + per <= m; i += per, d += 32)
+            st32(d, _mm256_shuffle_epi8(_mm256_add_epi8(lanes2(t + i * rd, t + (i + per / 2) * rd), a), c), nt);
     } else {
         for (; i < m; i++, d += w) {
             __m256i x = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(t + i * rd)));
-            st32(d, _mm256_shuffle_epi8(x, c), nt);
+            st32(d, _mm256_shuffle_epi8(_mm256_add_epi8(x, a), c), nt);
             if (w == 64) st32(d + 32, _mm256_setzero_si256(), nt);
         }
     }
     if (nt) _mm_sfence();
     for (; i < m; i++, d += w)
-        for (unsigned o = 0; o < w; o++) d[o] = mask[o] ? t[i * rd + o] : 0;
+        for (unsigned o = 0; o < w; o++) d[o] = mask[o] ? (uint8_t)(t[i * rd + o] + add) : 0;
+}
+
+/* How many of m pixels the spread above can take straight from a source
+ * with `avail` readable bytes from t (no head): its whole steps read 16
+ * bytes from a lane's first run. */
+size_t tl_spread_direct__avx2(size_t rd, unsigned w, size_t m, size_t avail)
+{
+    size_t per = w < 32 ? 32 / w : 1, lead = w < 32 ? per / 2 : 1; /* a step's last lane: pixel i + lead */
+    if (avail < 16) return 0;
+    size_t n = (avail - 16) / rd + lead;
+    return n < m ? n : m;
 }
 
 /* pixels of 4 or 8 bytes, whole in the load; of 16 or 32 their first word
