@@ -475,6 +475,13 @@ static const char *const k_specs[][2] = {
     {"NHWC:u8:1x1x17x3:scale=2", "NHWC:u8:1x1x17x3:pad=0,0,0,0,0,0,0,13"},
     {"NHWC:i8:1x1x19x3:scale=0.5", "trt.chw32:i8:1x3x1x19"},
     {"NHWC:u8:1x1x18x3:scale=2:pad=0,0,0,0,0,0,0,5", "NHWC:u8:1x1x18x3"},
+    /* a partial channel block (raw copies): the whole block's pack from a
+     * tile with zero rows (NEON's pack16 for 8 channels and 8 zero lanes) */
+    {"NCHW:i8:1x24x9x37", "NCHW16c:i8:1x24x9x37"},
+    {"NCHW:u8:1x12x5x70", "NCHW8c:u8:1x12x5x70"},
+    {"NCHW:f32:1x40x3x5", "NCHW16c:f32:1x40x3x5"},
+    {"NCHW:f16:1x20x7x9", "NCHW16c:f16:1x20x7x9"},
+    {"NCHW:i8:1x24x1x3", "NCHW16c:i8:1x24x1x3"},
     /* pixels by byte permutes (AVX-512 VBMI): C = 1, 3, 4, odd widths, padded rows */
     {"NHWC:u8:1x7x13x1", "rknn.nc1hwc2:u8:1x1x7x13x16:c=1"},
     {"rknn.nc1hwc2:i8:1x1x7x13x16:c=4:zp=-128:scale=1", "NHWC:u8:1x7x13x4"},
