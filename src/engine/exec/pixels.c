@@ -166,10 +166,8 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
 
 #if defined(__ARM_NEON) && !defined(__x86_64__)
 /* The byte map of the NEON 3-byte pixel kernels (move.h): a move, a
- * saturation, the affine map, or (7) the affine map that is a byte add: a
- * multiplier of 1, no shift, no code clamped (RKNN's zero point -128 with
- * scale 1: one add per 16 codes instead of widening, multiply-add, shift
- * and narrowing). -1: none of them. */
+ * saturation, the affine map, that map when it is a byte add (7); -1: none
+ * of them. */
 static int px_map3(const tl_cvt *cv)
 {
     if (cv->path == TL_EP_COPY) return 0;

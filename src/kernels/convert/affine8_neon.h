@@ -9,19 +9,43 @@
 
 /* The map's constants in registers. Without the kept bit (odd 0: rounding
  * half up or down) the bias is folded into add, so the rounding is the
- * shift alone: two instructions per 8 codes instead of six (TIDL's v / 2). */
+ * shift alone: two instructions per 8 codes instead of six (TIDL's v / 2).
+ * Some maps need no widening at all (kind): a halving rounded down is a
+ * shift of the bytes (TIDL's scale 0.5 into i8, which truncates), rounded
+ * half up a rounding halving add ((v + 1) >> 1), one instruction per 16
+ * codes either way; a doubling is a saturating shift left (TIDL's way
+ * back); a multiplier of 1 without shift or clamping is a byte add (RKNN's
+ * zero point -128). */
+enum { TL_AFF8N_WIDE = 0, TL_AFF8N_HALVE_UP, TL_AFF8N_HALVE_DOWN, TL_AFF8N_DOUBLE, TL_AFF8N_ADD };
 typedef struct tl_aff8n {
     int16x8_t mul, add, bias, odd, right;
-    int use_odd;
+    uint8x16_t add8;
+    int use_odd, kind;
 } tl_aff8n;
+
+/* the add with the bias folded in where there is no kept bit (the plan
+ * keeps it inside 16 bits) */
+static inline int tl_aff8n_add(const tl_cvt *cv)
+{
+    return cv->affine8_add + (cv->affine8_odd ? 0 : cv->affine8_bias);
+}
+
+static inline int tl_aff8n_kind(const tl_cvt *cv)
+{
+    int sh = cv->affine8_shift, mul = cv->affine8_mul, add = tl_aff8n_add(cv), odd = cv->affine8_odd != 0;
+    int lo = cv->sdt == TL_I8 ? -128 : 0, dlo = cv->ddt == TL_I8 ? -128 : 0;
+    if (mul == 1 && sh == 1 && !odd && (add == 0 || add == 1)) return add ? TL_AFF8N_HALVE_UP : TL_AFF8N_HALVE_DOWN;
+    if (mul == 2 && sh == 0 && add == 0) return TL_AFF8N_DOUBLE;
+    if (mul == 1 && sh == 0 && lo + add >= dlo && lo + 255 + add <= dlo + 255) return TL_AFF8N_ADD;
+    return TL_AFF8N_WIDE;
+}
 
 static inline tl_aff8n tl_aff8n_init(const tl_cvt *cv)
 {
-    int use_odd = cv->affine8_odd != 0;
-    tl_aff8n k = {vdupq_n_s16(cv->affine8_mul),
-                  vdupq_n_s16((int16_t)(cv->affine8_add + (use_odd ? 0 : cv->affine8_bias))),
-                  vdupq_n_s16(cv->affine8_bias), vdupq_n_s16(cv->affine8_odd),
-                  vdupq_n_s16((int16_t)-cv->affine8_shift), use_odd};
+    int add = tl_aff8n_add(cv);
+    tl_aff8n k = {vdupq_n_s16(cv->affine8_mul), vdupq_n_s16((int16_t)add), vdupq_n_s16(cv->affine8_bias),
+                  vdupq_n_s16(cv->affine8_odd), vdupq_n_s16((int16_t)-cv->affine8_shift), vdupq_n_u8((uint8_t)add),
+                  cv->affine8_odd != 0, tl_aff8n_kind(cv)};
     return k;
 }
 
@@ -34,11 +58,35 @@ static inline __attribute__((always_inline)) int16x8_t tl_aff8n_lanes(int16x8_t 
     return vshlq_s16(t, k->right);
 }
 
-/* 16 codes through the map: widened (sign or zero), narrowed with the
- * destination's saturation. s_signed, d_signed: constants at the callers. */
+/* The maps that stay in bytes (kind), with the destination's range */
+static inline __attribute__((always_inline)) uint8x16_t tl_aff8n_narrow_kind(uint8x16_t v, const tl_aff8n *k,
+                                                                             int s_signed, int d_signed)
+{
+    const int8x16_t zs = vdupq_n_s8(0);
+    if (k->kind == TL_AFF8N_ADD) return vaddq_u8(v, k->add8);
+    if (k->kind == TL_AFF8N_HALVE_UP || k->kind == TL_AFF8N_HALVE_DOWN) { /* -64 .. 64 or 0 .. 128 */
+        int up = k->kind == TL_AFF8N_HALVE_UP;
+        if (s_signed) {
+            int8x16_t x = vreinterpretq_s8_u8(v), r = up ? vrhaddq_s8(x, zs) : vshrq_n_s8(x, 1);
+            return vreinterpretq_u8_s8(d_signed ? r : vmaxq_s8(r, zs));
+        }
+        uint8x16_t r = up ? vrhaddq_u8(v, vdupq_n_u8(0)) : vshrq_n_u8(v, 1);
+        return d_signed && up ? vminq_u8(r, vdupq_n_u8(127)) : r;
+    }
+    /* doubling */
+    if (s_signed)
+        return d_signed ? vreinterpretq_u8_s8(vqshlq_n_s8(vreinterpretq_s8_u8(v), 1)) : vqshluq_n_s8(vreinterpretq_s8_u8(v), 1);
+    uint8x16_t r = vqshlq_n_u8(v, 1);
+    return d_signed ? vminq_u8(r, vdupq_n_u8(127)) : r;
+}
+
+/* 16 codes through the map: in bytes where the kind allows, else widened
+ * (sign or zero), mapped, narrowed with the destination's saturation.
+ * s_signed, d_signed: constants at the callers. */
 static inline __attribute__((always_inline)) uint8x16_t tl_aff8n_bytes(uint8x16_t v, const tl_aff8n *k, int s_signed,
                                                                        int d_signed)
 {
+    if (k->kind != TL_AFF8N_WIDE) return tl_aff8n_narrow_kind(v, k, s_signed, d_signed);
     int16x8_t l = s_signed ? vmovl_s8(vreinterpret_s8_u8(vget_low_u8(v)))
                            : vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(v)));
     int16x8_t h = s_signed ? vmovl_s8(vreinterpret_s8_u8(vget_high_u8(v)))

@@ -282,8 +282,10 @@ TL_NI bool int_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const
  * rounding is half to even), narrowed
  * with saturation; the last codes through the table. Armv7 otherwise takes
  * a byte-at-a-time table (RV1106-class boards: RKNN's zp -128 inputs,
- * TIDL's scale 0.5); on AArch64 only a plain add, as few instructions as
- * its four tbl steps (the table is fewer than a multiply and a shift). */
+ * TIDL's scale 0.5); on AArch64 only a plain add or a map that stays in
+ * bytes (tl_aff8n kind: one or two instructions per 16 codes), as few as
+ * its four tbl steps or fewer (the table is fewer than a multiply and a
+ * shift). */
 TL_NI void affine8_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const tl_cvt *cv)
 {
     const tl_aff8n k = tl_aff8n_init(cv);
@@ -331,7 +333,8 @@ TL_NI void row(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, uint8_t *dp
     const size_t es = tl_p_size(S), ed = tl_p_size(D);
     nk k;
     if (cv->path == TL_EP_INT && int_row(S, D, sp, dp, n, cv)) return;
-    if (es == 1 && ed == 1 && cv->affine8 && (!TL_NEON_A64 || (cv->affine8_mul == 1 && !cv->affine8_shift))) {
+    if (es == 1 && ed == 1 && cv->affine8 &&
+        (!TL_NEON_A64 || (cv->affine8_mul == 1 && !cv->affine8_shift) || tl_aff8n_kind(cv) != TL_AFF8N_WIDE)) {
         affine8_row(S, D, sp, dp, n, cv);
         return;
     }
