@@ -455,7 +455,8 @@ static const char *const k_specs[][2] = {
     {"trt.dla_hwc4:f16:1x3x80x81", "NHWC:u8:1x80x81x3"},
     /* 3-byte pixels (NEON structure loads and stores): pixel counts around
      * their 16-pixel steps, pixels of 4 to 32 bytes, a move, saturating and
-     * affine maps both ways */
+     * affine maps both ways (i8 into kDLA_HWC4 i8 with a scale is a re-pack
+     * there: kept for the way back) */
     {"NHWC:u8:1x1x15x3", "rknn.nc1hwc2:i8:1x1x1x15x16:c=3:zp=-128:scale=1"},
     {"NHWC:u8:1x1x16x3", "rknn.nc1hwc2:i8:1x1x1x16x16:c=3:zp=-128:scale=1"},
     {"NHWC:u8:1x1x17x3", "rknn.nc1hwc2:i8:1x1x1x17x16:c=3:zp=-128:scale=1"},

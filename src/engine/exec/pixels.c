@@ -165,9 +165,9 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
 }
 
 #if defined(__ARM_NEON) && !defined(__x86_64__)
-/* The byte map of the NEON 3-byte pixel kernels (move.h): a move, a
- * saturation, the affine map, that map when it is a byte add (7); -1: none
- * of them. */
+/* The byte map of the NEON 3-byte pixel kernels, a tl_map8
+ * (convert/affine8_neon.h): a move (0), a saturation (1, 2), the affine
+ * map (3 + signedness), that map when it is a byte add (7); -1: none. */
 static int px_map3(const tl_cvt *cv)
 {
     if (cv->path == TL_EP_COPY) return 0;

@@ -96,4 +96,32 @@ static inline __attribute__((always_inline)) uint8x16_t tl_aff8n_bytes(uint8x16_
     return vcombine_u8(vqmovun_s16(l), vqmovun_s16(h));
 }
 
+/* A byte map as the NEON byte kernels instantiate it (tl_map8; a constant in
+ * each instantiation, so the loops carry no tests): TL_MAP8_MOVE none,
+ * TL_MAP8_TO_I8 / TL_MAP8_TO_U8 the u8 <-> i8 saturation of identity
+ * quantizations, TL_MAP8_AFFINE + s_signed + 2 * d_signed the affine byte
+ * map (k, its kind tested per register), TL_MAP8_ADD that map when it is
+ * a byte add (tested per register it cost a fifth of RKNN's NC1HWC2 step).
+ * The rows (de)interleaves and the 3-byte pixel moves share it. */
+enum { TL_MAP8_MOVE = 0, TL_MAP8_TO_I8 = 1, TL_MAP8_TO_U8 = 2, TL_MAP8_AFFINE = 3, TL_MAP8_ADD = 7 };
+
+static inline __attribute__((always_inline)) uint8x16_t tl_map8_bytes(uint8x16_t v, const tl_aff8n *k, int map)
+{
+    if (map == TL_MAP8_ADD) return vaddq_u8(v, k->add8);
+    if (map == TL_MAP8_TO_I8) return vminq_u8(v, vdupq_n_u8(127));
+    if (map == TL_MAP8_TO_U8) return vreinterpretq_u8_s8(vmaxq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(0)));
+    if (map >= TL_MAP8_AFFINE)
+        return tl_aff8n_bytes(v, k, (map - TL_MAP8_AFFINE) & 1, (map - TL_MAP8_AFFINE) >> 1);
+    return v;
+}
+
+/* one code through the same map (the affine ones by the plan's table) */
+static inline uint8_t tl_map8_code(uint8_t x, const tl_cvt *cv, int map)
+{
+    return map == TL_MAP8_TO_I8   ? (x > 127 ? 127 : x)
+           : map == TL_MAP8_TO_U8 ? (x > 127 ? 0 : x)
+           : map >= TL_MAP8_AFFINE ? cv->lut[x]
+                                   : x;
+}
+
 #endif

@@ -154,13 +154,7 @@ TL_NEON_RP301(tl_x8_repack3_0_1_ukernel__neon, 1, 16, uint8x16, u8, uint8_t)
 TL_NEON_RP301(tl_x16_repack3_0_1_ukernel__neon, 2, 8, uint16x8, u16, uint16_t)
 TL_NEON_RP301(tl_x32_repack3_0_1_ukernel__neon, 4, 4, uint32x4, u32, uint32_t)
 /* ---- rows of 3-channel bytes in one call, through an affine byte map ---------------- */
-/* map: 0 a plain move, else 1 + s_signed + 2 * d_signed (constants at the
- * instantiations below: the loops carry no tests) */
-static inline __attribute__((always_inline)) uint8x16_t map16(uint8x16_t v, const tl_aff8n *k, int map)
-{
-    return map ? tl_aff8n_bytes(v, k, (map - 1) & 1, (map - 1) >> 1) : v;
-}
-
+/* map: a tl_map8 (convert/affine8_neon.h), a move or the affine map */
 static inline __attribute__((always_inline)) void dilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
                                                             const tl_cvt *cv, const tl_aff8n *k, int map)
 {
@@ -176,12 +170,12 @@ static inline __attribute__((always_inline)) void dilv_rows(const uint8_t *src, 
                 i = n - 16; /* the last 16 again: same values */
             }
             uint8x16x3_t v = vld3q_u8(s + 3 * i);
-            for (int c = 0; c < 3; c++) vst1q_u8(d + c * pl + (ptrdiff_t)i, map16(v.val[c], k, map));
+            for (int c = 0; c < 3; c++) vst1q_u8(d + c * pl + (ptrdiff_t)i, tl_map8_bytes(v.val[c], k, map));
             if (i + 16 == n) break;
         }
         if (n < 16)
             for (i = 0; i < n; i++)
-                for (int c = 0; c < 3; c++) d[c * pl + (ptrdiff_t)i] = map ? cv->lut[s[3 * i + (size_t)c]] : s[3 * i + (size_t)c];
+                for (int c = 0; c < 3; c++) d[c * pl + (ptrdiff_t)i] = tl_map8_code(s[3 * i + (size_t)c], cv, map);
         for (int c = 0; c < 3; c++) { /* a few bytes each: stores, not memset calls */
             tl_zero_bytes(d + c * pl - (ptrdiff_t)g->head, g->head);
             tl_zero_bytes(d + c * pl + (ptrdiff_t)n, g->tail);
@@ -203,8 +197,8 @@ static inline __attribute__((always_inline)) void ilv_rows(const uint8_t *src, u
                 if (i == n || n < 16) break;
                 i = n - 16; /* the last 16 again: same values */
             }
-            uint8x16x3_t v = {{map16(vld1q_u8(s + i), k, map), map16(vld1q_u8(s + pl + (ptrdiff_t)i), k, map),
-                               map16(vld1q_u8(s + 2 * pl + (ptrdiff_t)i), k, map)}};
+            uint8x16x3_t v = {{tl_map8_bytes(vld1q_u8(s + i), k, map), tl_map8_bytes(vld1q_u8(s + pl + (ptrdiff_t)i), k, map),
+                               tl_map8_bytes(vld1q_u8(s + 2 * pl + (ptrdiff_t)i), k, map)}};
             vst3q_u8(d + 3 * i, v);
             if (i + 16 == n) break;
         }
@@ -212,7 +206,7 @@ static inline __attribute__((always_inline)) void ilv_rows(const uint8_t *src, u
             for (i = 0; i < n; i++)
                 for (int c = 0; c < 3; c++) {
                     uint8_t x = s[c * pl + (ptrdiff_t)i];
-                    d[3 * i + (size_t)c] = map ? cv->lut[x] : x;
+                    d[3 * i + (size_t)c] = tl_map8_code(x, cv, map);
                 }
     }
 }
@@ -226,14 +220,14 @@ static inline __attribute__((always_inline)) void ilv_rows(const uint8_t *src, u
 void tl_x8_deinterleave3_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, const tl_cvt *cv)
 {
     tl_aff8n k = {0};
-    int map = cv ? 1 + (cv->sdt == TL_I8) + 2 * (cv->ddt == TL_I8) : 0;
+    int map = cv ? TL_MAP8_AFFINE + (cv->sdt == TL_I8) + 2 * (cv->ddt == TL_I8) : TL_MAP8_MOVE;
     if (cv) k = tl_aff8n_init(cv);
     switch (map) {
     case 0: dilv_rows(src, dst, g, cv, &k, 0); break;
-    case 1: dilv_rows(src, dst, g, cv, &k, 1); break;
-    case 2: dilv_rows(src, dst, g, cv, &k, 2); break;
     case 3: dilv_rows(src, dst, g, cv, &k, 3); break;
-    default: dilv_rows(src, dst, g, cv, &k, 4); break;
+    case 4: dilv_rows(src, dst, g, cv, &k, 4); break;
+    case 5: dilv_rows(src, dst, g, cv, &k, 5); break;
+    default: dilv_rows(src, dst, g, cv, &k, 6); break;
     }
 }
 
@@ -242,14 +236,14 @@ void tl_x8_deinterleave3_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, co
 void tl_x8_interleave3_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, const tl_cvt *cv)
 {
     tl_aff8n k = {0};
-    int map = cv ? 1 + (cv->sdt == TL_I8) + 2 * (cv->ddt == TL_I8) : 0;
+    int map = cv ? TL_MAP8_AFFINE + (cv->sdt == TL_I8) + 2 * (cv->ddt == TL_I8) : TL_MAP8_MOVE;
     if (cv) k = tl_aff8n_init(cv);
     switch (map) {
     case 0: ilv_rows(src, dst, g, cv, &k, 0); break;
-    case 1: ilv_rows(src, dst, g, cv, &k, 1); break;
-    case 2: ilv_rows(src, dst, g, cv, &k, 2); break;
     case 3: ilv_rows(src, dst, g, cv, &k, 3); break;
-    default: ilv_rows(src, dst, g, cv, &k, 4); break;
+    case 4: ilv_rows(src, dst, g, cv, &k, 4); break;
+    case 5: ilv_rows(src, dst, g, cv, &k, 5); break;
+    default: ilv_rows(src, dst, g, cv, &k, 6); break;
     }
 }
 #endif

@@ -114,20 +114,12 @@ void tl_gather_ctl__avx2(uint8_t ctl[16], size_t ss, size_t rs)
     for (unsigned b = 0; b < 16; b++) ctl[b] = b < lane ? (uint8_t)(b / rs * ss + b % rs) : 0x80;
 }
 
-/* n <= 16 bytes of x at d, nothing past them */
+/* n <= 16 bytes of x at d, nothing past them (through a stack buffer) */
 static inline void store_exact(uint8_t *d, __m128i x, size_t n)
 {
     _Alignas(16) uint8_t b[16];
-    if (n == 16) {
-        _mm_storeu_si128((__m128i *)(void *)d, x);
-        return;
-    }
     _mm_store_si128((__m128i *)(void *)b, x);
-    size_t o = 0;
-    if (n & 8) _mm_storel_epi64((__m128i *)(void *)d, x), o = 8;
-    if (n & 4) memcpy(d + o, b + o, 4), o += 4;
-    if (n & 2) memcpy(d + o, b + o, 2), o += 2;
-    if (n & 1) d[o] = b[o];
+    memcpy(d, b, n);
 }
 
 static inline __attribute__((always_inline)) __m256i gather_step(const uint8_t *s, __m256i c, int sat)

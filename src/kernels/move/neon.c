@@ -34,28 +34,11 @@ void tl_stream_copy_ukernel__neon(uint8_t *d, const uint8_t *s, size_t n)
  * An RGB image into the first 3 bytes of each wider pixel, the rest zero
  * (RKNN NC1HWC2, TensorRT kCHW32 and kDLA_HWC4 with 3 channels), and back:
  * 16 pixels a step by structure loads and stores, the plan's byte map in
- * the registers. map (move.h, pixels.c px_map3): 0 a move, 1 / 2
- * saturating to i8 / u8, 3 + s_signed + 2 * d_signed the affine byte map
- * (convert/affine8_neon.h: a halving or doubling in bytes where it is
- * one), 7 that map when it is a byte add (its kind, instantiated: the
- * per-register test of the kind cost a fifth of RKNN's NC1HWC2 step).
+ * the registers: map is a tl_map8 (convert/affine8_neon.h; chosen by
+ * pixels.c px_map3).
  * Per 16 pixels, qemu-aarch64: a vld3, the map, 4 zips, 4 or 8 vst4 (into
  * NC1HWC2); the tile, a table spread and a convert row cost 0.47
  * instructions per byte before. */
-static inline __attribute__((always_inline)) uint8x16_t map3(uint8x16_t v, const tl_aff8n *k, int map)
-{
-    if (map == 7) return vaddq_u8(v, k->add8); /* the byte add as a constant map: no kind test per register */
-    if (map == 1) return vminq_u8(v, vdupq_n_u8(127));
-    if (map == 2) return vreinterpretq_u8_s8(vmaxq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(0)));
-    if (map >= 3) return tl_aff8n_bytes(v, k, (map - 3) & 1, (map - 3) >> 1);
-    return v;
-}
-
-static inline uint8_t map1(uint8_t x, const tl_cvt *cv, int map)
-{
-    return map == 1 ? (x > 127 ? 127 : x) : map == 2 ? (x > 127 ? 0 : x) : map >= 3 ? cv->lut[x] : x;
-}
-
 /* 16 pixels of w bytes: their first 3 bytes as 3 planes. Wider than 4:
  * each pixel's first word by de-interleaving loads, then 2 rounds of byte
  * unzips. Reads the 16 pixels whole. */
@@ -114,7 +97,7 @@ static inline __attribute__((always_inline)) void store_px16(uint8_t *d, unsigne
 
 static inline __attribute__((always_inline)) uint8x16x3_t map_px16(uint8x16x3_t v, const tl_aff8n *k, int map)
 {
-    for (int c = 0; c < 3; c++) v.val[c] = map3(v.val[c], k, map);
+    for (int c = 0; c < 3; c++) v.val[c] = tl_map8_bytes(v.val[c], k, map);
     return v;
 }
 
@@ -132,7 +115,7 @@ static inline __attribute__((always_inline)) void gather3(const uint8_t *s, unsi
         i = m - 1;
     }
     for (; i < m; i++)
-        for (int c = 0; c < 3; c++) d[3 * i + (size_t)c] = map1(s[i * w + (size_t)c], cv, map);
+        for (int c = 0; c < 3; c++) d[3 * i + (size_t)c] = tl_map8_code(s[i * w + (size_t)c], cv, map);
 }
 
 static inline __attribute__((always_inline)) void spread3(const uint8_t *s, uint8_t *d, size_t m, unsigned w,
@@ -146,7 +129,7 @@ static inline __attribute__((always_inline)) void spread3(const uint8_t *s, uint
         return;
     }
     for (size_t i = 0; i < m; i++) {
-        for (int c = 0; c < 3; c++) d[i * w + (size_t)c] = map1(s[3 * i + (size_t)c], cv, map);
+        for (int c = 0; c < 3; c++) d[i * w + (size_t)c] = tl_map8_code(s[3 * i + (size_t)c], cv, map);
         memset(d + i * w + 3, 0, w - 3);
     }
 }
