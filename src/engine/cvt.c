@@ -181,14 +181,8 @@ void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst)
 
 bool tl_cvt_byte_add(const tl_cvt *cv, uint8_t *add)
 {
-    if (cv->es != 1 || cv->ed != 1) return false;
-    if (cv->path == TL_EP_COPY) {
-        *add = 0;
-        return true;
-    }
-    if (!cv->affine8 || cv->affine8_mul != 1 || cv->affine8_shift != 0) return false;
-    int lo = cv->sdt == TL_I8 ? -128 : 0, dlo = cv->ddt == TL_I8 ? -128 : 0;
-    if (lo + cv->affine8_add < dlo || lo + 255 + cv->affine8_add > dlo + 255) return false;
-    *add = (uint8_t)cv->affine8_add;
+    const int m = tl_map8_of(cv);
+    if (m != TL_MAP8_MOVE && m != TL_MAP8(TL_MAP8_ADD, 0, 0)) return false;
+    *add = m == TL_MAP8_MOVE ? 0 : (uint8_t)tl_map8_add(cv);
     return true;
 }

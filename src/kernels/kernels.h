@@ -109,6 +109,49 @@ typedef struct tl_cvt {
     uint8_t lut[256];   /* lut[source byte] = destination byte */
 } tl_cvt;
 
+/* ---- an 8-bit conversion as a byte map ----------------------------------- */
+/* What a conversion between 8-bit codes does to each byte, as the byte
+ * kernels compile it: one constant per case, so their loops carry no tests.
+ * A code is TL_MAP8(op, s_signed, d_signed): MOVE (no conversion), SAT (u8
+ * <-> i8 of identity quantizations: a byte minimum or maximum) and the
+ * affine map (tl_cvt affine8) by what it needs. Some affine maps stay in
+ * bytes: ADD a multiplier 1 without shift or clamping (RKNN's zero point
+ * -128), HALVE_DOWN / HALVE_UP v / 2 rounded down (TIDL's scale 0.5 into
+ * i8, which truncates) or half up, DOUBLE 2v saturated (TIDL's way back);
+ * WIDE is any affine map, widened to 16 bits (exact for the others too, so
+ * a kernel may run an op it does not instantiate as WIDE). MOVE and ADD
+ * are normalised to s = d = 0. */
+enum { TL_MAP8_MOVE, TL_MAP8_SAT, TL_MAP8_ADD, TL_MAP8_HALVE_DOWN, TL_MAP8_HALVE_UP, TL_MAP8_DOUBLE, TL_MAP8_WIDE };
+#define TL_MAP8(op, s, d) ((op) * 4 + (s) + 2 * (d))
+#define TL_MAP8_OP(m) ((m) >> 2)
+#define TL_MAP8_S(m) ((m) & 1)
+#define TL_MAP8_D(m) (((m) >> 1) & 1)
+
+/* the affine map's add, with the bias folded in where there is no kept bit
+ * (the rounding is then the shift alone; the plan keeps it inside 16 bits) */
+static inline int tl_map8_add(const tl_cvt *cv)
+{
+    return cv->affine8_add + (cv->affine8_odd ? 0 : cv->affine8_bias);
+}
+
+/* cv's byte map, or -1 where it is none (not 8-bit to 8-bit, or a table
+ * that is no affine map) */
+static inline int tl_map8_of(const tl_cvt *cv)
+{
+    if (cv->es != 1 || cv->ed != 1) return -1;
+    if (cv->path == TL_EP_COPY) return TL_MAP8_MOVE;
+    const int s = cv->sdt == TL_I8, d = cv->ddt == TL_I8;
+    if (cv->path == TL_EP_INT) return TL_MAP8(TL_MAP8_SAT, s, d); /* u8 <-> i8 (engine/cvt.c) */
+    if (!cv->affine8) return -1;
+    const int mul = cv->affine8_mul, sh = cv->affine8_shift, add = tl_map8_add(cv), odd = cv->affine8_odd != 0;
+    const int lo = s ? -128 : 0, dlo = d ? -128 : 0;
+    if (mul == 1 && sh == 0 && !odd && lo + add >= dlo && lo + 255 + add <= dlo + 255) return TL_MAP8(TL_MAP8_ADD, 0, 0);
+    if (mul == 1 && sh == 1 && !odd && (add == 0 || add == 1))
+        return TL_MAP8(add ? TL_MAP8_HALVE_UP : TL_MAP8_HALVE_DOWN, s, d);
+    if (mul == 2 && sh == 0 && !odd && add == 0) return TL_MAP8(TL_MAP8_DOUBLE, s, d);
+    return TL_MAP8(TL_MAP8_WIDE, s, d);
+}
+
 /* ---- kernel signatures --------------------------------------------------- */
 /* convert/: n elements from contiguous src to contiguous dst. With equal
  * element sizes src may be dst (in place): kernels read each block of

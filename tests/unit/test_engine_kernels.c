@@ -13,6 +13,9 @@
 #include "engine/engine.h"
 #include "kernels/interleave/interleave_lut.h"
 #include "kernels/move/move.h"
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+#include "kernels/convert/affine8_neon.h" /* tl_affine8_row__neon */
+#endif
 #include "tl_engine_test.h"
 #include "tl_test.h"
 
@@ -1273,6 +1276,145 @@ static void check_gather_avx2(tl_rng *r, unsigned ss, unsigned rs, size_t m, int
 #endif
 }
 
+/* ---- byte maps (tl_map8, kernels.h) ------------------------------------- */
+/* An 8-bit conversion as the byte kernels see it, built from the affine
+ * map's definition (tl_cvt affine8: t = v * mul + add, q = (t + bias + ((t
+ * >> shift) & odd)) >> shift, saturated to the destination): its table is
+ * the oracle. path: TL_EP_COPY (a move), TL_EP_INT (u8 <-> i8 saturation)
+ * or TL_EP_REAL (the affine map). */
+typedef struct map8_case {
+    int code, path, s, d, mul, add, bias, shift, odd;
+} map8_case;
+
+static void map8_cvt(tl_cvt *cv, const map8_case *c)
+{
+    memset(cv, 0, sizeof *cv);
+    cv->es = cv->ed = 1;
+    cv->sdt = c->s ? TL_I8 : TL_U8;
+    cv->ddt = c->d ? TL_I8 : TL_U8;
+    cv->path = (uint8_t)c->path;
+    cv->lut8 = cv->affine8 = c->path == TL_EP_REAL;
+    cv->affine8_mul = (int16_t)c->mul, cv->affine8_add = (int16_t)c->add, cv->affine8_bias = (int16_t)c->bias;
+    cv->affine8_shift = (uint8_t)c->shift, cv->affine8_odd = (uint8_t)c->odd;
+    const int lo = c->d ? -128 : 0, hi = lo + 255;
+    for (int x = 0; x < 256; x++) {
+        int v = c->s ? (int)(int8_t)x : x, q = v;
+        if (c->path == TL_EP_REAL) {
+            int t = v * c->mul + c->add;
+            q = (t + c->bias + ((t >> c->shift) & c->odd)) >> c->shift;
+        }
+        if (c->path != TL_EP_COPY) q = q < lo ? lo : q > hi ? hi : q;
+        cv->lut[x] = (uint8_t)q;
+    }
+}
+
+/* Every code tl_map8_of gives (20), with maps that name it: the right code
+ * for each, and on Arm every NEON byte kernel that compiles one function
+ * per code (3-byte pixel spread and gather at each pixel width, the rows
+ * (de)interleaves, the convert rows' affine maps) gives the table's answer
+ * for it, the last pixels and the zero lanes included. x86's byte-add test
+ * (tl_cvt_byte_add) is checked on the same maps. */
+TL_TEST(byte_maps_every_code)
+{
+#define M8(op, s, d) TL_MAP8(TL_MAP8_##op, s, d)
+    static const map8_case cases[] = {
+        {M8(MOVE, 0, 0), TL_EP_COPY, 0, 0, 1, 0, 0, 0, 0},
+        {M8(MOVE, 0, 0), TL_EP_COPY, 1, 1, 1, 0, 0, 0, 0},
+        {M8(SAT, 0, 1), TL_EP_INT, 0, 1, 1, 0, 0, 0, 0},
+        {M8(SAT, 1, 0), TL_EP_INT, 1, 0, 1, 0, 0, 0, 0},
+        {M8(ADD, 0, 0), TL_EP_REAL, 0, 1, 1, -128, 0, 0, 0}, /* RKNN's zp -128 */
+        {M8(ADD, 0, 0), TL_EP_REAL, 1, 0, 1, 128, 0, 0, 0},
+        {M8(ADD, 0, 0), TL_EP_REAL, 0, 0, 1, 0, 0, 0, 0},
+        {M8(ADD, 0, 0), TL_EP_REAL, 1, 1, 1, 0, 0, 0, 0},
+        {M8(WIDE, 0, 0), TL_EP_REAL, 0, 0, 1, 7, 0, 0, 0},    /* an add that clamps */
+        {M8(WIDE, 1, 1), TL_EP_REAL, 1, 1, 1, -3, 0, 0, 0},
+        {M8(WIDE, 0, 1), TL_EP_REAL, 0, 1, 1, -100, 0, 0, 0},
+        {M8(WIDE, 1, 0), TL_EP_REAL, 1, 0, 3, 5, 1, 2, 1},    /* half to even */
+    };
+    tl_rng r = tl_test_rng();
+    map8_case all[64];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) all[n++] = cases[i];
+    /* the halvings and doublings, by signedness */
+    for (int s = 0; s < 2; s++)
+        for (int d = 0; d < 2; d++) {
+            all[n++] = (map8_case){M8(HALVE_DOWN, s, d), TL_EP_REAL, s, d, 1, 0, 0, 1, 0}; /* TIDL 0.5 into i8 */
+            all[n++] = (map8_case){M8(HALVE_UP, s, d), TL_EP_REAL, s, d, 1, 0, 1, 1, 0};
+            all[n++] = (map8_case){M8(HALVE_UP, s, d), TL_EP_REAL, s, d, 1, 1, 0, 1, 0};   /* bias in add */
+            all[n++] = (map8_case){M8(HALVE_DOWN, s, d), TL_EP_REAL, s, d, 1, 2, -2, 1, 0};
+            all[n++] = (map8_case){M8(DOUBLE, s, d), TL_EP_REAL, s, d, 2, 0, 0, 0, 0};     /* TIDL's way back */
+            all[n++] = (map8_case){M8(WIDE, s, d), TL_EP_REAL, s, d, 1, 0, 0, 1, 1};       /* halving to even */
+            all[n++] = (map8_case){M8(WIDE, s, d), TL_EP_REAL, s, d, 2, 1, 0, 0, 0};       /* 2v + 1 */
+            all[n++] = (map8_case){M8(WIDE, s, d), TL_EP_REAL, s, d, 5, -40, 3, 3, 0};
+        }
+#undef M8
+    int seen[TL_MAP8(TL_MAP8_WIDE, 1, 1) + 1] = {0};
+    for (size_t i = 0; i < n; i++) {
+        const map8_case *c = &all[i];
+        tl_cvt cv;
+        map8_cvt(&cv, c);
+        const int code = tl_map8_of(&cv);
+        if (code != c->code) FAILF("map %zu (%d -> %d mul %d add %d): code %d, want %d", i, c->s, c->d, c->mul, c->add, code, c->code);
+        seen[c->code]++;
+        uint8_t add = 0;
+        bool byte_add = tl_cvt_byte_add(&cv, &add);
+        CHECK(byte_add == (c->code == TL_MAP8_MOVE || c->code == TL_MAP8(TL_MAP8_ADD, 0, 0)));
+        for (int x = 0; byte_add && x < 256; x++) CHECK(cv.lut[x] == (uint8_t)(x + add));
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+        static const size_t counts[] = {1, 7, 15, 16, 17, 33, 50};
+        uint8_t src[50 * 32], out[50 * 32 + 1], want[50 * 32];
+        for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+            const size_t m = counts[k];
+            for (unsigned w = 4; w <= 32; w *= 2) {
+                for (size_t j = 0; j < sizeof src; j++) src[j] = (uint8_t)tl_rng_range(&r, 0, 255);
+                memset(out, 0xA5, sizeof out);
+                tl_x8_spread3_ukernel__neon(src, out, m, w, &cv, code);
+                memset(want, 0, m * w);
+                for (size_t p = 0; p < m; p++)
+                    for (int ch = 0; ch < 3; ch++) want[p * w + (size_t)ch] = cv.lut[src[3 * p + (size_t)ch]];
+                if (memcmp(out, want, m * w) || out[m * w] != 0xA5) FAILF("spread3 map %d w %u m %zu", code, w, m);
+                memset(out, 0xA5, sizeof out);
+                tl_x8_gather3_ukernel__neon(src, w, out, m, &cv, code);
+                for (size_t p = 0; p < m; p++)
+                    for (int ch = 0; ch < 3; ch++) want[3 * p + (size_t)ch] = cv.lut[src[p * w + (size_t)ch]];
+                if (memcmp(out, want, 3 * m) || out[3 * m] != 0xA5) FAILF("gather3 map %d w %u m %zu", code, w, m);
+            }
+            /* two rows of m pixels <-> 3 planes of 2 rows, 2 bytes before and 3 after each planar row */
+            const size_t prow = m + 5, plane = 2 * prow;
+            tl_rows3 g = {m, 2, (ptrdiff_t)(3 * m), (ptrdiff_t)prow, (ptrdiff_t)plane, 2, 3};
+            memset(out, 0xA5, sizeof out);
+            tl_x8_deinterleave3_rows_ukernel__neon(src, out + 2, &g, code == TL_MAP8_MOVE ? NULL : &cv);
+            memset(want, 0, 3 * plane);
+            for (size_t row = 0; row < 2; row++)
+                for (size_t p = 0; p < m; p++)
+                    for (size_t ch = 0; ch < 3; ch++) want[ch * plane + row * prow + 2 + p] = cv.lut[src[row * 3 * m + 3 * p + ch]];
+            if (memcmp(out, want, 3 * plane) || out[3 * plane] != 0xA5) FAILF("deinterleave3 rows map %d m %zu", code, m);
+            memset(out, 0xA5, sizeof out);
+            tl_x8_interleave3_rows_ukernel__neon(src + 2, out, &g, code == TL_MAP8_MOVE ? NULL : &cv);
+            for (size_t row = 0; row < 2; row++)
+                for (size_t p = 0; p < m; p++)
+                    for (size_t ch = 0; ch < 3; ch++) want[row * 3 * m + 3 * p + ch] = cv.lut[src[ch * plane + row * prow + 2 + p]];
+            if (memcmp(out, want, 6 * m) || out[6 * m] != 0xA5) FAILF("interleave3 rows map %d m %zu", code, m);
+            if (TL_MAP8_OP(code) >= TL_MAP8_ADD) {
+                memset(out, 0xA5, sizeof out);
+                tl_affine8_row__neon(src + 1, out, 16 * m + 1, &cv, code);
+                for (size_t j = 0; j < 16 * m + 1; j++) want[j] = cv.lut[src[1 + j]];
+                if (memcmp(out, want, 16 * m + 1) || out[16 * m + 1] != 0xA5) FAILF("affine8 row map %d n %zu", code, 16 * m + 1);
+            }
+        }
+#else
+        (void)r;
+#endif
+    }
+    for (int op = TL_MAP8_MOVE; op <= TL_MAP8_WIDE; op++)
+        for (int s = 0; s < 2; s++)
+            for (int d = 0; d < 2; d++) {
+                const int code = TL_MAP8(op, s, d);
+                const bool valid = op == TL_MAP8_MOVE || op == TL_MAP8_ADD ? !s && !d : op == TL_MAP8_SAT ? s != d : true;
+                if (valid && !seen[code]) FAILF("no map with code %d", code);
+            }
+}
+
 TL_TEST(pixel_moves_shuffle)
 {
 #if defined(__x86_64__) || defined(_M_X64)
@@ -1525,6 +1667,7 @@ int main(int argc, char **argv)
     TL_RUN(convert_rows_exhaustive);
     TL_RUN(convert_lut_kernels);
     TL_RUN(convert_affine8);
+    TL_RUN(byte_maps_every_code);
     TL_RUN(move_kernels);
     TL_RUN(move_kernels_strides);
     TL_RUN(move_kernels_planes);

@@ -164,21 +164,6 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
 #endif
 }
 
-#if defined(__ARM_NEON) && !defined(__x86_64__)
-/* The byte map of the NEON 3-byte pixel kernels, a tl_map8
- * (convert/affine8_neon.h): a move (0), a saturation (1, 2), the affine
- * map (3 + signedness), that map when it is a byte add (7); -1: none. */
-static int px_map3(const tl_cvt *cv)
-{
-    if (cv->path == TL_EP_COPY) return 0;
-    if (cv->path == TL_EP_INT) return cv->ddt == TL_I8 ? 1 : 2;
-    if (!cv->affine8) return -1;
-    uint8_t add;
-    if (tl_cvt_byte_add(cv, &add)) return 7;
-    return 3 + (cv->sdt == TL_I8) + 2 * (cv->ddt == TL_I8);
-}
-#endif
-
 /* NEON: 3-byte pixels <-> pixels of 4 to 32 bytes holding them first (an
  * RGB image into RKNN NC1HWC2, kCHW32, kDLA_HWC4 8-bit, and back) by
  * structure loads and stores straight into the destination, the byte map
@@ -192,7 +177,7 @@ static void choose_neon(const tl_plan *p, tl_pass *ps, int64_t w, size_t run)
     if (cv->es != 1 || cv->ed != 1 || run != 3 || ps->head || !(w == 4 || w == 8 || w == 16 || w == 32) ||
         !tl_isa_includes(p->isa, TL_ISA_NEON))
         return;
-    int map = px_map3(cv);
+    int map = tl_map8_of(cv);
     if (map < 0) return;
     ps->x.px.neon3 = (uint8_t)(1 + map);
     ps->x.px.shuffle = 0;

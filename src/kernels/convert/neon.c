@@ -276,22 +276,15 @@ TL_NI bool int_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const
     return true;
 }
 
-/* 8-bit tables that are an affine map (tl_cvt affine8): 16 codes widened
- * to 16 bits, times mul plus add (one multiply-accumulate), shifted right
- * with the map's rounding (bias and the kept bit 0 added first when the
- * rounding is half to even), narrowed
- * with saturation; the last codes through the table. Armv7 otherwise takes
- * a byte-at-a-time table (RV1106-class boards: RKNN's zp -128 inputs,
- * TIDL's scale 0.5); on AArch64 only a plain add or a map that stays in
- * bytes (tl_aff8n kind: one or two instructions per 16 codes), as few as
- * its four tbl steps or fewer (the table is fewer than a multiply and a
- * shift). */
-TL_NI void affine8_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const tl_cvt *cv)
+/* Whether a row takes the affine byte map (convert/affine8_neon.c): always
+ * on Armv7, whose alternative is a byte-at-a-time table (RV1106-class
+ * boards: RKNN's zp -128 inputs, TIDL's scale 0.5); on AArch64 where the
+ * map costs no more than the table's four tbl steps (a map in bytes, or a
+ * plain add and saturation). */
+static bool affine8_pays(const tl_cvt *cv, int map)
 {
-    const tl_aff8n k = tl_aff8n_init(cv);
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) vst1q_u8(dp + i, tl_aff8n_bytes(vld1q_u8(sp + i), &k, S == TL_I8, D == TL_I8));
-    for (; i < n; i++) dp[i] = cv->lut[sp[i]];
+    if (!cv->affine8 || map < 0) return false;
+    return !TL_NEON_A64 || TL_MAP8_OP(map) != TL_MAP8_WIDE || (cv->affine8_mul == 1 && !cv->affine8_shift);
 }
 
 static void lut_apply(const uint8_t *lut, const uint8_t *sp, uint8_t *dp, size_t n)
@@ -333,9 +326,9 @@ TL_NI void row(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, uint8_t *dp
     const size_t es = tl_p_size(S), ed = tl_p_size(D);
     nk k;
     if (cv->path == TL_EP_INT && int_row(S, D, sp, dp, n, cv)) return;
-    if (es == 1 && ed == 1 && cv->affine8 &&
-        (!TL_NEON_A64 || (cv->affine8_mul == 1 && !cv->affine8_shift) || tl_aff8n_kind(cv) != TL_AFF8N_WIDE)) {
-        affine8_row(S, D, sp, dp, n, cv);
+    const int map = es == 1 && ed == 1 ? tl_map8_of(cv) : -1;
+    if (affine8_pays(cv, map)) {
+        tl_affine8_row__neon(sp, dp, n, cv, map);
         return;
     }
 #if TL_NEON_A64

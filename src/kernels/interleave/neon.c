@@ -154,7 +154,7 @@ TL_NEON_RP301(tl_x8_repack3_0_1_ukernel__neon, 1, 16, uint8x16, u8, uint8_t)
 TL_NEON_RP301(tl_x16_repack3_0_1_ukernel__neon, 2, 8, uint16x8, u16, uint16_t)
 TL_NEON_RP301(tl_x32_repack3_0_1_ukernel__neon, 4, 4, uint32x4, u32, uint32_t)
 /* ---- rows of 3-channel bytes in one call, through an affine byte map ---------------- */
-/* map: a tl_map8 (convert/affine8_neon.h), a move or the affine map */
+/* map: a tl_map8 code (kernels.h), a constant in each instantiation */
 static inline __attribute__((always_inline)) void dilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
                                                             const tl_cvt *cv, const tl_aff8n *k, int map)
 {
@@ -219,31 +219,21 @@ static inline __attribute__((always_inline)) void ilv_rows(const uint8_t *src, u
  * step. */
 void tl_x8_deinterleave3_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, const tl_cvt *cv)
 {
-    tl_aff8n k = {0};
-    int map = cv ? TL_MAP8_AFFINE + (cv->sdt == TL_I8) + 2 * (cv->ddt == TL_I8) : TL_MAP8_MOVE;
-    if (cv) k = tl_aff8n_init(cv);
-    switch (map) {
-    case 0: dilv_rows(src, dst, g, cv, &k, 0); break;
-    case 3: dilv_rows(src, dst, g, cv, &k, 3); break;
-    case 4: dilv_rows(src, dst, g, cv, &k, 4); break;
-    case 5: dilv_rows(src, dst, g, cv, &k, 5); break;
-    default: dilv_rows(src, dst, g, cv, &k, 6); break;
-    }
+    const int map = cv ? tl_map8_of(cv) : TL_MAP8_MOVE;
+    const tl_aff8n k = tl_map8_init(cv, map);
+#define TL_DILV(M) dilv_rows(src, dst, g, cv, &k, M)
+    TL_MAP8_SWITCH(map, TL_DILV)
+#undef TL_DILV
 }
 
 /* The way back: 3 planar rows (the padding not read) into rows of packed
  * pixels, the same map in the registers. */
 void tl_x8_interleave3_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, const tl_cvt *cv)
 {
-    tl_aff8n k = {0};
-    int map = cv ? TL_MAP8_AFFINE + (cv->sdt == TL_I8) + 2 * (cv->ddt == TL_I8) : TL_MAP8_MOVE;
-    if (cv) k = tl_aff8n_init(cv);
-    switch (map) {
-    case 0: ilv_rows(src, dst, g, cv, &k, 0); break;
-    case 3: ilv_rows(src, dst, g, cv, &k, 3); break;
-    case 4: ilv_rows(src, dst, g, cv, &k, 4); break;
-    case 5: ilv_rows(src, dst, g, cv, &k, 5); break;
-    default: ilv_rows(src, dst, g, cv, &k, 6); break;
-    }
+    const int map = cv ? tl_map8_of(cv) : TL_MAP8_MOVE;
+    const tl_aff8n k = tl_map8_init(cv, map);
+#define TL_ILV(M) ilv_rows(src, dst, g, cv, &k, M)
+    TL_MAP8_SWITCH(map, TL_ILV)
+#undef TL_ILV
 }
 #endif

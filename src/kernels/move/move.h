@@ -362,11 +362,9 @@ void tl_stream_copy_ukernel__neon(uint8_t *d, const uint8_t *s, size_t n); /* ST
 #if defined(__ARM_NEON) && !defined(__x86_64__)
 /* m dense 3-byte pixels <-> pixels of 4, 8, 16 or 32 bytes holding them
  * first, the rest zero (spread3 writes the zeros; gather3 never reads the
- * last pixel past its 3 bytes), through the byte map `map`: 0 a move, 1 / 2
- * saturating to i8 / u8, 3 + s_signed + 2 * d_signed cv's affine byte map
- * (tl_cvt affine8; its table for the pixels stepped byte by byte), 7 that
- * map when it is a byte add (tl_cvt_byte_add). move/neon.c, AArch64 and
- * Armv7. */
+ * last pixel past its 3 bytes), through the byte map `map` (tl_map8_of(cv),
+ * kernels.h; the pixels stepped byte by byte through cv's table).
+ * move/neon.c, AArch64 and Armv7. */
 void tl_x8_gather3_ukernel__neon(const uint8_t *s, size_t ss, uint8_t *d, size_t m, const struct tl_cvt *cv, int map);
 void tl_x8_spread3_ukernel__neon(const uint8_t *s, uint8_t *d, size_t m, size_t ds, const struct tl_cvt *cv, int map);
 #endif

@@ -34,8 +34,7 @@ void tl_stream_copy_ukernel__neon(uint8_t *d, const uint8_t *s, size_t n)
  * An RGB image into the first 3 bytes of each wider pixel, the rest zero
  * (RKNN NC1HWC2, TensorRT kCHW32 and kDLA_HWC4 with 3 channels), and back:
  * 16 pixels a step by structure loads and stores, the plan's byte map in
- * the registers: map is a tl_map8 (convert/affine8_neon.h; chosen by
- * pixels.c px_map3).
+ * the registers: map is a tl_map8 code (kernels.h; tl_map8_of).
  * Per 16 pixels, qemu-aarch64: a vld3, the map, 4 zips, 4 or 8 vst4 (into
  * NC1HWC2); the tile, a table spread and a convert row cost 0.47
  * instructions per byte before. */
@@ -136,50 +135,33 @@ static inline __attribute__((always_inline)) void spread3(const uint8_t *s, uint
 
 /* the map and the pixel width constants in each instantiation: the loops
  * carry no tests */
-#define TL_W_SWITCH(call, M)                                                                             \
-    switch (w) {                                                                                         \
-    case 4: call(M, 4); break;                                                                           \
-    case 8: call(M, 8); break;                                                                           \
-    case 16: call(M, 16); break;                                                                         \
-    default: call(M, 32); break;                                                                         \
+#define TL_W_SWITCH(w, CALL, M)                                                                   \
+    switch (w) {                                                                                  \
+    case 4: CALL(M, 4); break;                                                                    \
+    case 8: CALL(M, 8); break;                                                                    \
+    case 16: CALL(M, 16); break;                                                                  \
+    default: CALL(M, 32); break;                                                                  \
     }
-#define TL_MAP3_SWITCH(call)                                                                             \
-    switch (map) {                                                                                       \
-    case 0: TL_W_SWITCH(call, 0) break;                                                                  \
-    case 1: TL_W_SWITCH(call, 1) break;                                                                  \
-    case 2: TL_W_SWITCH(call, 2) break;                                                                  \
-    case 3: TL_W_SWITCH(call, 3) break;                                                                  \
-    case 4: TL_W_SWITCH(call, 4) break;                                                                  \
-    case 5: TL_W_SWITCH(call, 5) break;                                                                  \
-    case 6: TL_W_SWITCH(call, 6) break;                                                                  \
-    default: TL_W_SWITCH(call, 7) break;                                                                 \
-    }
-
-static tl_aff8n map3_init(const tl_cvt *cv, int map)
-{
-    tl_aff8n k = {0};
-    if (map >= 3) k = tl_aff8n_init(cv);
-    return k;
-}
 
 void tl_x8_gather3_ukernel__neon(const uint8_t *s, size_t ss, uint8_t *d, size_t m, const tl_cvt *cv, int map)
 {
-    const tl_aff8n k = map3_init(cv, map);
-    const unsigned w = (unsigned)ss;
+    const tl_aff8n k = tl_map8_init(cv, map);
 #define TL_GATHER3(M, W) gather3(s, W, d, m, cv, &k, M)
-    TL_MAP3_SWITCH(TL_GATHER3)
+#define TL_GATHER3_W(M) TL_W_SWITCH(ss, TL_GATHER3, M)
+    TL_MAP8_SWITCH(map, TL_GATHER3_W)
+#undef TL_GATHER3_W
 #undef TL_GATHER3
 }
 
 void tl_x8_spread3_ukernel__neon(const uint8_t *s, uint8_t *d, size_t m, size_t ds, const tl_cvt *cv, int map)
 {
-    const tl_aff8n k = map3_init(cv, map);
-    const unsigned w = (unsigned)ds;
+    const tl_aff8n k = tl_map8_init(cv, map);
 #define TL_SPREAD3(M, W) spread3(s, d, m, W, cv, &k, M)
-    TL_MAP3_SWITCH(TL_SPREAD3)
+#define TL_SPREAD3_W(M) TL_W_SWITCH(ds, TL_SPREAD3, M)
+    TL_MAP8_SWITCH(map, TL_SPREAD3_W)
+#undef TL_SPREAD3_W
 #undef TL_SPREAD3
 }
-#undef TL_MAP3_SWITCH
 #undef TL_W_SWITCH
 #endif
 
