@@ -41,11 +41,12 @@ void tl_stream_copy_ukernel__neon(uint8_t *d, const uint8_t *s, size_t n)
 /* 16 pixels of w bytes: their first 3 bytes as 3 planes. Wider than 4:
  * each pixel's first word by de-interleaving loads, then 2 rounds of byte
  * unzips. Reads the 16 pixels whole. */
-static inline __attribute__((always_inline)) uint8x16x3_t load_px16(const uint8_t *s, unsigned w)
+static inline __attribute__((always_inline)) uint8x16x3_t load_px16(const uint8_t *s, unsigned w, const tl_aff8n *k,
+                                                                     int map)
 {
     if (w == 4) {
         uint8x16x4_t v = vld4q_u8(s);
-        uint8x16x3_t o = {{v.val[0], v.val[1], v.val[2]}};
+        uint8x16x3_t o = {{tl_map8_bytes(v.val[0], k, map), tl_map8_bytes(v.val[1], k, map), tl_map8_bytes(v.val[2], k, map)}};
         return o;
     }
     uint8x16_t q[4];
@@ -56,9 +57,16 @@ static inline __attribute__((always_inline)) uint8x16x3_t load_px16(const uint8_
                                  : vuzpq_u32(vld4q_u32(p).val[0], vld4q_u32(p + 16).val[0]).val[0];
         q[j] = vreinterpretq_u8_u32(x);
     }
+    /* the map before the unzips (bytes keep their values): 4 registers, not
+     * 3, but the unzips' results go to vst3 as they are (mapped after them,
+     * GCC moved them through the stack on Armv7) */
+    if (TL_MAP8_OP(map) != TL_MAP8_WIDE)
+        for (int j = 0; j < 4; j++) q[j] = tl_map8_bytes(q[j], k, map);
     uint8x16x2_t a = vuzpq_u8(q[0], q[1]), b = vuzpq_u8(q[2], q[3]); /* (c0 c2), (c1 c3) */
     uint8x16x2_t e = vuzpq_u8(a.val[0], b.val[0]), o = vuzpq_u8(a.val[1], b.val[1]);
     uint8x16x3_t v = {{e.val[0], o.val[0], e.val[1]}};
+    if (TL_MAP8_OP(map) == TL_MAP8_WIDE)
+        for (int c = 0; c < 3; c++) v.val[c] = tl_map8_bytes(v.val[c], k, map);
     return v;
 }
 
@@ -108,9 +116,9 @@ static inline __attribute__((always_inline)) void gather3(const uint8_t *s, unsi
 {
     size_t i = 0;
     if (m > 16) {
-        for (; i + 17 <= m; i += 16) vst3q_u8(d + 3 * i, map_px16(load_px16(s + i * w, w), k, map));
+        for (; i + 17 <= m; i += 16) vst3q_u8(d + 3 * i, load_px16(s + i * w, w, k, map));
         if (i + 1 < m) /* the 16 before the last again: same values */
-            vst3q_u8(d + 3 * (m - 17), map_px16(load_px16(s + (m - 17) * w, w), k, map));
+            vst3q_u8(d + 3 * (m - 17), load_px16(s + (m - 17) * w, w, k, map));
         i = m - 1;
     }
     for (; i < m; i++)
