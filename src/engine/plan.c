@@ -13,7 +13,11 @@ static void describe_pass(const tl_plan *p, const tl_pass *ps, int i, tl_strbuf 
     tl_sb_printf(sb, "pass %d: %s planes src %d -> dst %d, %s", i, kinds[ps->kind], ps->sp, ps->dp,
                  ps->ex->name);
     if (ps->kernel_name) tl_sb_printf(sb, " %s", ps->kernel_name);
-    if (ps->row && p->cv.path != TL_EP_COPY) tl_sb_printf(sb, " + %s", ps->row->name);
+    if (ps->row && p->cv.path != TL_EP_COPY) {
+        /* the AVX2 byte-add spread maps in the register; its row converts the last pixels only */
+        bool tail_only = ps->ex == &tl_exec_pixels && ps->x.px.shuffle == 5;
+        tl_sb_printf(sb, tail_only ? " (the map in the register; %s for the last pixels)" : " + %s", ps->row->name);
+    }
     if (ps->esize) tl_sb_printf(sb, " (%u-byte elements)", ps->esize);
     if (ps->head || ps->tail)
         tl_sb_printf(sb, ", fused zeros %lld before / %lld after each run", (long long)ps->head,
@@ -61,17 +65,43 @@ static void describe_policy(const tl_plan *p, tl_strbuf *sb)
                  (unsigned long long)c->llc.bytes, c->llc.ways);
 }
 
+/* What the conversion does to each element, in words: a byte map by its
+ * name (tl_map8_of: what the byte kernels run), else the path */
+static void describe_conversion(const tl_cvt *cv, tl_strbuf *sb)
+{
+    const int m = tl_map8_of(cv), op = m < 0 ? -1 : TL_MAP8_OP(m), add = cv->affine8 ? tl_map8_add(cv) : 0;
+    if (cv->path == TL_EP_COPY) tl_sb_printf(sb, "raw copy");
+    else if (op == TL_MAP8_SAT) tl_sb_printf(sb, "codes saturated (identity quantizations)");
+    else if (op == TL_MAP8_ADD) tl_sb_printf(sb, "byte map: code %+d", add);
+    else if (op == TL_MAP8_HALVE_DOWN || op == TL_MAP8_HALVE_UP)
+        tl_sb_printf(sb, "byte map: code / 2 rounded %s", op == TL_MAP8_HALVE_UP ? "half up" : "down");
+    else if (op == TL_MAP8_DOUBLE) tl_sb_printf(sb, "byte map: code * 2 saturated");
+    else if (op == TL_MAP8_WIDE) { /* e.g. "(code * 3 + 5) / 4 rounded to even" */
+        const unsigned sh = cv->affine8_shift;
+        const bool paren = sh && (cv->affine8_mul != 1 || cv->affine8_add);
+        tl_sb_printf(sb, "byte map: %scode", paren ? "(" : "");
+        if (cv->affine8_mul != 1) tl_sb_printf(sb, " * %d", cv->affine8_mul);
+        if (cv->affine8_add) tl_sb_printf(sb, " %c %d", cv->affine8_add < 0 ? '-' : '+', abs(cv->affine8_add));
+        if (sh)
+            tl_sb_printf(sb, "%s / %u rounded %s", paren ? ")" : "", 1u << sh,
+                         cv->affine8_odd ? "to even" : cv->affine8_bias ? "half up" : "down");
+        tl_sb_printf(sb, ", saturated");
+    }
+    else if (cv->lut8) tl_sb_printf(sb, "byte table of the rule's 256 answers");
+    else tl_sb_printf(sb, "%s", cv->fast ? "f32 pipeline" : "element rule");
+}
+
 static tl_status make_text(tl_plan *p)
 {
     for (size_t cap = 1024;; cap *= 2) {
         char *buf = malloc(cap);
         if (!buf) return tl_fail(TL_ERR_NOMEM, "plan description: out of memory");
         tl_strbuf sb = {buf, cap, 0};
-        tl_sb_printf(&sb, "plan: %s -> %s, %s path, %s, %d pass%s%s\n",
-                     tl_dtype_name((tl_dtype)p->src.dtype), tl_dtype_name((tl_dtype)p->dst.dtype),
-                     tl_isa_name(p->isa),
-                     p->cv.path == TL_EP_COPY ? "raw copy" : p->cv.fast ? "f32 pipeline" : "element rule",
-                     p->npasses, p->npasses == 1 ? "" : "es", p->cv.stream ? ", streaming stores" : "");
+        tl_sb_printf(&sb, "plan: %s -> %s, %s path, ", tl_dtype_name((tl_dtype)p->src.dtype),
+                     tl_dtype_name((tl_dtype)p->dst.dtype), tl_isa_name(p->isa));
+        describe_conversion(&p->cv, &sb);
+        tl_sb_printf(&sb, ", %d pass%s%s\n", p->npasses, p->npasses == 1 ? "" : "es",
+                     p->cv.stream ? ", streaming stores" : "");
         describe_policy(p, &sb);
         for (int i = 0; i < p->npasses; i++) describe_pass(p, &p->passes[i], i, &sb);
         if (sb.len < cap) {

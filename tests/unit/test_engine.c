@@ -1048,6 +1048,47 @@ TL_TEST(plan_bad_inputs)
     tl_plan_destroy(NULL);
 }
 
+/* The plan says in words what the conversion does to each element: a byte
+ * map by its name (what the byte kernels run), else the path; and on AVX2
+ * that the byte-add spread maps in the register (its row only for the
+ * last pixels). */
+TL_TEST(describe_conversion)
+{
+    static const struct {
+        const char *from, *to, *says;
+    } cases[] = {
+        {"NHWC:u8:1x8x8x3", "NCHW:u8:1x3x8x8", "raw copy"},
+        {"NHWC:u8:1x8x8x3", "NHWC:i8:1x8x8x3", "codes saturated (identity quantizations)"},
+        {"NHWC:u8:1x8x8x3", "NHWC:i8:1x8x8x3:scale=1:zp=-128", "byte map: code -128,"},
+        {"NHWC:u8:1x8x8x3", "NHWC:i8:1x8x8x3:scale=0.5", "byte map: code * 2 saturated,"},
+        {"NHWC:i8:1x8x8x3:scale=0.5", "NHWC:u8:1x8x8x3", "byte map: code / 2 rounded to even, saturated"},
+        {"NHWC:u8:1x8x8x3", "NHWC:i8:1x8x8x3:scale=2:round=zero", "byte map: code / 2 rounded down,"},
+        {"NHWC:u8:1x8x8x3", "NHWC:i8:1x8x8x3:scale=2:round=away", "byte map: code / 2 rounded half up,"},
+        {"NHWC:i8:1x8x8x3:scale=0.25:zp=1", "NHWC:u8:1x8x8x3:scale=1:zp=5", "byte map: (code + 19) / 4 rounded to even"},
+        {"NHWC:u8:1x8x8x3", "NHWC:i8:1x8x8x3:scale=0.3", "byte table of the rule's 256 answers"},
+        {"NCHW:f32:1x3x4x4", "NCHW:i8:1x3x4x4:scale=0.1", "f32 pipeline"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_desc s, d;
+        tl_plan *p = NULL;
+        CHECK(tl_desc_parse(&s, cases[i].from) == TL_OK && tl_desc_parse(&d, cases[i].to) == TL_OK);
+        if (tl_plan_create(&p, &s, &d, 0) != TL_OK) {
+            FAILF("%s -> %s: %s", cases[i].from, cases[i].to, tl_last_error());
+            continue;
+        }
+        CHECK_STR_CONTAINS(tl_plan_describe(p), cases[i].says);
+        tl_plan_destroy(p);
+    }
+    if (!tl_cpu_has(TL_ISA_AVX2)) return;
+    tl_desc s, d;
+    tl_plan *p = NULL;
+    CHECK(tl_desc_parse(&s, "NHWC:u8:1x16x16x3") == TL_OK &&
+          tl_desc_parse(&d, "NHWC:i8:1x16x16x3:scale=1:zp=-128:pad=0,0,0,0,0,0,0,13") == TL_OK);
+    CHECK(tl_plan_create_isa(&p, &s, &d, 0, TL_ISA_AVX2) == TL_OK);
+    if (p) CHECK_STR_CONTAINS(tl_plan_describe(p), "tl_spread_ukernel__avx2 (the map in the register; tl_u8_i8_convert_ukernel__avx2 for the last pixels)");
+    tl_plan_destroy(p);
+}
+
 /* The ISA names round-trip and the machine has at least the scalar path. */
 TL_TEST(cpu_paths)
 {
@@ -1074,5 +1115,6 @@ int main(int argc, char **argv)
     TL_RUN(machine_set_copies);
     TL_RUN(stage_steps);
     TL_RUN(machine_policy);
+    TL_RUN(describe_conversion);
     return tl_test_finish();
 }
