@@ -268,6 +268,10 @@ typedef struct plan_case {
 } plan_case;
 
 static const plan_case k_plans[] = {
+    /* TIDL's padded planes from RGB and back in one call, the byte map in the registers */
+    {"NHWC:u8:1x24x40x3", "tidl:i8:1x3x24x40:scale=0.5:pad=1,1,1,1", {"tl_x8_deinterleave3_rows_ukernel__neon", NULL}},
+    {"tidl:i8:1x3x24x40:scale=0.5:pad=1,1,1,1", "NHWC:u8:1x24x40x3", {"tl_x8_interleave3_rows_ukernel__neon", NULL}},
+    {"NHWC:u8:1x24x40x3", "tidl:i8:1x3x24x40:pad=1,1,1,1", {"tl_x8_deinterleave3_rows_ukernel__neon", NULL}}, /* saturated */
     {"NCHW:f32:1x3x16x16", "NHWC:i8:1x16x16x3:scale=0.05:zp=-3",
      {"tl_x8_interleave3_ukernel__neon", "tl_f32_i8_convert_ukernel__neon"}},
     {"NCHW16c:i8:1x64x8x8:scale=0.1", "NCHW:f32:1x64x8x8",

@@ -333,7 +333,7 @@ static bool rows_kernel(const tl_plan *p, const tl_pass *ps)
     const tl_t2d_kernel *k = ps->x.t2d.k;
     const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
     if (k->isa == TL_ISA_AVX2 && k->esize == 1 && k->param == 3) { /* a move, or an affine map */
-        if (!(p->cv.path == TL_EP_COPY ? ps->esize == 1 : p->cv.affine8)) return false;
+        if (!(p->cv.path == TL_EP_COPY ? ps->esize == 1 : p->cv.affine8)) return false; /* its kernels: a move or the affine map */
         if (k->shape == TL_T2D_DILV) return in->ss == 3;
         return k->shape == TL_T2D_ILV && out->ds == 3 && !ps->head && !ps->tail;
     }
@@ -346,7 +346,7 @@ static bool rows_kernel(const tl_plan *p, const tl_pass *ps)
     const tl_t2d_kernel *k = ps->x.t2d.k;
     const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
     if (k->isa != TL_ISA_NEON || k->esize != 1 || k->param != 3) return false;
-    if (!(p->cv.path == TL_EP_COPY ? ps->esize == 1 : p->cv.affine8)) return false;
+    if (!(p->cv.path == TL_EP_COPY ? ps->esize == 1 : tl_map8_of(&p->cv) >= 0)) return false; /* a byte map */
     if (k->shape == TL_T2D_DILV) return in->ss == 3;
     return k->shape == TL_T2D_ILV && out->ds == 3 && !ps->head && !ps->tail;
 #else
