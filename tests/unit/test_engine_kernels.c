@@ -1348,6 +1348,14 @@ TL_TEST(byte_maps_every_code)
             all[n++] = (map8_case){M8(WIDE, s, d), TL_EP_REAL, s, d, 5, -40, 3, 3, 0};
         }
 #undef M8
+    /* no byte map: a table that is no affine map, and wider elements */
+    tl_quant q03 = tl_test_quant(TL_Q_AFFINE, 0, 0.3f, 0, TL_ROUND_EVEN), q1 = tl_test_quant(TL_Q_AFFINE, 0, 1.0f, 0, TL_ROUND_EVEN);
+    tl_cvt none;
+    tl_cvt_init_dt(&none, TL_U8, &q1, TL_I8, &q03);
+    CHECK(none.lut8 && !none.affine8);
+    CHECK_EQ_I64(tl_map8_of(&none), -1);
+    tl_cvt_init_dt(&none, TL_F32, NULL, TL_I8, &q03);
+    CHECK_EQ_I64(tl_map8_of(&none), -1);
     int seen[TL_MAP8(TL_MAP8_WIDE, 1, 1) + 1] = {0};
     for (size_t i = 0; i < n; i++) {
         const map8_case *c = &all[i];

@@ -72,7 +72,8 @@ static inline __attribute__((always_inline)) uint8x16_t tl_map8_double(uint8x16_
 }
 
 /* 16 codes through the byte map m (a tl_map8 code, kernels.h: a constant
- * in each instantiation; k from tl_aff8n_init for the affine ones) */
+ * in each instantiation; k from tl_aff8n_init for the affine ones, unused,
+ * and may be NULL, for a move or a saturation) */
 static inline __attribute__((always_inline)) uint8x16_t tl_map8_bytes(uint8x16_t v, const tl_aff8n *k, int m)
 {
     const int s = TL_MAP8_S(m), d = TL_MAP8_D(m);
@@ -88,7 +89,8 @@ static inline __attribute__((always_inline)) uint8x16_t tl_map8_bytes(uint8x16_t
     }
 }
 
-/* one code through the same map (the affine ones by the plan's table) */
+/* one code through the same map (the affine ones by the plan's table; cv
+ * unused, and may be NULL, for a move or a saturation) */
 static inline uint8_t tl_map8_code(uint8_t x, const tl_cvt *cv, int m)
 {
     switch (TL_MAP8_OP(m)) {

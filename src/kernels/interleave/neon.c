@@ -122,16 +122,10 @@ TL_NEON_DL(tl_x32_deinterleave4_ukernel__neon, 4, 4, 4, uint32x4, u32, uint32_t)
 
 /* RGB -> RGB0 with the u8 <-> i8 saturation of identity quantizations in
  * the register (a byte minimum or maximum between the structure load and
- * store): one step, no L1 tile and row conversion after it, the
- * destination only stored to (NHWC u8 -> kDLA_HWC4 i8 on a Jetson). */
-static inline uint8x16_t sat_to_i8(uint8x16_t x) { return vminq_u8(x, vdupq_n_u8(127)); }
-static inline uint8x16_t sat_to_u8(uint8x16_t x)
-{
-    return vreinterpretq_u8_s8(vmaxq_s8(vreinterpretq_s8_u8(x), vdupq_n_s8(0)));
-}
-static inline uint8_t sat1_to_i8(uint8_t x) { return x > 127 ? 127 : x; }
-static inline uint8_t sat1_to_u8(uint8_t x) { return x > 127 ? 0 : x; }
-#define TL_NEON_RP301_SAT(fn, SAT, SAT1)                                                          \
+ * store: the tl_map8 SAT code MAP, convert/affine8_neon.h): one step, no L1
+ * tile and row conversion after it, the destination only stored to (NHWC
+ * u8 -> kDLA_HWC4 i8 on a Jetson). */
+#define TL_NEON_RP301_SAT(fn, MAP)                                                                \
     void fn(const uint8_t *src, uint8_t *dst, size_t n, int nt);                                  \
     void fn(const uint8_t *src, uint8_t *dst, size_t n, int nt)                                   \
     {                                                                                             \
@@ -139,16 +133,17 @@ static inline uint8_t sat1_to_u8(uint8_t x) { return x > 127 ? 0 : x; }
         size_t i = 0;                                                                             \
         for (; i + 16 <= n; i += 16) {                                                            \
             uint8x16x3_t v = vld3q_u8(src + 3 * i);                                               \
-            uint8x16x4_t o = {{SAT(v.val[0]), SAT(v.val[1]), SAT(v.val[2]), vdupq_n_u8(0)}};      \
+            uint8x16x4_t o = {{tl_map8_bytes(v.val[0], NULL, MAP), tl_map8_bytes(v.val[1], NULL, MAP), \
+                               tl_map8_bytes(v.val[2], NULL, MAP), vdupq_n_u8(0)}};                \
             vst4q_u8(dst + 4 * i, o);                                                             \
         }                                                                                         \
         for (; i < n; i++) {                                                                      \
-            for (int c = 0; c < 3; c++) dst[4 * i + c] = SAT1(src[3 * i + c]);                    \
+            for (int c = 0; c < 3; c++) dst[4 * i + c] = tl_map8_code(src[3 * i + c], NULL, MAP); \
             dst[4 * i + 3] = 0;                                                                   \
         }                                                                                         \
     }
-TL_NEON_RP301_SAT(tl_u8_i8_repack3_0_1_ukernel__neon, sat_to_i8, sat1_to_i8)
-TL_NEON_RP301_SAT(tl_i8_u8_repack3_0_1_ukernel__neon, sat_to_u8, sat1_to_u8)
+TL_NEON_RP301_SAT(tl_u8_i8_repack3_0_1_ukernel__neon, TL_MAP8(TL_MAP8_SAT, 0, 1))
+TL_NEON_RP301_SAT(tl_i8_u8_repack3_0_1_ukernel__neon, TL_MAP8(TL_MAP8_SAT, 1, 0))
 
 TL_NEON_RP301(tl_x8_repack3_0_1_ukernel__neon, 1, 16, uint8x16, u8, uint8_t)
 TL_NEON_RP301(tl_x16_repack3_0_1_ukernel__neon, 2, 8, uint16x8, u16, uint16_t)
