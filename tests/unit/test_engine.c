@@ -909,6 +909,11 @@ TL_TEST(machine_policy)
         {"NHWC:u8:1x9x45x3:scale=0.37:zp=12", "trt.dla_hwc4:f16:1x3x9x45"},
         {"NHWC:u8:1x3x5x3", "trt.dla_hwc4:f16:1x3x3x5"},
         {"NHWC:u8:2x33x8x3", "trt.dla_hwc4:f16:2x3x33x8"},
+        /* each kind of source stage: a scale without a zero point, TIDL's
+         * division, RKNN's fixed point */
+        {"NHWC:u8:1x4x19x3:scale=0.5", "trt.dla_hwc4:f16:1x3x4x19"},
+        {"NHWC:u8:1x5x21x3:q=inv:scale=25", "trt.dla_hwc4:f16:1x3x5x21"},
+        {"NHWC:u8:1x3x17x3:fl=3", "trt.dla_hwc4:f16:1x3x3x17"},
         /* and back: plain codes, quantized u8 (ties to even, away), i8 */
         {"trt.dla_hwc4:f16:2x3x33x8", "NHWC:u8:2x33x8x3"},
         {"trt.dla_hwc4:f16:1x3x9x45", "NHWC:u8:1x9x45x3:scale=0.37:zp=12"},
@@ -917,6 +922,11 @@ TL_TEST(machine_policy)
         {"trt.dla_hwc4:f16:1x3x3x5", "NHWC:i8:1x3x5x3:scale=0.5"},
         {"trt.dla_hwc4:f16:1x3x9x45", "NHWC:u8:1x9x45x3:pad=0,0,0,0,0,0,2,0"}, /* a padded row's gap */
         {"NHWC:f16:1x5x20x3:pad=0,0,0,1,0,0,0,0", "NHWC:u8:1x5x20x3"}, /* runs inside their pixels */
+        /* rows of 10, 16, 17 pixels: the steps that write 4 bytes past
+         * themselves stop 9 pixels before the row's end */
+        {"trt.dla_hwc4:f16:1x3x3x10", "NHWC:u8:1x3x10x3"},
+        {"trt.dla_hwc4:f16:1x3x2x16", "NHWC:i8:1x2x16x3:scale=0.5"},
+        {"trt.dla_hwc4:f16:1x3x3x17", "NHWC:u8:1x3x17x3:pad=0,0,0,0,0,0,1,0"},
     };
     for (int v = 0; v < 4; v++) {
         int split = v & 1, streamed = v >> 1;

@@ -7,14 +7,18 @@
  * read or written. */
 
 /* ---- the source stage: W elements -> W reals ---------------------------------- */
-TL_FN vf dequant(const tl_cvt *cv, vi c)
+/* q: the source's tl_qkind (cv->s_q; a kernel that passes a constant has
+ * no mode test in its loop) */
+TL_FN vf dequant_as(const tl_cvt *cv, int q, vi c)
 {
     vf x = vi_to_f(vi_sub(c, vi_set1(cv->s_zp)));
-    if (cv->s_q == TL_Q_INV) return vf_div(x, vf_set1(cv->s_scale));
-    if (cv->s_q == TL_Q_AFFINE) return vf_mul(x, vf_set1(cv->s_scale));
-    if (cv->s_q == TL_Q_DFP) return vf_mul(vf_mul(x, vf_set1(cv->s_m1)), vf_set1(cv->s_m2));
+    if (q == TL_Q_INV) return vf_div(x, vf_set1(cv->s_scale));
+    if (q == TL_Q_AFFINE) return vf_mul(x, vf_set1(cv->s_scale));
+    if (q == TL_Q_DFP) return vf_mul(vf_mul(x, vf_set1(cv->s_m1)), vf_set1(cv->s_m2));
     return x;
 }
+
+TL_FN vf dequant(const tl_cvt *cv, vi c) { return dequant_as(cv, cv->s_q, c); }
 
 TL_FN vf stage_in(const tl_cvt *cv, int S, const uint8_t *p)
 {
