@@ -152,6 +152,41 @@ static inline int tl_map8_of(const tl_cvt *cv)
     return TL_MAP8(TL_MAP8_WIDE, s, d);
 }
 
+/* one code through the byte map m (the affine ones by the plan's table;
+ * cv unused, and may be NULL, for a move or a saturation): the kernels'
+ * scalar tails */
+static inline uint8_t tl_map8_code(uint8_t x, const tl_cvt *cv, int m)
+{
+    switch (TL_MAP8_OP(m)) {
+    case TL_MAP8_MOVE: return x;
+    case TL_MAP8_SAT: return TL_MAP8_D(m) ? (x > 127 ? 127 : x) : (x > 127 ? 0 : x);
+    default: return cv->lut[x];
+    }
+}
+
+/* CALL(m) with m a constant, for each of the 20 codes tl_map8_of gives:
+ * the kernels inline their loop once per map in one switch (names are not
+ * pasted under src/kernels: .ci/stages/layers.sh) */
+#define TL_MAP8_CASE(CALL, m)                                                                     \
+    case m: CALL(m); break;
+#define TL_MAP8_CASES4(CALL, op)                                                                  \
+    TL_MAP8_CASE(CALL, TL_MAP8(op, 0, 0))                                                         \
+    TL_MAP8_CASE(CALL, TL_MAP8(op, 1, 0))                                                         \
+    TL_MAP8_CASE(CALL, TL_MAP8(op, 0, 1))                                                         \
+    TL_MAP8_CASE(CALL, TL_MAP8(op, 1, 1))
+#define TL_MAP8_SWITCH(m, CALL)                                                                   \
+    switch (m) {                                                                                  \
+        TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_MOVE, 0, 0))                                           \
+        TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_SAT, 0, 1))                                            \
+        TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_SAT, 1, 0))                                            \
+        TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_ADD, 0, 0))                                            \
+        TL_MAP8_CASES4(CALL, TL_MAP8_HALVE_DOWN)                                                  \
+        TL_MAP8_CASES4(CALL, TL_MAP8_HALVE_UP)                                                    \
+        TL_MAP8_CASES4(CALL, TL_MAP8_DOUBLE)                                                      \
+        TL_MAP8_CASES4(CALL, TL_MAP8_WIDE)                                                        \
+    default: break;                                                                               \
+    }
+
 /* ---- kernel signatures --------------------------------------------------- */
 /* convert/: n elements from contiguous src to contiguous dst. With equal
  * element sizes src may be dst (in place): kernels read each block of

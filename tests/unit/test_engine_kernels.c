@@ -1314,6 +1314,46 @@ static void map8_cvt(tl_cvt *cv, const map8_case *c)
  * (de)interleaves, the convert rows' affine maps) gives the table's answer
  * for it, the last pixels and the zero lanes included. x86's byte-add test
  * (tl_cvt_byte_add) is checked on the same maps. */
+/* Two rows of m pixels <-> 3 planes of 2 rows, head zero bytes before and
+ * tail after each planar row, through cv's byte map (code; NULL for a
+ * move), against its table; nothing written past the planes or the rows. */
+typedef void (*rows3_fn)(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, const tl_cvt *cv);
+
+static void rows3_maps(const uint8_t *src, size_t m, size_t head, size_t tail, const tl_cvt *cv, int code, rows3_fn dilv,
+                       rows3_fn ilv)
+{
+    static uint8_t out[1024], want[1024];
+    const size_t prow = m + head + tail, plane = 2 * prow;
+    REQUIRE(3 * plane < sizeof out && 6 * m < sizeof out);
+    tl_rows3 g = {m, 2, (ptrdiff_t)(3 * m), (ptrdiff_t)prow, (ptrdiff_t)plane, head, tail};
+    memset(out, 0xA5, sizeof out);
+    dilv(src, out + head, &g, code == TL_MAP8_MOVE ? NULL : cv);
+    memset(want, 0, 3 * plane);
+    for (size_t row = 0; row < 2; row++)
+        for (size_t p = 0; p < m; p++)
+            for (size_t ch = 0; ch < 3; ch++) want[ch * plane + row * prow + head + p] = cv->lut[src[row * 3 * m + 3 * p + ch]];
+    if (memcmp(out, want, 3 * plane) || out[3 * plane] != 0xA5)
+        FAILF("deinterleave3 rows map %d m %zu head %zu tail %zu", code, m, head, tail);
+    memset(out, 0xA5, sizeof out);
+    ilv(src + head, out, &g, code == TL_MAP8_MOVE ? NULL : cv);
+    for (size_t row = 0; row < 2; row++)
+        for (size_t p = 0; p < m; p++)
+            for (size_t ch = 0; ch < 3; ch++) want[row * 3 * m + 3 * p + ch] = cv->lut[src[ch * plane + row * prow + head + p]];
+    if (memcmp(out, want, 6 * m) || out[6 * m] != 0xA5) FAILF("interleave3 rows map %d m %zu", code, m);
+}
+
+#if defined(__x86_64__)
+static void dilv_rows_avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, const tl_cvt *cv)
+{
+    tl_x8_deinterleave3_rows_ukernel__avx2(src, dst, g, 0, cv);
+}
+
+static void ilv_rows_avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, const tl_cvt *cv)
+{
+    tl_x8_interleave3_rows_ukernel__avx2(src, dst, g, 0, cv);
+}
+#endif
+
 TL_TEST(byte_maps_every_code)
 {
 #define M8(op, s, d) TL_MAP8(TL_MAP8_##op, s, d)
@@ -1387,22 +1427,7 @@ TL_TEST(byte_maps_every_code)
                     for (int ch = 0; ch < 3; ch++) want[3 * p + (size_t)ch] = cv.lut[src[p * w + (size_t)ch]];
                 if (memcmp(out, want, 3 * m) || out[3 * m] != 0xA5) FAILF("gather3 map %d w %u m %zu", code, w, m);
             }
-            /* two rows of m pixels <-> 3 planes of 2 rows, 2 bytes before and 3 after each planar row */
-            const size_t prow = m + 5, plane = 2 * prow;
-            tl_rows3 g = {m, 2, (ptrdiff_t)(3 * m), (ptrdiff_t)prow, (ptrdiff_t)plane, 2, 3};
-            memset(out, 0xA5, sizeof out);
-            tl_x8_deinterleave3_rows_ukernel__neon(src, out + 2, &g, code == TL_MAP8_MOVE ? NULL : &cv);
-            memset(want, 0, 3 * plane);
-            for (size_t row = 0; row < 2; row++)
-                for (size_t p = 0; p < m; p++)
-                    for (size_t ch = 0; ch < 3; ch++) want[ch * plane + row * prow + 2 + p] = cv.lut[src[row * 3 * m + 3 * p + ch]];
-            if (memcmp(out, want, 3 * plane) || out[3 * plane] != 0xA5) FAILF("deinterleave3 rows map %d m %zu", code, m);
-            memset(out, 0xA5, sizeof out);
-            tl_x8_interleave3_rows_ukernel__neon(src + 2, out, &g, code == TL_MAP8_MOVE ? NULL : &cv);
-            for (size_t row = 0; row < 2; row++)
-                for (size_t p = 0; p < m; p++)
-                    for (size_t ch = 0; ch < 3; ch++) want[row * 3 * m + 3 * p + ch] = cv.lut[src[ch * plane + row * prow + 2 + p]];
-            if (memcmp(out, want, 6 * m) || out[6 * m] != 0xA5) FAILF("interleave3 rows map %d m %zu", code, m);
+            rows3_maps(src, m, 2, 3, &cv, code, tl_x8_deinterleave3_rows_ukernel__neon, tl_x8_interleave3_rows_ukernel__neon);
             if (TL_MAP8_OP(code) >= TL_MAP8_ADD) {
                 memset(out, 0xA5, sizeof out);
                 tl_affine8_row__neon(src + 1, out, 16 * m + 1, &cv, code);
@@ -1412,6 +1437,21 @@ TL_TEST(byte_maps_every_code)
         }
 #else
         (void)r;
+#endif
+#if defined(__x86_64__)
+        if (tl_cpu_runs(TL_ISA_AVX2, 0)) {
+            /* rows shorter than a step of 32 pixels, one step, several and a
+             * part; padding around the planar rows of none, a few bytes, up
+             * to a register and more than one (the zeros stored first) */
+            static const size_t counts[] = {1, 7, 31, 32, 33, 50, 65, 70};
+            static const size_t pads[][2] = {{2, 3}, {0, 0}, {1, 32}, {32, 1}, {33, 40}};
+            static uint8_t src[1024];
+            for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
+                for (size_t q = 0; q < sizeof pads / sizeof pads[0]; q++) {
+                    for (size_t j = 0; j < sizeof src; j++) src[j] = (uint8_t)tl_rng_range(&r, 0, 255);
+                    rows3_maps(src, counts[k], pads[q][0], pads[q][1], &cv, code, dilv_rows_avx2, ilv_rows_avx2);
+                }
+        }
 #endif
     }
     for (int op = TL_MAP8_MOVE; op <= TL_MAP8_WIDE; op++)

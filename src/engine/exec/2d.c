@@ -325,15 +325,15 @@ const tl_executor tl_exec_2d = {"2d", 2, applicable, run, false, NULL};
  * 2d pair is the image's rows, and a de-interleave's fused zeros are the
  * padding bytes around each planar row (TIDL's padded planes). The 2d
  * executor ran the kernel once per row. On AVX2 and NEON both ways as a move or
- * through an affine byte map (a u8 image into TIDL's u8 or i8 planes and
- * back). */
+ * through a byte map (tl_map8_of: a u8 image into TIDL's u8 or i8 planes and
+ * back, identity quantizations saturated). */
 static bool rows_kernel(const tl_plan *p, const tl_pass *ps)
 {
 #if defined(__x86_64__) || defined(_M_X64)
     const tl_t2d_kernel *k = ps->x.t2d.k;
     const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
-    if (k->isa == TL_ISA_AVX2 && k->esize == 1 && k->param == 3) { /* a move, or an affine map */
-        if (!(p->cv.path == TL_EP_COPY ? ps->esize == 1 : p->cv.affine8)) return false; /* its kernels: a move or the affine map */
+    if (k->isa == TL_ISA_AVX2 && k->esize == 1 && k->param == 3) {
+        if (!(p->cv.path == TL_EP_COPY ? ps->esize == 1 : tl_map8_of(&p->cv) >= 0)) return false; /* a byte map */
         if (k->shape == TL_T2D_DILV) return in->ss == 3;
         return k->shape == TL_T2D_ILV && out->ds == 3 && !ps->head && !ps->tail;
     }

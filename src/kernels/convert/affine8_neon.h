@@ -89,17 +89,6 @@ static inline __attribute__((always_inline)) uint8x16_t tl_map8_bytes(uint8x16_t
     }
 }
 
-/* one code through the same map (the affine ones by the plan's table; cv
- * unused, and may be NULL, for a move or a saturation) */
-static inline uint8_t tl_map8_code(uint8_t x, const tl_cvt *cv, int m)
-{
-    switch (TL_MAP8_OP(m)) {
-    case TL_MAP8_MOVE: return x;
-    case TL_MAP8_SAT: return TL_MAP8_D(m) ? (x > 127 ? 127 : x) : (x > 127 ? 0 : x);
-    default: return cv->lut[x];
-    }
-}
-
 /* k for the map m (zeros where it has no constants). A kernel keeps it in
  * the function that runs the loop: passed to a function that is not
  * inlined, it is reloaded after every store (it might alias the
@@ -110,29 +99,6 @@ static inline tl_aff8n tl_map8_init(const tl_cvt *cv, int m)
     if (TL_MAP8_OP(m) >= TL_MAP8_ADD) k = tl_aff8n_init(cv);
     return k;
 }
-
-/* CALL(m) with m a constant, for each of the 20 codes tl_map8_of gives:
- * the kernels inline their loop once per map in one switch (names are not
- * pasted under src/kernels: .ci/stages/layers.sh) */
-#define TL_MAP8_CASE(CALL, m)                                                                     \
-    case m: CALL(m); break;
-#define TL_MAP8_CASES4(CALL, op)                                                                  \
-    TL_MAP8_CASE(CALL, TL_MAP8(op, 0, 0))                                                         \
-    TL_MAP8_CASE(CALL, TL_MAP8(op, 1, 0))                                                         \
-    TL_MAP8_CASE(CALL, TL_MAP8(op, 0, 1))                                                         \
-    TL_MAP8_CASE(CALL, TL_MAP8(op, 1, 1))
-#define TL_MAP8_SWITCH(m, CALL)                                                                   \
-    switch (m) {                                                                                  \
-        TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_MOVE, 0, 0))                                           \
-        TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_SAT, 0, 1))                                            \
-        TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_SAT, 1, 0))                                            \
-        TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_ADD, 0, 0))                                            \
-        TL_MAP8_CASES4(CALL, TL_MAP8_HALVE_DOWN)                                                  \
-        TL_MAP8_CASES4(CALL, TL_MAP8_HALVE_UP)                                                    \
-        TL_MAP8_CASES4(CALL, TL_MAP8_DOUBLE)                                                      \
-        TL_MAP8_CASES4(CALL, TL_MAP8_WIDE)                                                        \
-    default: break;                                                                               \
-    }
 
 /* n codes of an 8-bit row through cv's affine byte map (map: tl_map8_of(cv),
  * an affine one), 16 a step; the last through the table

@@ -36,11 +36,11 @@ TL_FN __m256i ld32_or_zero(const uint8_t *p, size_t off)
     return p ? _mm256_loadu_si256((const __m256i *)(p + off)) : _mm256_setzero_si256();
 }
 
-/* 32 pixels per step; each lane makes 48 bytes, stored in order. w: the
- * plan's affine byte map of that kind applied to each plane's register
- * after the load (NULL: a plain move; a missing plane stays zero). */
+/* 32 pixels per step; each lane makes 48 bytes, stored in order. m: the
+ * byte map (tl_map8) applied to each plane's register after the load, w
+ * its constants (a missing plane stays zero). */
 TL_FN __attribute__((always_inline)) size_t ilv_x8_3_map(const uint8_t *const *pl, uint8_t *d, size_t n, int stream,
-                                                         const tl_aff8_256 *w, int kind)
+                                                         const tl_aff8_256 *w, int m)
 {
     int nt = streams(stream, d, 0);
     __m256i k[3][3];
@@ -49,7 +49,7 @@ TL_FN __attribute__((always_inline)) size_t ilv_x8_3_map(const uint8_t *const *p
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
         __m256i r = ld32_or_zero(pl[0], i), g = ld32_or_zero(pl[1], i), b = ld32_or_zero(pl[2], i), o[3];
-        if (w) r = aff8_bytes256(r, w, kind), g = aff8_bytes256(g, w, kind), b = aff8_bytes256(b, w, kind);
+        r = map8_bytes256(r, w, m), g = map8_bytes256(g, w, m), b = map8_bytes256(b, w, m);
         for (int q = 0; q < 3; q++)
             o[q] = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(r, k[q][0]), _mm256_shuffle_epi8(g, k[q][1])),
                                    _mm256_shuffle_epi8(b, k[q][2]));
@@ -64,7 +64,7 @@ TL_FN __attribute__((always_inline)) size_t ilv_x8_3_map(const uint8_t *const *p
 
 TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
 {
-    return ilv_x8_3_map(pl, d, n, stream, NULL, 0);
+    return ilv_x8_3_map(pl, d, n, stream, NULL, TL_MAP8_MOVE);
 }
 
 TL_FN __m256i ld2x128(const uint8_t *lo, const uint8_t *hi)
@@ -73,10 +73,10 @@ TL_FN __m256i ld2x128(const uint8_t *lo, const uint8_t *hi)
                                    _mm_loadu_si128((const __m128i *)hi), 1);
 }
 
-/* 32 pixels a step; w: the plan's affine byte map of that kind applied to
- * each plane's register before it is stored (NULL: a plain move). */
+/* 32 pixels a step; m: the byte map (tl_map8) applied to each plane's
+ * register before it is stored, w its constants. */
 TL_FN __attribute__((always_inline)) size_t dilv_x8_3_map(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n,
-                                                          int stream, const tl_aff8_256 *w, int kind)
+                                                          int stream, const tl_aff8_256 *w, int m)
 {
     int nt = streams(stream, d, ds1);
     __m256i k[3][3];
@@ -89,7 +89,7 @@ TL_FN __attribute__((always_inline)) size_t dilv_x8_3_map(const uint8_t *s, uint
         for (int c = 0; c < 3; c++) {
             __m256i v = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(in[0], k[c][0]), _mm256_shuffle_epi8(in[1], k[c][1])),
                                         _mm256_shuffle_epi8(in[2], k[c][2]));
-            st256(d + c * ds1 + i, w ? aff8_bytes256(v, w, kind) : v, nt);
+            st256(d + c * ds1 + i, map8_bytes256(v, w, m), nt);
         }
     }
     if (nt) _mm_sfence();
@@ -98,35 +98,23 @@ TL_FN __attribute__((always_inline)) size_t dilv_x8_3_map(const uint8_t *s, uint
 
 TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
 {
-    return dilv_x8_3_map(s, d, ds1, n, stream, NULL, 0);
+    return dilv_x8_3_map(s, d, ds1, n, stream, NULL, TL_MAP8_MOVE);
 }
 
-/* The rows kernels' map in registers: NULL for a plain move. */
-TL_FN const tl_aff8_256 *rows_map(const tl_cvt *cv, tl_aff8_256 *w)
-{
-    if (!cv) return NULL;
-    tl_aff8 k = aff8_init(cv);
-    *w = aff8_wide_init(&k, cv->sdt == TL_I8, cv->ddt == TL_I8);
-    return w;
-}
-
-/* The kinds of TIDL's maps with scale 0.5 (a u8 image into i8 planes: v / 2
- * rounded; back: 2v saturated), compiled without the kind's tests in the
- * loop (a fifth of its operations); other maps run the tests. */
-#define TL_AFF8_HALVE (TL_AFF8_D_SIGNED | TL_AFF8_SHIFT)
-#define TL_AFF8_DOUBLE (TL_AFF8_S_SIGNED | TL_AFF8_MUL)
-
+/* The rows kernels: each byte map (tl_map8) a constant in its own loop, so
+ * no map is tested per register (TIDL's v / 2 into i8 is 2 operations per
+ * plane register instead of 7 widened). cv NULL: a plain move. */
 TL_FN __attribute__((always_inline)) void dilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream,
-                                                    const tl_cvt *cv, const tl_aff8_256 *w, int kind)
+                                                    const tl_cvt *cv, const tl_aff8_256 *w, int m)
 {
     for (size_t r = 0; r < g->rows; r++) {
         const uint8_t *s = src + (ptrdiff_t)r * g->packed_row;
         uint8_t *d = dst + (ptrdiff_t)r * g->plane_row;
-        size_t i = dilv_x8_3_map(s, d, g->plane, g->n, stream, w, kind);
-        if (i < g->n && g->n >= 32) dilv_x8_3_map(s + 3 * (g->n - 32), d + (g->n - 32), g->plane, 32, 0, w, kind);
+        size_t i = dilv_x8_3_map(s, d, g->plane, g->n, stream, w, m);
+        if (i < g->n && g->n >= 32) dilv_x8_3_map(s + 3 * (g->n - 32), d + (g->n - 32), g->plane, 32, 0, w, m);
         else
             for (; i < g->n; i++)
-                for (int c = 0; c < 3; c++) d[c * g->plane + (ptrdiff_t)i] = cv ? cv->lut[s[3 * i + c]] : s[3 * i + c];
+                for (int c = 0; c < 3; c++) d[c * g->plane + (ptrdiff_t)i] = tl_map8_code(s[3 * i + (size_t)c], cv, m);
         for (int c = 0; c < 3; c++) { /* a few bytes each: stores, not memset calls */
             tl_zero_bytes(d + c * g->plane - (ptrdiff_t)g->head, g->head);
             tl_zero_bytes(d + c * g->plane + (ptrdiff_t)g->n, g->tail);
@@ -138,52 +126,52 @@ TL_FN __attribute__((always_inline)) void dilv_rows(const uint8_t *src, uint8_t 
  * padded planes, each planar row with head zero bytes before it and tail
  * after): the 2d executor otherwise ran once per image row, a third of the
  * time at TIDL's 296-pixel rows (perf). cv: the plan's conversion when it
- * is an affine byte map (tl_cvt affine8: TIDL's i8 with scale 0.5), mapped
- * in the registers; NULL: a plain move. A row's last pixels: one more step
- * over its last 32 (written twice, same values). */
+ * is a byte map (tl_map8_of: TIDL's i8 with scale 0.5, identity
+ * quantizations), mapped in the registers; NULL: a plain move. A row's last
+ * pixels: one more step over its last 32 (written twice, same values). */
 void tl_x8_deinterleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream,
                                             const tl_cvt *cv);
 TL_KERNEL void tl_x8_deinterleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
                                                       int stream, const tl_cvt *cv)
 {
-    tl_aff8_256 w8;
-    const tl_aff8_256 *w = rows_map(cv, &w8);
-    if (!w) dilv_rows(src, dst, g, stream, NULL, NULL, 0);
-    else if (w8.kind == TL_AFF8_HALVE) dilv_rows(src, dst, g, stream, cv, w, TL_AFF8_HALVE);
-    else dilv_rows(src, dst, g, stream, cv, w, w8.kind);
+    const int map = cv ? tl_map8_of(cv) : TL_MAP8_MOVE;
+    const tl_aff8_256 w = map8_init256(cv, map);
+#define TL_DILV(M) dilv_rows(src, dst, g, stream, cv, &w, M)
+    TL_MAP8_SWITCH(map, TL_DILV)
+#undef TL_DILV
 }
 
 TL_FN __attribute__((always_inline)) void ilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream,
-                                                   const tl_cvt *cv, const tl_aff8_256 *w, int kind)
+                                                   const tl_cvt *cv, const tl_aff8_256 *w, int m)
 {
     for (size_t r = 0; r < g->rows; r++) {
         const uint8_t *s = src + (ptrdiff_t)r * g->plane_row;
         const uint8_t *pl[3] = {s, s + g->plane, s + 2 * g->plane};
         uint8_t *d = dst + (ptrdiff_t)r * g->packed_row;
-        size_t i = ilv_x8_3_map(pl, d, g->n, stream, w, kind);
+        size_t i = ilv_x8_3_map(pl, d, g->n, stream, w, m);
         if (i < g->n && g->n >= 32) {
             size_t o = g->n - 32;
             const uint8_t *last[3] = {pl[0] + o, pl[1] + o, pl[2] + o};
-            ilv_x8_3_map(last, d + 3 * o, 32, 0, w, kind);
+            ilv_x8_3_map(last, d + 3 * o, 32, 0, w, m);
         } else
             for (; i < g->n; i++)
-                for (int c = 0; c < 3; c++) d[3 * i + (size_t)c] = cv ? cv->lut[pl[c][i]] : pl[c][i];
+                for (int c = 0; c < 3; c++) d[3 * i + (size_t)c] = tl_map8_code(pl[c][i], cv, m);
     }
 }
 
 /* The way back, 3 planar rows (TIDL's padded planes: the padding is not
- * read) into rows of packed pixels in one call, the same map in the
+ * read) into rows of packed pixels in one call, the same maps in the
  * registers; a row's last pixels one overlapping step. */
 void tl_x8_interleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream,
                                           const tl_cvt *cv);
 TL_KERNEL void tl_x8_interleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
                                                     int stream, const tl_cvt *cv)
 {
-    tl_aff8_256 w8;
-    const tl_aff8_256 *w = rows_map(cv, &w8);
-    if (!w) ilv_rows(src, dst, g, stream, NULL, NULL, 0);
-    else if (w8.kind == TL_AFF8_DOUBLE) ilv_rows(src, dst, g, stream, cv, w, TL_AFF8_DOUBLE);
-    else ilv_rows(src, dst, g, stream, cv, w, w8.kind);
+    const int map = cv ? tl_map8_of(cv) : TL_MAP8_MOVE;
+    const tl_aff8_256 w = map8_init256(cv, map);
+#define TL_ILV(M) ilv_rows(src, dst, g, stream, cv, &w, M)
+    TL_MAP8_SWITCH(map, TL_ILV)
+#undef TL_ILV
 }
 
 /* ---- 32-bit, 3 channels: 8 pixels per step ------------------------------------------ */
