@@ -1257,7 +1257,9 @@ static void check_gather_avx2(tl_rng *r, unsigned ss, unsigned rs, size_t m, int
     memset(out, 0xA5, m * rs + 2 * PAD);
     uint8_t ctl[16];
     tl_gather_ctl__avx2(ctl, ss, rs);
-    tl_gather_ukernel__avx2(g.at, ss, out + PAD, rs, m, ctl, sat);
+    /* sat 1: u8 -> i8, 2: i8 -> u8, as the kernel's byte map */
+    const int map = sat == 1 ? TL_MAP8(TL_MAP8_SAT, 0, 1) : sat == 2 ? TL_MAP8(TL_MAP8_SAT, 1, 0) : TL_MAP8_MOVE;
+    tl_gather_ukernel__avx2(g.at, ss, out + PAD, rs, m, ctl, map);
     for (size_t i = 0; i < m * rs + 2 * PAD; i++) {
         uint8_t want = 0xA5;
         if (i >= PAD && i < PAD + m * rs) {

@@ -344,7 +344,7 @@ static void gather_saturating(const tl_plan *p, const tl_pass *ps, const uint8_t
         if (to_i8) tl_u8_i8_gather_ukernel__avx512vbmi(s, ss, t, rs, m, ps->x.px.perm);
         else tl_i8_u8_gather_ukernel__avx512vbmi(s, ss, t, rs, m, ps->x.px.perm);
     } else {
-        tl_gather_ukernel__avx2(s, ss, t, rs, m, ps->x.px.perm, to_i8 ? 1 : 2);
+        tl_gather_ukernel__avx2(s, ss, t, rs, m, ps->x.px.perm, tl_map8_of(&p->cv)); /* the saturation */
     }
 }
 
@@ -409,7 +409,7 @@ static void run_gather(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
         if (ps->x.px.vbmi)
             tl_x8_gather_ukernel__avx512vbmi(sb, (size_t)out->ss, t, rs, fast, ps->x.px.perm);
         else if (ps->x.px.shuffle)
-            tl_gather_ukernel__avx2(sb, (size_t)out->ss, t, rs, fast, ps->x.px.perm, 0);
+            tl_gather_ukernel__avx2(sb, (size_t)out->ss, t, rs, fast, ps->x.px.perm, TL_MAP8_MOVE);
         else
 #endif
             gather_px(ps->x.px.bytes, sb, out->ss, t, rs, fast);

@@ -232,19 +232,12 @@ TL_FN size_t dilv_x32_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, i
 
 /* ---- RGB -> RGB0: 8 pixels (24 -> 32 bytes) per step ---------------------------------- */
 /* RGB -> RGB0 bytes, 8 pixels a step: two 12-byte groups into the lanes and
- * one byte shuffle (zero lanes by the shuffle's high bit); sat 1 / 2: the
- * u8 -> i8 / i8 -> u8 saturation of an identity quantization in the same
- * register (a byte minimum / maximum keeps the zero lanes zero), so the
- * re-pack is the whole conversion (kDLA_HWC4 i8 from an RGB u8 image and
+ * one byte shuffle (zero lanes by the shuffle's high bit); map: a tl_map8
+ * code, a move or the u8 <-> i8 saturation of an identity quantization in
+ * the same register (a byte minimum / maximum keeps the zero lanes zero), so
+ * the re-pack is the whole conversion (kDLA_HWC4 i8 from an RGB u8 image and
  * back into RGB0 pixels). */
-TL_FN __m256i repack_sat(__m256i v, int sat)
-{
-    if (sat == 1) return _mm256_min_epu8(v, _mm256_set1_epi8(127));
-    if (sat == 2) return _mm256_max_epi8(v, _mm256_setzero_si256());
-    return v;
-}
-
-TL_FN __attribute__((always_inline)) void repack3_0_1(const uint8_t *src, uint8_t *dst, size_t n, int sat)
+TL_FN __attribute__((always_inline)) void repack3_0_1(const uint8_t *src, uint8_t *dst, size_t n, int map)
 {
     const __m256i k = _mm256_setr_epi8(0, 1, 2, -128, 3, 4, 5, -128, 6, 7, 8, -128, 9, 10, 11, -128,
                                        0, 1, 2, -128, 3, 4, 5, -128, 6, 7, 8, -128, 9, 10, 11, -128);
@@ -252,13 +245,10 @@ TL_FN __attribute__((always_inline)) void repack3_0_1(const uint8_t *src, uint8_
     /* each 16-byte load reads 4 bytes past its 12: stop while 4 spare bytes remain */
     for (; i + 8 <= n && 3 * i + 28 <= 3 * n; i += 8) {
         __m256i v = ld2x128(src + 3 * i, src + 3 * i + 12);
-        _mm256_storeu_si256((__m256i *)(dst + 4 * i), repack_sat(_mm256_shuffle_epi8(v, k), sat));
+        _mm256_storeu_si256((__m256i *)(dst + 4 * i), map8_bytes256(_mm256_shuffle_epi8(v, k), NULL, map));
     }
     for (; i < n; i++) {
-        for (int c = 0; c < 3; c++) {
-            uint8_t x = src[3 * i + (size_t)c];
-            dst[4 * i + (size_t)c] = sat == 1 ? (x > 127 ? 127 : x) : sat == 2 ? (x > 127 ? 0 : x) : x;
-        }
+        for (int c = 0; c < 3; c++) dst[4 * i + (size_t)c] = tl_map8_code(src[3 * i + (size_t)c], NULL, map);
         dst[4 * i + 3] = 0;
     }
 }
@@ -267,21 +257,21 @@ void tl_x8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n,
 void tl_x8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt)
 {
     (void)nt;
-    repack3_0_1(src, dst, n, 0);
+    repack3_0_1(src, dst, n, TL_MAP8_MOVE);
 }
 
 void tl_u8_i8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt);
 void tl_u8_i8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt)
 {
     (void)nt;
-    repack3_0_1(src, dst, n, 1);
+    repack3_0_1(src, dst, n, TL_MAP8(TL_MAP8_SAT, 0, 1));
 }
 
 void tl_i8_u8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt);
 void tl_i8_u8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt)
 {
     (void)nt;
-    repack3_0_1(src, dst, n, 2);
+    repack3_0_1(src, dst, n, TL_MAP8(TL_MAP8_SAT, 1, 0));
 }
 
 TL_ILV_PLANES(tl_x8_interleave3_ukernel__avx2, 1, 3, ilv_x8_3)

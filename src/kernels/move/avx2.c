@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "kernels/move/move.h"
+#define TL_FN static inline
+#include "kernels/convert/affine8_x86.h" /* map8_bytes256 */
 
 #define DE_V __m256i
 #define DE_W 32
@@ -94,13 +96,6 @@ int tl_gather_fits__avx2(size_t ss, size_t rs)
     return ((ss == 4 || ss == 8) && rs <= ss) || ((ss == 16 || ss == 32) && rs <= 4);
 }
 
-static inline __m256i gather_sat(__m256i x, int sat)
-{
-    if (sat == 1) return _mm256_min_epu8(x, _mm256_set1_epi8(127));
-    if (sat == 2) return _mm256_max_epi8(x, _mm256_setzero_si256());
-    return x;
-}
-
 /* Each lane's 16-byte store spills past its bytes, onto bytes the next
  * store writes, so the lane that ends a run stores its bytes exactly; the
  * run's last pixels are one step that overlaps the one before, loaded so
@@ -122,9 +117,10 @@ static inline void store_exact(uint8_t *d, __m128i x, size_t n)
     memcpy(d, b, n);
 }
 
-static inline __attribute__((always_inline)) __m256i gather_step(const uint8_t *s, __m256i c, int sat)
+/* map: a tl_map8 code, a move or a saturation (no constants) */
+static inline __attribute__((always_inline)) __m256i gather_step(const uint8_t *s, __m256i c, int map)
 {
-    return gather_sat(_mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)s), c), sat);
+    return map8_bytes256(_mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)s), c), NULL, map);
 }
 
 /* The first words of 8 pixels of ss >= 16 bytes as 8 pixels of 4 bytes
@@ -141,14 +137,14 @@ static inline __attribute__((always_inline)) __m256i gather_words(const uint8_t 
 }
 
 static inline __attribute__((always_inline)) void gather(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
-                                                         const uint8_t *ctl, int sat)
+                                                         const uint8_t *ctl, int map)
 {
     const int words = ss > 8;
     size_t per = words ? 8 : 32 / ss, lane = per / 2 * rs, i = 0; /* pixels per step, bytes per lane */
     const __m256i c = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)ctl));
     for (; i + per < m && i * rs + lane + 16 <= m * rs; i += per, t += 2 * lane) {
-        __m256i x = words ? gather_sat(_mm256_shuffle_epi8(gather_words(s + i * ss, ss), c), sat)
-                          : gather_step(s + i * ss, c, sat);
+        __m256i x = words ? map8_bytes256(_mm256_shuffle_epi8(gather_words(s + i * ss, ss), c), NULL, map)
+                          : gather_step(s + i * ss, c, map);
         _mm_storeu_si128((__m128i *)(void *)t, _mm256_castsi256_si128(x));
         _mm_storeu_si128((__m128i *)(void *)(t + lane), _mm256_extracti128_si256(x, 1));
     }
@@ -162,9 +158,9 @@ static inline __attribute__((always_inline)) void gather(const uint8_t *s, size_
             __m256i x;
             if (i + per >= m) { /* the last: its load ends at the last pixel's byte rs */
                 t -= (i + per - m) * rs, i = m - per;
-                x = gather_step(s + i * ss - o, _mm256_add_epi8(c, _mm256_set1_epi8((char)o)), sat);
+                x = gather_step(s + i * ss - o, _mm256_add_epi8(c, _mm256_set1_epi8((char)o)), map);
             } else {
-                x = gather_step(s + i * ss, c, sat);
+                x = gather_step(s + i * ss, c, map);
             }
             if (2 * lane >= 16) _mm_storeu_si128((__m128i *)(void *)t, _mm256_castsi256_si128(x));
             else store_exact(t, _mm256_castsi256_si128(x), lane);
@@ -173,20 +169,17 @@ static inline __attribute__((always_inline)) void gather(const uint8_t *s, size_
         return;
     }
     for (; i < m; i++, t += rs)
-        for (size_t o = 0; o < rs; o++) {
-            uint8_t x = s[i * ss + o];
-            t[o] = sat == 1 ? (x > 127 ? 127 : x) : sat == 2 ? (x > 127 ? 0 : x) : x;
-        }
+        for (size_t o = 0; o < rs; o++) t[o] = tl_map8_code(s[i * ss + o], NULL, map);
 }
 
 /* ss a constant in each instantiation too (the loads differ) */
 #define TL_GATHER_SS(S)                                                                                  \
     do {                                                                                                 \
-        if (sat == 1) gather(s, S, t, rs, m, ctl, 1);                                                    \
-        else if (sat == 2) gather(s, S, t, rs, m, ctl, 2);                                               \
-        else gather(s, S, t, rs, m, ctl, 0);                                                             \
+        if (map == TL_MAP8(TL_MAP8_SAT, 0, 1)) gather(s, S, t, rs, m, ctl, TL_MAP8(TL_MAP8_SAT, 0, 1));  \
+        else if (map == TL_MAP8(TL_MAP8_SAT, 1, 0)) gather(s, S, t, rs, m, ctl, TL_MAP8(TL_MAP8_SAT, 1, 0)); \
+        else gather(s, S, t, rs, m, ctl, TL_MAP8_MOVE);                                                  \
     } while (0)
-void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, const uint8_t *ctl, int sat)
+void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, const uint8_t *ctl, int map)
 {
     switch (ss) {
     case 4: TL_GATHER_SS(4); break;

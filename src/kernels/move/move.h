@@ -140,16 +140,17 @@ void tl_spread_ctl16(uint8_t ctl[16], unsigned w, size_t rd, const uint8_t *mask
  * source, tl_spread_direct__avx2 says for how many pixels), each byte
  * plus `add` (a conversion that is a byte add, tl_cvt_byte_add); gather from dense
  * pixels of ss = 4 or 8 bytes, or the first rs <= 4 of 16 or 32, exactly
- * m * rs bytes written and only the last pixel's run read of it, saturating u8 -> i8 (sat 1) or i8 -> u8
- * (sat 2) in the register (identity quantizations: kDLA_HWC4 i8 into RGB
- * u8, straight into the destination). */
+ * m * rs bytes written and only the last pixel's run read of it, each byte
+ * through `map`, a tl_map8 code: a move or the u8 <-> i8 saturation of
+ * identity quantizations in the register (kDLA_HWC4 i8 into RGB u8,
+ * straight into the destination). */
 #if defined(__x86_64__) || defined(_M_X64)
 void tl_spread_ukernel__avx2(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,
                              const uint8_t *ctl, int stream, uint8_t add);
 size_t tl_spread_direct__avx2(size_t rd, unsigned w, size_t m, size_t avail);
 int tl_gather_fits__avx2(size_t ss, size_t rs);
 void tl_gather_ctl__avx2(uint8_t ctl[16], size_t ss, size_t rs);
-void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, const uint8_t *ctl, int sat);
+void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m, const uint8_t *ctl, int map);
 #endif
 
 /* The spread with one table lookup per 16 bytes (NEON: vqtbl1q, Armv7 two
