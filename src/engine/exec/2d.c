@@ -329,30 +329,29 @@ const tl_executor tl_exec_2d = {"2d", 2, applicable, run, false, NULL};
  * back, identity quantizations saturated). */
 static bool rows_kernel(const tl_plan *p, const tl_pass *ps)
 {
+    const tl_t2d_kernel *k = ps->x.t2d.k;
+    if (k->esize != 1 || k->param != 3) return false;
+    const bool copy = p->cv.path == TL_EP_COPY;
+    bool maps; /* the kernel does the plan's conversion in its registers */
+    switch (k->isa) {
 #if defined(__x86_64__) || defined(_M_X64)
-    const tl_t2d_kernel *k = ps->x.t2d.k;
-    const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
-    if (k->isa == TL_ISA_AVX2 && k->esize == 1 && k->param == 3) {
-        if (!(p->cv.path == TL_EP_COPY ? ps->esize == 1 : tl_map8_of(&p->cv) >= 0)) return false; /* a byte map */
-        if (k->shape == TL_T2D_DILV) return in->ss == 3;
-        return k->shape == TL_T2D_ILV && out->ds == 3 && !ps->head && !ps->tail;
-    }
-    if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI) || k->isa != TL_ISA_AVX512 || k->esize != 1 || k->param != 3)
-        return false;
-    if (p->cv.path == TL_EP_COPY ? ps->x.t2d.lut || ps->esize != 1 : ps->x.t2d.lut != 1) return false;
-    if (k->shape == TL_T2D_DILV) return in->ss == 3;
-    return k->shape == TL_T2D_ILV && out->ds == 3 && !ps->head && !ps->tail;
+    case TL_ISA_AVX512: /* VBMI: a move or the 8-bit table */
+        maps = tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI) && (copy ? !ps->x.t2d.lut && ps->esize == 1 : ps->x.t2d.lut == 1);
+        break;
+    case TL_ISA_AVX2: /* AVX2 and NEON: a move or any byte map */
 #elif defined(__ARM_NEON)
-    const tl_t2d_kernel *k = ps->x.t2d.k;
+    case TL_ISA_NEON:
+#endif
+#if defined(__x86_64__) || defined(_M_X64) || defined(__ARM_NEON)
+        maps = copy ? ps->esize == 1 : tl_map8_of(&p->cv) >= 0;
+        break;
+#endif
+    default: maps = false; break;
+    }
+    if (!maps) return false;
     const tl_node *in = &ps->nodes[ps->nnodes - 1], *out = &ps->nodes[ps->nnodes - 2];
-    if (k->isa != TL_ISA_NEON || k->esize != 1 || k->param != 3) return false;
-    if (!(p->cv.path == TL_EP_COPY ? ps->esize == 1 : tl_map8_of(&p->cv) >= 0)) return false; /* a byte map */
     if (k->shape == TL_T2D_DILV) return in->ss == 3;
     return k->shape == TL_T2D_ILV && out->ds == 3 && !ps->head && !ps->tail;
-#else
-    (void)p, (void)ps;
-    return false;
-#endif
 }
 
 static bool applicable_rows(const tl_plan *p, tl_pass *ps)

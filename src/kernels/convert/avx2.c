@@ -123,20 +123,20 @@ TL_X86_ROW(tl_f32_f32_convert_ukernel__avx2, TL_F32, TL_F32)
 /* ---- u8 pixels -> pixels of 4 f16 halves, in the register ----------------------- */
 /* 8 RGB pixels (24 u8 codes at s) -> 64 bytes at d, two pixels a register:
  * a byte shuffle widens a pair's 6 codes to the 8 dwords of its two pixels
- * (the fourth of each zero), the rule's source stage (q: TL_Q_NONE for
- * codes without a zero point, which convert as they are; else the fourth
- * set to +0 after it) and F16C give the pair's 16 bytes in place.
+ * (the fourth of each zero), the rule's source stage (plain: codes without
+ * a quantization, which convert as they are; else kind q, the fourth set
+ * to +0 after it) and F16C give the pair's 16 bytes in place.
  * Converting only the 24 codes and placing the halves afterwards took 9
  * shuffles a step against these 4 (0.34x memcpy in cache, Zen 3). */
 TL_FN __attribute__((always_inline)) void u8_f16_spread4_step(const uint8_t *s, uint8_t *d, const tl_cvt *cv,
-                                                             const vi ctl[4], int q, int nt)
+                                                             const vi ctl[4], int plain, int q, int nt)
 {
     const vi lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)s));       /* codes 0-15 */
     const vi hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(s + 8))); /* 8-23 */
     const vi pair[4] = {_mm256_shuffle_epi8(lo, ctl[0]), _mm256_shuffle_epi8(lo, ctl[1]),
                         _mm256_shuffle_epi8(hi, ctl[2]), _mm256_shuffle_epi8(hi, ctl[3])};
     for (int j = 0; j < 4; j++) {
-        vf x = q == TL_Q_NONE ? vi_to_f(pair[j]) : _mm256_blend_ps(dequant_as(cv, q, pair[j]), _mm256_setzero_ps(), 0x88);
+        vf x = plain ? vi_to_f(pair[j]) : _mm256_blend_ps(dequant_as(cv, q, pair[j]), _mm256_setzero_ps(), 0x88);
         const __m128i h = _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT);
         if (nt) _mm_stream_si128((__m128i *)(d + 16 * j), h);
         else _mm_storeu_si128((__m128i *)(d + 16 * j), h);
@@ -147,16 +147,16 @@ TL_FN __attribute__((always_inline)) void u8_f16_spread4_step(const uint8_t *s, 
  * over, a row shorter than a step through a stack buffer; then the row's
  * gap of zero bytes. */
 TL_FN __attribute__((always_inline)) void u8_f16_spread4_row(const uint8_t *s, uint8_t *d, size_t m, size_t gap,
-                                                            const tl_cvt *cv, const vi ctl[4], int q, int nt)
+                                                            const tl_cvt *cv, const vi ctl[4], int plain, int q, int nt)
 {
     size_t i = 0;
-    for (; i + 8 <= m; i += 8) u8_f16_spread4_step(s + 3 * i, d + 8 * i, cv, ctl, q, nt);
+    for (; i + 8 <= m; i += 8) u8_f16_spread4_step(s + 3 * i, d + 8 * i, cv, ctl, plain, q, nt);
     if (i < m && m >= 8) {
-        u8_f16_spread4_step(s + 3 * (m - 8), d + 8 * (m - 8), cv, ctl, q, 0); /* the last 8 again: same values */
+        u8_f16_spread4_step(s + 3 * (m - 8), d + 8 * (m - 8), cv, ctl, plain, q, 0); /* the last 8 again: same values */
     } else if (i < m) {
         uint8_t in[24] = {0}, out[64];
         memcpy(in, s + 3 * i, 3 * (m - i));
-        u8_f16_spread4_step(in, out, cv, ctl, q, 0);
+        u8_f16_spread4_step(in, out, cv, ctl, plain, q, 0);
         memcpy(d + 8 * i, out, 8 * (m - i));
     }
     memset(d + 8 * m, 0, gap);
@@ -191,18 +191,18 @@ TL_KERNEL void tl_u8_f16_spread4_rows_ukernel__avx2(const uint8_t *s, size_t k, 
     nt = nt && (((uintptr_t)d | (uintptr_t)ds) & 15) == 0;
     /* the source stage and the stores as constants in each loop: plain
      * codes, affine ones, the other kinds (their mode tested per vector) */
-    const int q = cv->s_q == TL_Q_NONE && cv->s_zp == 0 ? TL_Q_NONE : cv->s_q == TL_Q_AFFINE ? TL_Q_AFFINE : -1;
-#define ROWS(Q, NT)                                                                                      \
+    const int plain = cv->s_q == TL_Q_NONE && cv->s_zp == 0, affine = cv->s_q == TL_Q_AFFINE;
+#define ROWS(PLAIN, Q, NT)                                                                               \
     do {                                                                                                 \
         for (size_t r = 0; r < rows; r++)                                                                \
-            u8_f16_spread4_row(s + (ptrdiff_t)r * ss, d + (ptrdiff_t)r * ds, m, gap, cv, ctl, Q, NT);     \
+            u8_f16_spread4_row(s + (ptrdiff_t)r * ss, d + (ptrdiff_t)r * ds, m, gap, cv, ctl, PLAIN, Q, NT); \
     } while (0)
-    if (q == TL_Q_NONE && nt) ROWS(TL_Q_NONE, 1);
-    else if (q == TL_Q_NONE) ROWS(TL_Q_NONE, 0);
-    else if (q == TL_Q_AFFINE && nt) ROWS(TL_Q_AFFINE, 1);
-    else if (q == TL_Q_AFFINE) ROWS(TL_Q_AFFINE, 0);
-    else if (nt) ROWS(cv->s_q, 1);
-    else ROWS(cv->s_q, 0);
+    if (plain && nt) ROWS(1, TL_Q_NONE, 1);
+    else if (plain) ROWS(1, TL_Q_NONE, 0);
+    else if (affine && nt) ROWS(0, TL_Q_AFFINE, 1);
+    else if (affine) ROWS(0, TL_Q_AFFINE, 0);
+    else if (nt) ROWS(0, cv->s_q, 1);
+    else ROWS(0, cv->s_q, 0);
 #undef ROWS
     if (nt) _mm_sfence();
 }
