@@ -47,45 +47,63 @@ TL_X86_TRANSPOSE(tl_x16_transpose_ukernel__avx2, x16_plain, x16_plain, x16_edges
 #undef MICRO
 
 /* Bytes: two 16x16 transposes at once, one per 128-bit lane (unpacks stay
- * in their lane), so a 256-bit shuffle does the work of two 128-bit ones.
- * In L1, per 256 bytes, Zen 3: 16x16 in xmm registers 11.8 ns, 32x16 and
- * 16x32 here 7.5 and 8.7 ns. */
-/* The 16x16 network in both lanes: register k holds column tl_bitrev16[k]. */
-static inline __attribute__((always_inline)) void x8_lanes_16x16(__m256i a[16])
-{
-    __m256i b[16];
-    TL_UNPACK_STAGE(b, a, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8);
-    TL_UNPACK_STAGE(a, b, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16);
-    TL_UNPACK_STAGE(b, a, _mm256_unpacklo_epi32, _mm256_unpackhi_epi32);
-    TL_UNPACK_STAGE(a, b, _mm256_unpacklo_epi64, _mm256_unpackhi_epi64);
-}
+ * in their lane), so a 256-bit shuffle does the work of two 128-bit ones;
+ * the network in halves (TL_X8_ROWS4, TL_X8_COLS4: sse2_micro.h). */
+#define X8_ROWS4(a, y) \
+    TL_X8_ROWS4(__m256i, a, y, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16)
+#define X8_COLS4(y, k, o) \
+    TL_X8_COLS4(__m256i, y, k, o, _mm256_unpacklo_epi32, _mm256_unpackhi_epi32, _mm256_unpacklo_epi64, _mm256_unpackhi_epi64)
 
 /* 32 source rows of 16 bytes -> 16 destination rows of 32 (rows i and
  * 16 + i share a register: destination rows come out whole) */
 TL_FN void tl_micro_x8_32x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
 {
-    __m256i a[16];
+    __m256i y[4][4], o[4];
     TL_UNROLL
-    for (int i = 0; i < 16; i++)
-        a[i] = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + i * ss0))),
-                                       _mm_loadu_si128((const __m128i *)(s + (16 + i) * ss0)), 1);
-    x8_lanes_16x16(a);
+    for (int g = 0; g < 4; g++) {
+        const uint8_t *p = s + 4 * g * ss0;
+        TL_OPAQUE(p);
+        TL_UNROLL
+        for (int r = 0; r < 4; r++)
+            y[g][r] = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(p + r * ss0))),
+                                              _mm_loadu_si128((const __m128i *)(p + (16 + r) * ss0)), 1);
+    }
     TL_UNROLL
-    for (int i = 0; i < 16; i++) _mm256_storeu_si256((__m256i *)(d + tl_bitrev16[i] * ds1), a[i]);
+    for (int g = 0; g < 4; g++) X8_ROWS4(y[g], y[g]);
+    TL_UNROLL
+    for (int k = 0; k < 4; k++) {
+        uint8_t *q = d + 4 * k * ds1;
+        TL_OPAQUE(q);
+        X8_COLS4(y, k, o);
+        TL_UNROLL
+        for (int j = 0; j < 4; j++) _mm256_storeu_si256((__m256i *)(q + j * ds1), o[j]);
+    }
 }
 
 /* 16 source rows of 32 bytes -> 32 destination rows of 16 (source rows
  * loaded whole: the lanes are columns 0-15 and 16-31) */
 TL_FN void tl_micro_x8_16x32(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
 {
-    __m256i a[16];
+    __m256i y[4][4], o[4];
     TL_UNROLL
-    for (int i = 0; i < 16; i++) a[i] = _mm256_loadu_si256((const __m256i *)(s + i * ss0));
-    x8_lanes_16x16(a);
+    for (int g = 0; g < 4; g++) {
+        const uint8_t *p = s + 4 * g * ss0;
+        TL_OPAQUE(p);
+        TL_UNROLL
+        for (int r = 0; r < 4; r++) y[g][r] = _mm256_loadu_si256((const __m256i *)(p + r * ss0));
+    }
     TL_UNROLL
-    for (int i = 0; i < 16; i++) {
-        _mm_storeu_si128((__m128i *)(d + tl_bitrev16[i] * ds1), _mm256_castsi256_si128(a[i]));
-        _mm_storeu_si128((__m128i *)(d + (16 + tl_bitrev16[i]) * ds1), _mm256_extracti128_si256(a[i], 1));
+    for (int g = 0; g < 4; g++) X8_ROWS4(y[g], y[g]);
+    TL_UNROLL
+    for (int k = 0; k < 4; k++) {
+        uint8_t *q = d + 4 * k * ds1;
+        TL_OPAQUE(q);
+        X8_COLS4(y, k, o);
+        TL_UNROLL
+        for (int j = 0; j < 4; j++) {
+            _mm_storeu_si128((__m128i *)(q + j * ds1), _mm256_castsi256_si128(o[j]));
+            _mm_storeu_si128((__m128i *)(q + (16 + j) * ds1), _mm256_extracti128_si256(o[j], 1));
+        }
     }
 }
 

@@ -402,11 +402,6 @@ static _Alignas(64) const uint8_t k_b512_lb[64] = {
     3, 19, 35, 51, 7, 23, 39, 55, 11, 27, 43, 59, 15, 31, 47, 63,
 };
 
-/* Keeps the compiler from precomputing every row address of a block (it did:
- * 64 addresses, spilled to the stack and to xmm registers, 150 scalar uops
- * per KiB); with it, a row pointer, the stride and 3x the stride suffice. */
-#define B512_OPAQUE(p) __asm__("" : "+r"(p))
-
 TL_B512_FN __m512i b512_ld4(const uint8_t *p, ptrdiff_t ss, ptrdiff_t ss3)
 {
     __m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)p));
@@ -444,14 +439,14 @@ TL_B512_FN void b512_qa(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t d
         TL_UNROLL
         for (int g = 0; g < 4; g++) r[4 * g + k] = b512_ld4(s + 16 * g, ss0, ss3);
         s += 4 * ss0;
-        B512_OPAQUE(s);
+        TL_OPAQUE(s);
     }
     b512_net_q(r);
     TL_UNROLL
     for (int q = 0; q < 16; q++) {
         b512_st4(d, ds1, ds3, r[q]);
         d += 4 * ds1;
-        B512_OPAQUE(d);
+        TL_OPAQUE(d);
     }
 }
 
