@@ -144,16 +144,37 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             /* NHWC f32 C = 64, 256 MiB: 0.30x -> 0.62x memcpy, measured) */                 \
             const size_t CR = nt && ss0 >= 4096 ? TL : 16 * T0;                               \
             const int fetch = far && (size_t)ss0 < 2 * n1 * E; /* rows mostly dense */       \
+            /* streamed lines from source rows that share L1 (and L2) sets */               \
+            /* (planes 4 KiB apart, into pixels): the chunk's rows are read */               \
+            /* a run of SL whole lines at a time into an L1 buffer first, each */          \
+            /* source line once (the blocks read 16 bytes of a line each, and */              \
+            /* the other rows' lines had evicted it before the next block: */                 \
+            /* NCHW -> NHWC u8 C = 64, 256 MiB, Zen 3: 0.27x -> docs/performance.md) */      \
+            enum { SL = 4, SW = 64 * SL, SC = SW / E };                                       \
+            const int stage = nt && !far && (stream & TL_T2D_SRC_ALIAS) && CR <= 64 && MK1 <= SC; \
+            _Alignas(64) uint8_t S[64 * SW];                                                  \
             for (size_t c0 = 0; c0 < g0; c0 += CR) {                                          \
                 size_t ce = g0 - c0 < CR ? g0 : c0 + CR;                                      \
                 const uint8_t *next = src + (ptrdiff_t)ce * ss0;                              \
                 size_t left = fetch && ce + CR <= g0 ? CR * (size_t)ss0 / 64 : 0;             \
-                for (size_t i1 = 0; i1 < f1; i1 += MK1)                                       \
+                const uint8_t *rows = src + (ptrdiff_t)c0 * ss0; /* the micro's rows */      \
+                ptrdiff_t rs = ss0, cb = 0;                                                   \
+                for (size_t i1 = 0; i1 < f1; i1 += MK1) {                                     \
+                    if (stage && i1 % SC == 0) {                                              \
+                        size_t w = f1 - i1 < SC ? (f1 - i1) * E : SW;                         \
+                        for (size_t r = 0; r < ce - c0; r++) {                                \
+                            const uint8_t *row = src + (ptrdiff_t)(c0 + r) * ss0 + i1 * E;    \
+                            if (w == SW)                                                      \
+                                for (size_t l = 0; l < SL; l++) tl_t_line_in(S + r * SW + l * 64, row + l * 64); \
+                            else memcpy(S + r * SW, row, w);                                  \
+                        }                                                                     \
+                        rows = S, rs = SW, cb = (ptrdiff_t)i1;                                \
+                    }                                                                         \
                     for (size_t b0 = c0; b0 < ce; b0 += TL) {                                 \
                         for (size_t l = 0; l < L; l++)                                        \
                             TL_UNROLL                                                         \
                             for (size_t k = 0; k < T0; k += MK0)                              \
-                                MICRO(src + (ptrdiff_t)(b0 + l * T0 + k) * ss0 + i1 * E, ss0, \
+                                MICRO(rows + (ptrdiff_t)(b0 - c0 + l * T0 + k) * rs + ((ptrdiff_t)i1 - cb) * E, rs, \
                                       B + l * 64 + k * E, (ptrdiff_t)(64 * L));               \
                         for (size_t r = 0; r < MK1; r++)                                      \
                             for (size_t l = 0; l < L; l++) {                                  \
@@ -163,6 +184,7 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
                                 if (left) _mm_prefetch((const char *)next, _MM_HINT_T1), next += 64, left--; \
                             }                                                                 \
                     }                                                                         \
+                }                                                                             \
             }                                                                                 \
             for (size_t i1 = 0; i1 < f1; i1 += MK1)                                           \
                 for (size_t i0 = g0; i0 < f0; i0 += MK0)                                      \
