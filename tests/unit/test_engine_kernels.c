@@ -242,14 +242,15 @@ TL_TEST(convert_lut_kernels)
 #define PAD 48
 
 /* One call with plain stores (stream 0) or non-temporal ones allowed (1); the
- * destination starts on a 64-byte line, so whole-line streaming can run. */
-static void check_t2d_once(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1, ptrdiff_t ss0, ptrdiff_t ds1,
-                           int stream)
+ * destination starts `off` bytes past a 64-byte line (0: whole-line
+ * streaming can run; else the kernel must see that it cannot). */
+static void check_t2d_off(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1, ptrdiff_t ss0, ptrdiff_t ds1,
+                          int stream, size_t off)
 {
     size_t e = k->esize;
-    size_t sl = (size_t)ss0 * n0, dl = (size_t)ds1 * n1, cap = (dl + 2 * PAD + 16 + 63) / 64 * 64;
+    size_t sl = (size_t)ss0 * n0, dl = (size_t)ds1 * n1, cap = (dl + 2 * PAD + 16 + off + 63) / 64 * 64;
     uint8_t *src = malloc(sl + 1), *base = aligned_alloc(64, cap), *want = malloc(dl + 2 * PAD);
-    uint8_t *out = base + 16; /* out + PAD is 64-byte aligned */
+    uint8_t *out = base + 16 + off; /* out + PAD is off bytes past a line */
     tl_rng_bytes(r, src, sl);
     memset(out, 0xA5, dl + 2 * PAD);
     memset(want, 0xA5, dl + 2 * PAD);
@@ -266,6 +267,12 @@ static void check_t2d_once(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t 
     free(src);
     free(base);
     free(want);
+}
+
+static void check_t2d_once(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1, ptrdiff_t ss0, ptrdiff_t ds1,
+                           int stream)
+{
+    check_t2d_off(k, r, n0, n1, ss0, ds1, stream, 0);
 }
 
 /* Plain and streamed; a tiled transpose also with every combination of the
@@ -316,7 +323,11 @@ TL_TEST(move_kernels_strides)
             check_t2d_at(&ks[k], &r, n0, n1, s_min, d_al);         /* aliased destination rows */
             check_t2d_at(&ks[k], &r, n0, n1, s_al, (d_min + 511) / 512 * 512);
             check_t2d_at(&ks[k], &r, n0, n1, s_min + 3 * e, d_min + 5 * e); /* off the lines */
-            if (n0 * (size_t)e == 16) check_t2d_at(&ks[k], &r, n0, n1, s_min, 16);
+            if (n0 * (size_t)e == 16) {
+                check_t2d_at(&ks[k], &r, n0, n1, s_min, 16);
+                /* dense 16-byte pixels from aliased planes, streamed from a line's middle */
+                check_t2d_off(&ks[k], &r, n0, n1, s_al, 16, TL_T2D_STREAM | TL_T2D_SRC_ALIAS, 16);
+            }
         }
         /* long destination rows (planes) off line boundaries, each row by
          * another amount: streamed, their lines are assembled across blocks */

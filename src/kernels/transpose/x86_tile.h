@@ -40,6 +40,18 @@ static inline void tl_t_line_in(uint8_t *d, const uint8_t *s)
 #endif
 }
 
+/* `rows` source rows (stride ss0) of n bytes each into an L1 buffer of
+ * rows sw apart: whole 64-byte lines when n == sw, the short last chunk of
+ * a row by memcpy. Rows that share L1 sets are read this way once, a run of
+ * lines per row, before a transpose reads them from the buffer. */
+static inline void tl_t_stage(uint8_t *b, size_t sw, const uint8_t *s, ptrdiff_t ss0, size_t rows, size_t n)
+{
+    for (size_t r = 0; r < rows; r++, s += ss0, b += sw)
+        if (n == sw)
+            for (size_t l = 0; l < sw; l += 64) tl_t_line_in(b + l, s + l);
+        else memcpy(b, s, n);
+}
+
 /* The same with non-temporal stores, for destinations larger than the
  * cache: a whole line each, no read for ownership (64-byte aligned d; one
  * 64-byte store where AVX-512 is compiled in: measured faster from DRAM). */
@@ -161,13 +173,7 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
                 ptrdiff_t rs = ss0, cb = 0;                                                   \
                 for (size_t i1 = 0; i1 < f1; i1 += MK1) {                                     \
                     if (stage && i1 % SC == 0) {                                              \
-                        size_t w = f1 - i1 < SC ? (f1 - i1) * E : SW;                         \
-                        for (size_t r = 0; r < ce - c0; r++) {                                \
-                            const uint8_t *row = src + (ptrdiff_t)(c0 + r) * ss0 + i1 * E;    \
-                            if (w == SW)                                                      \
-                                for (size_t l = 0; l < SL; l++) tl_t_line_in(S + r * SW + l * 64, row + l * 64); \
-                            else memcpy(S + r * SW, row, w);                                  \
-                        }                                                                     \
+                        tl_t_stage(S, SW, src + (ptrdiff_t)c0 * ss0 + i1 * E, ss0, ce - c0, f1 - i1 < SC ? (f1 - i1) * E : SW); \
                         rows = S, rs = SW, cb = (ptrdiff_t)i1;                                \
                     }                                                                         \
                     for (size_t b0 = c0; b0 < ce; b0 += TL) {                                 \
@@ -204,21 +210,27 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             /* time left the loads waiting on L2 in turn: NCHW -> NHWC u8 */                  \
             /* C = 16, 128 x 128, AVX2, Zen 3 8-way L1, 28 GB/s with SL = 1, */               \
             /* 32 with 2, 43 with 4 and 8; docs/performance.md) */                            \
+            /* Dense destination rows (a block pack, into pixels of <= 16 */                 \
+            /* bytes) allowed to stream: a chunk's SC rows are assembled in */                \
+            /* a second L1 buffer and leave as whole lines, no read for */                    \
+            /* ownership (NCHW -> nChw16c i8, 256 MiB, Zen 3: docs/performance.md) */         \
             enum { SL = 8, SW = 64 * SL, SC = T0 * SL };                                      \
-            _Alignas(64) uint8_t S[MK0 * SW];                                                 \
+            _Alignas(64) uint8_t S[MK0 * SW], D[MK0 * SW];                                    \
+            const int dense = (stream & TL_T2D_STREAM) && f0 == n0 && (size_t)ds1 == n0 * E &&  \
+                              (size_t)ds1 * SC <= sizeof D && (uintptr_t)dst % 64 == 0;       \
             for (size_t b1 = 0; b1 < f1; b1 += SC) {                                          \
                 size_t e1 = f1 - b1 < SC ? f1 : b1 + SC;                                      \
+                uint8_t *out = dense ? D : dst + (ptrdiff_t)b1 * ds1;                         \
                 for (size_t i0 = 0; i0 < f0; i0 += MK0) {                                     \
-                    for (size_t r = 0; r < MK0; r++) {                                        \
-                        const uint8_t *row = src + (ptrdiff_t)(i0 + r) * ss0 + b1 * E;        \
-                        if (e1 - b1 == SC)                                                    \
-                            for (size_t l = 0; l < SL; l++) tl_t_line_in(S + r * SW + l * 64, row + l * 64); \
-                        else memcpy(S + r * SW, row, (e1 - b1) * E);                          \
-                    }                                                                         \
+                    tl_t_stage(S, SW, src + (ptrdiff_t)i0 * ss0 + b1 * E, ss0, MK0, (e1 - b1) * E); \
                     for (size_t i1 = b1; i1 < e1; i1 += MK1)                                  \
-                        MICRO(S + (i1 - b1) * E, SW, dst + (ptrdiff_t)i1 * ds1 + i0 * E, ds1); \
+                        MICRO(S + (i1 - b1) * E, SW, out + (ptrdiff_t)(i1 - b1) * ds1 + i0 * E, ds1); \
                 }                                                                             \
+                if (dense) /* (MK1 rows of >= 16 bytes: whole lines) */                       \
+                    for (size_t l = 0; l < (e1 - b1) * (size_t)ds1; l += 64)                  \
+                        tl_t_line_nt(dst + (ptrdiff_t)b1 * ds1 + l, D + l);                   \
             }                                                                                 \
+            if (dense) _mm_sfence();                                                          \
             edges_fn(src, ss0, dst, ds1, f0, n0, 0, f1);                                      \
             edges_fn(src, ss0, dst, ds1, 0, n0, f1, n1);                                      \
             return;                                                                           \
