@@ -140,11 +140,18 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             /* of 4 0.72x, of 8 0.69x; Zen 3 (AVX2): 2 0.53x, 4 0.57x, 8 0.75x */              \
             /* (docs/performance.md). Rows close together are one stream. */                  \
             /* Plain stores to rows whose lines share one L1 set */                           \
-            /* (TL_T2D_DST_ALIAS): runs of 8, so the stores in flight spread */              \
-            /* over 8 sets (x86_bytes512.h, b512_run_b). */                                   \
+            /* (TL_T2D_DST_ALIAS): runs of up to 8, so the stores in flight */               \
+            /* spread over 8 sets (x86_bytes512.h, b512_run_b); when more than */            \
+            /* one group of MK1 destination rows reads the block's source */                \
+            /* rows, bytes take only as many as keep those rows in L1 (16 */                 \
+            /* KiB): the other groups read them from there, not from L2 (NHWC */            \
+            /* -> NCHW u8 C = 64, 64 x 64, Zen 3: 0.33-0.37x memcpy with runs */            \
+            /* of 8, 0.35-0.44x with 4; f32 C = 64 measured no gain) */                      \
             enum { LMAX = 8 };                                                                \
+            size_t la = LMAX;                                                                 \
+            while (E == 1 && la > 1 && f1 > MK1 && la * T0 * (size_t)ss0 > 16384) la /= 2;   \
             const size_t L = far && f0 >= run * T0 ? run                                      \
-                             : !nt && (stream & TL_T2D_DST_ALIAS) && f0 >= LMAX * T0 ? LMAX : 1; \
+                             : !nt && (stream & TL_T2D_DST_ALIAS) && f0 >= la * T0 ? la : 1;  \
             const size_t TL = T0 * L;                                                         \
             _Alignas(64) uint8_t B[MK1 * 64 * LMAX];                                         \
             size_t g0 = f0 / TL * TL;                                                         \
@@ -154,7 +161,8 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             /* line's worth (T0 rows) at a time: the L2 streamer follows a */                \
             /* few dozen pages, and 64 concurrent planes defeat it (NCHW -> */               \
             /* NHWC f32 C = 64, 256 MiB: 0.30x -> 0.62x memcpy, measured) */                 \
-            const size_t CR = nt && ss0 >= 4096 ? TL : 16 * T0;                               \
+            const int fit = !nt && (stream & TL_T2D_DST_ALIAS) && la < LMAX; /* (above) */    \
+            const size_t CR = (nt && ss0 >= 4096) || fit ? TL : 16 * T0;                      \
             const int fetch = far && (size_t)ss0 < 2 * n1 * E; /* rows mostly dense */       \
             /* streamed lines from source rows that share L1 (and L2) sets */               \
             /* (planes 4 KiB apart, into pixels): the chunk's rows are read */               \
