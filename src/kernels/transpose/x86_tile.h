@@ -171,7 +171,7 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             /* the other rows' lines had evicted it before the next block: */                 \
             /* NCHW -> NHWC u8 C = 64, 256 MiB, Zen 3: 0.27x -> 0.41x memcpy) */            \
             enum { SL = 4, SW = 64 * SL, SC = SW / E };                                       \
-            const int stage = nt && !far && (stream & TL_T2D_SRC_ALIAS) && CR <= 64 && MK1 <= SC; \
+            const int stage = nt && !far && (stream & TL_T2D_SRC_ALIAS) && CR <= 64 && SC % MK1 == 0; \
             _Alignas(64) uint8_t S[64 * SW];                                                  \
             for (size_t c0 = 0; c0 < g0; c0 += CR) {                                          \
                 size_t ce = g0 - c0 < CR ? g0 : c0 + CR;                                      \
