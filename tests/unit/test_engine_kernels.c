@@ -1077,7 +1077,13 @@ static void check_f32_block16(tl_rng *r, size_t n, int qi, int nt)
  * around and between them, pixel counts around a step, the planes at every
  * 4-byte offset in a line, plain and streamed (streamed only where the
  * planes share their phase), every quantization from u8 and i8. */
-static void check_x8_unblock16(tl_rng *r, size_t n, int qi, int nt)
+#if defined(__x86_64__) || defined(_M_X64)
+typedef void (*unblock16_fn)(const uint8_t *, uint8_t *, size_t, size_t, int, const struct tl_cvt *);
+#else
+typedef void (*unblock16_fn)(void);
+#endif
+
+static void check_x8_unblock16(unblock16_fn fn, tl_rng *r, size_t n, int qi, int nt)
 {
 #if defined(__x86_64__) || defined(_M_X64)
     size_t stride = 4 * (n + (size_t)tl_rng_range(r, 0, 20));
@@ -1094,7 +1100,7 @@ static void check_x8_unblock16(tl_rng *r, size_t n, int qi, int nt)
     tl_dtype sdt = qi % 2 ? TL_I8 : TL_U8;
     tl_cvt_init_dt(&cv, sdt, quant_set(qi, &q), TL_F32, NULL);
     memset(out, 0xA5, len);
-    tl_x8_f32_unblock16_ukernel__avx512vbmi(g.at, out + PAD, stride, n, nt, &cv);
+    fn(g.at, out + PAD, stride, n, nt, &cv);
     tl_store_fence();
     for (size_t i = 0; i < len; i++) {
         uint8_t want = 0xA5;
@@ -1112,7 +1118,7 @@ static void check_x8_unblock16(tl_rng *r, size_t n, int qi, int nt)
     guard_close(&g);
     free(base);
 #else
-    (void)r, (void)n, (void)qi, (void)nt;
+    (void)fn, (void)r, (void)n, (void)qi, (void)nt;
 #endif
 }
 
@@ -1129,8 +1135,24 @@ TL_TEST(f32_interleave3_vbmi)
             for (int nt = 0; nt < 2; nt++) {
                 check_f32_ilv3(&r, counts[k], qi, nt);
                 check_f32_block16(&r, counts[k], qi, nt);
-                check_x8_unblock16(&r, counts[k], qi, nt);
+                check_x8_unblock16(tl_x8_f32_unblock16_ukernel__avx512vbmi, &r, counts[k], qi, nt);
             }
+}
+
+/* The AVX2 block -> planes dequantization (32 pixels a step), the same checks */
+TL_TEST(x8_unblock16_avx2)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (!tl_cpu_runs(TL_ISA_AVX2, 0)) {
+        printf("x8_unblock16_avx2: skipped (no AVX2 here)\n");
+        return;
+    }
+    tl_rng r = tl_test_rng();
+    static const size_t counts[] = {0, 1, 5, 31, 32, 33, 47, 64, 65, 130, 300, 700};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0] && TL_TEST_FAILURES() == 0; k++)
+        for (int qi = 0; qi < NQUANT; qi++)
+            for (int nt = 0; nt < 2; nt++) check_x8_unblock16(tl_x8_f32_unblock16_ukernel__avx2, &r, counts[k], qi, nt);
+#endif
 }
 
 TL_TEST(pixel_moves_vbmi)
@@ -1740,6 +1762,7 @@ int main(int argc, char **argv)
     TL_RUN(line_gathers_vbmi);
     TL_RUN(chroma_zip_even);
     TL_RUN(f32_interleave3_vbmi);
+    TL_RUN(x8_unblock16_avx2);
     TL_RUN(chroma_moves_avx512);
     TL_RUN(chroma_dup_rows);
     TL_RUN(chroma_dup_rows2);

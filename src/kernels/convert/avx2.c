@@ -310,4 +310,83 @@ TL_KERNEL void tl_u8_f16_spread4_ukernel__avx2(const uint8_t *s, size_t k, uint8
     const tl_px_rows g = {m, 1, 0, 0, 0};
     tl_u8_f16_spread4_rows_ukernel__avx2(s, k, d, &g, cv, nt);
 }
+
+/* One 16-channel block of 8-bit codes -> 16 f32 planes (NCHW16c i8 -> NCHW
+ * f32), 32 pixels a step: the 16x16 byte network (kernels.h) turns the 32
+ * pixels (pixel i and 16 + i in one register) into 16 channel rows of 32
+ * codes, each widened and dequantized by the row kernel's source stage (q
+ * a constant per instance) and stored as 128 bytes of its plane. The tile
+ * path (a byte transpose into L1, then a row conversion per plane) ran at
+ * 0.5x memcpy from DRAM (Zen 3). */
+TL_FN void x8_unblock16_step(const uint8_t *s, float *d, size_t ps, const tl_cvt *cv, int q, int sgn, int nt)
+{
+    __m256i y[4][4], o[4];
+    TL_UNROLL
+    for (int g = 0; g < 4; g++)
+        TL_UNROLL
+        for (int r = 0; r < 4; r++)
+            y[g][r] = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + 16 * (4 * g + r)))),
+                                              _mm_loadu_si128((const __m128i *)(s + 16 * (16 + 4 * g + r))), 1);
+    TL_UNROLL
+    for (int g = 0; g < 4; g++)
+        TL_X8_ROWS4(__m256i, y[g], y[g], _mm256_unpacklo_epi8, _mm256_unpackhi_epi8, _mm256_unpacklo_epi16,
+                    _mm256_unpackhi_epi16);
+    TL_UNROLL
+    for (int k = 0; k < 4; k++) {
+        TL_X8_COLS4(__m256i, y, k, o, _mm256_unpacklo_epi32, _mm256_unpackhi_epi32, _mm256_unpacklo_epi64,
+                    _mm256_unpackhi_epi64);
+        TL_UNROLL
+        for (int j = 0; j < 4; j++) {
+            float *to = d + (size_t)(4 * k + j) * ps;
+            TL_OPAQUE(to);
+            TL_UNROLL
+            for (int e = 0; e < 4; e++) { /* pixels 8e..8e+7 of the channel */
+                __m128i h = e < 2 ? _mm256_castsi256_si128(o[j]) : _mm256_extracti128_si256(o[j], 1);
+                if (e % 2) h = _mm_srli_si128(h, 8);
+                vf x = dequant_as(cv, q, sgn ? _mm256_cvtepi8_epi32(h) : _mm256_cvtepu8_epi32(h));
+                if (nt) _mm256_stream_ps(to + 8 * e, x);
+                else _mm256_storeu_ps(to + 8 * e, x);
+            }
+        }
+    }
+}
+
+/* m < 32 pixels through a zeroed 32-pixel block and a float tile (libyuv's ANY) */
+TL_FN void x8_unblock16_part(const uint8_t *s, float *d, size_t ps, size_t m, const tl_cvt *cv, int q, int sgn)
+{
+    _Alignas(64) uint8_t blk[16 * 32] = {0};
+    _Alignas(64) float tile[16 * 32];
+    memcpy(blk, s, 16 * m);
+    x8_unblock16_step(blk, tile, 32, cv, q, sgn, 0);
+    for (size_t c = 0; c < 16; c++) memcpy(d + c * ps, tile + 32 * c, 4 * m);
+}
+
+/* n pixels: whole steps, streamed when the planes share their phase (the
+ * pixels before the first plane's line start go first), then the rest */
+TL_FN void x8_unblock16(const uint8_t *s, float *d, size_t ps, size_t n, int nt, const tl_cvt *cv, int q)
+{
+    const int sgn = cv->sdt == TL_I8;
+    size_t head = 0, i;
+    if (nt && ps % 16 == 0 && (uintptr_t)d % 4 == 0)
+        while (((uintptr_t)(d + head)) % 64) head++;
+    else nt = 0;
+    if (head > n) head = n;
+    if (head) x8_unblock16_part(s, d, ps, head, cv, q, sgn);
+    for (i = head; i + 32 <= n; i += 32) x8_unblock16_step(s + 16 * i, d + i, ps, cv, q, sgn, nt);
+    if (nt) _mm_sfence();
+    if (i < n) x8_unblock16_part(s + 16 * i, d + i, ps, n - i, cv, q, sgn);
+}
+
+void tl_x8_f32_unblock16_ukernel__avx2(const uint8_t *src, uint8_t *planes, size_t plane_stride, size_t n, int stream,
+                                      const tl_cvt *cv_in);
+TL_KERNEL void tl_x8_f32_unblock16_ukernel__avx2(const uint8_t *src, uint8_t *planes, size_t plane_stride, size_t n,
+                                                int stream, const tl_cvt *cv_in)
+{
+    tl_cvt cv_local; /* the constants only: stores through planes cannot alias them */
+    memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));
+    const tl_cvt *cv = &cv_local;
+    float *d = (float *)(void *)planes;
+    size_t ps = plane_stride / 4;
+    TL_BY_SOURCE_Q(cv, x8_unblock16, src, d, ps, n, stream, cv);
+}
 #endif

@@ -414,16 +414,6 @@ static const uint8_t k_unblock16_idx[64] __attribute__((aligned(64))) = {
     97, 113, 1, 17, 33, 49, 65, 81, 97, 113, 2, 18, 34, 50, 66, 82, 98, 114, 2, 18, 34, 50,
     66, 82, 98, 114, 3, 19, 35, 51, 67, 83, 99, 115, 3, 19, 35, 51, 67, 83, 99, 115};
 
-/* dequant with the quantization kind q a constant (x86_body.h's steps) */
-TL_VBMI_CVT __attribute__((always_inline)) static inline vf dequant_kind(const tl_cvt *cv, int q, vi c)
-{
-    vf x = vi_to_f(vi_sub(c, vi_set1(cv->s_zp)));
-    if (q == TL_Q_INV) return vf_div(x, vf_set1(cv->s_scale));
-    if (q == TL_Q_AFFINE) return vf_mul(x, vf_set1(cv->s_scale));
-    if (q == TL_Q_DFP) return vf_mul(vf_mul(x, vf_set1(cv->s_m1)), vf_set1(cv->s_m2));
-    return x;
-}
-
 /* 16 pixels (part: the first `part` of them) of the block at s into the 16
  * planes at d (ps floats apart), pixel 0 at d */
 TL_VBMI_CVT __attribute__((always_inline)) static inline void x8_unblock16_step(const uint8_t *s, float *d, size_t ps,
@@ -447,7 +437,7 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void x8_unblock16_step(
                         : cc == 1 ? _mm512_extracti32x4_epi32(a, 1)
                         : cc == 2 ? _mm512_extracti32x4_epi32(a, 2)
                                   : _mm512_extracti32x4_epi32(a, 3);
-            vf x = dequant_kind(cv, q, sgn ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b));
+            vf x = dequant_as(cv, q, sgn ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b));
             float *to = d + (size_t)(4 * g + cc) * ps;
             if (part) _mm512_mask_storeu_ps(to, (__mmask16)tl_first_bits((ptrdiff_t)part), x);
             else if (nt) _mm512_stream_ps(to, x);
@@ -480,11 +470,6 @@ TL_VBMI_CVT void tl_x8_f32_unblock16_ukernel__avx512vbmi(const uint8_t *src, uin
     const tl_cvt cv_local = *cv_in, *cv = &cv_local;
     float *d = (float *)(void *)planes;
     size_t ps = plane_stride / 4;
-    switch (cv->s_q) {
-    case TL_Q_AFFINE: x8_unblock16(src, d, ps, n, stream, cv, TL_Q_AFFINE); break;
-    case TL_Q_INV: x8_unblock16(src, d, ps, n, stream, cv, TL_Q_INV); break;
-    case TL_Q_DFP: x8_unblock16(src, d, ps, n, stream, cv, TL_Q_DFP); break;
-    default: x8_unblock16(src, d, ps, n, stream, cv, TL_Q_NONE); break;
-    }
+    TL_BY_SOURCE_Q(cv, x8_unblock16, src, d, ps, n, stream, cv);
 }
 #endif

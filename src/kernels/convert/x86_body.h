@@ -20,6 +20,18 @@ TL_FN vf dequant_as(const tl_cvt *cv, int q, vi c)
 
 TL_FN vf dequant(const tl_cvt *cv, vi c) { return dequant_as(cv, cv->s_q, c); }
 
+/* F(args..., q) with the source's kind q a constant: one instance per kind,
+ * no kind test in its loop */
+#define TL_BY_SOURCE_Q(cv, F, ...)                                                                \
+    do {                                                                                          \
+        switch ((cv)->s_q) {                                                                      \
+        case TL_Q_AFFINE: F(__VA_ARGS__, TL_Q_AFFINE); break;                                     \
+        case TL_Q_INV: F(__VA_ARGS__, TL_Q_INV); break;                                           \
+        case TL_Q_DFP: F(__VA_ARGS__, TL_Q_DFP); break;                                           \
+        default: F(__VA_ARGS__, TL_Q_NONE); break;                                                \
+        }                                                                                         \
+    } while (0)
+
 TL_FN vf stage_in(const tl_cvt *cv, int S, const uint8_t *p)
 {
     switch (S) {

@@ -43,28 +43,6 @@ TL_FN void tl_micro_x16_8x8(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff
     for (int i = 0; i < 8; i++) _mm_storeu_si128((__m128i *)(d + i * ds1), t[i]);
 }
 
-/* The 16x16 byte network (per 128-bit lane) in two halves that each need
- * few registers, for 128- and 256-bit vectors V and their unpacks (lo8 .. hi64):
- * TL_X8_ROWS4 takes 4 rows a[0..3] through the 8- and 16-bit unpacks
- * (y[k]: columns 4k..4k+3 of the 4 rows, a dword per column; y may be a:
- * every read comes before the first write); TL_X8_COLS4
- * takes y[0..3][k] of the 4 groups of rows through the 32- and 64-bit ones
- * (o[j]: column 4k + j, all 16 rows). Going stage by stage over all 16 rows
- * instead needed more registers than there are: the AVX2 32x16 block ran at
- * 40 GB/s in L1 on Zen 3 that way, 78 GB/s this way (with TL_OPAQUE). */
-#define TL_X8_ROWS4(V, a, y, lo8, hi8, lo16, hi16)                                                 \
-    do {                                                                                        \
-        V x0_ = lo8(a[0], a[1]), x1_ = hi8(a[0], a[1]);                          \
-        V x2_ = lo8(a[2], a[3]), x3_ = hi8(a[2], a[3]);                          \
-        y[0] = lo16(x0_, x2_), y[1] = hi16(x0_, x2_), y[2] = lo16(x1_, x3_), y[3] = hi16(x1_, x3_); \
-    } while (0)
-#define TL_X8_COLS4(V, y, k, o, lo32, hi32, lo64, hi64)                                            \
-    do {                                                                                        \
-        V z0_ = lo32(y[0][k], y[1][k]), z1_ = hi32(y[0][k], y[1][k]);            \
-        V z2_ = lo32(y[2][k], y[3][k]), z3_ = hi32(y[2][k], y[3][k]);            \
-        o[0] = lo64(z0_, z2_), o[1] = hi64(z0_, z2_), o[2] = lo64(z1_, z3_), o[3] = hi64(z1_, z3_); \
-    } while (0)
-
 /* 16x16 of bytes */
 TL_FN void tl_micro_x8_16x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
 {
