@@ -53,9 +53,10 @@ static int convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const t
     bool code_floats = cv->ddt == TL_F32 && (cv->sdt == TL_U8 || cv->sdt == TL_I8) && cv->fast;
     bool unblock16 = code_floats && cv->stream && k->shape == TL_T2D_ANY && out->count == 16 && out->ss == 1 &&
                      in->ss == 16 && in->ds == 4;
-    if (unblock16 && k->isa == TL_ISA_AVX2 && k->esize == 1)
-        return 5; /* the same on AVX2, streamed (its stores: below) */
-    if (!tl_isa_includes(p->isa, TL_ISA_AVX512) || !tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) return 0;
+    bool vbmi = tl_isa_includes(p->isa, TL_ISA_AVX512) && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI);
+    if (unblock16 && !vbmi && tl_isa_includes(p->isa, TL_ISA_AVX2) && k->esize == 1)
+        return 5; /* the same on AVX2 (and AVX-512 without VBMI), streamed (its stores: below) */
+    if (!vbmi) return 0;
     if (k->isa != TL_ISA_AVX512 || k->esize != 1) return 0;
     bool f32_codes = cv->sdt == TL_F32 && cv->ed == 1 && cv->fast && out->ss == 4;
     if (f32_codes && k->shape == TL_T2D_ANY && in->count == 16 && in->ds == 1 && out->ds == 16)
