@@ -48,7 +48,7 @@ static bool sliceable(const tl_pass *ps, int i)
     if (ps->ex->nodes >= 3) /* the parts slice the rows above, or 2d rows' rows */
         return (ps->ex == &tl_exec_2d_rows || ps->ex->gaps) && i == n - 3;
     int shape = ps->ex == &tl_exec_2d ? ps->x.t2d.k->shape : -1;
-    bool unblock16 = ps->ex == &tl_exec_2d && (ps->x.t2d.lut == 4 || ps->x.t2d.lut == 5);
+    bool unblock16 = ps->ex == &tl_exec_2d && ps->x.t2d.lut == 4;
     if (i == n - 2) return shape != TL_T2D_DILV && shape != TL_T2D_UNPACK && !unblock16;
     bool block16 = ps->ex == &tl_exec_2d && ps->x.t2d.lut == 3;
     return shape >= 0 && shape != TL_T2D_ILV && shape != TL_T2D_PACK && !fused && !block16;

@@ -882,6 +882,29 @@ TL_TEST(machine_policy)
         tl_plan_destroy(p);
         check_pair_at(&r, &s, &d, vbmi ? "byte transpose, VBMI" : "byte transpose, no VBMI", true);
     }
+    /* a 16-channel block of codes into f32 planes: dequantized in one kernel
+     * in streaming plans (VBMI's where it runs, else AVX2's, on an AVX-512
+     * path without VBMI too), the tile path in cache */
+#if defined(__x86_64__) || defined(_M_X64)
+    for (int isa = TL_ISA_AVX2; isa <= TL_ISA_AVX512 && tl_cpu_has((tl_isa)isa); isa++) {
+        tl_machine f = m;
+        f.feat = m.feat & ~(unsigned)TL_FEAT_VBMI;
+        f.stream_bytes = (size_t)8 << 20; /* 64 MiB of floats stream, 64 KiB do not (whatever TL_STREAM_BYTES says) */
+        tl_machine_set(&f);
+        static const char *const sizes[][2] = {{"NCHW16c:i8:1x16x1024x1024:scale=0.5", "NCHW:f32:1x16x1024x1024"},
+                                               {"NCHW16c:i8:1x16x32x32:scale=0.5", "NCHW:f32:1x16x32x32"}};
+        for (int big = 0; big < 2; big++) {
+            tl_desc s, d;
+            REQUIRE_STATUS(tl_desc_parse(&s, sizes[1 - big][0]), TL_OK);
+            REQUIRE_STATUS(tl_desc_parse(&d, sizes[1 - big][1]), TL_OK);
+            tl_plan *p = NULL;
+            REQUIRE_STATUS(tl_plan_create_isa(&p, &s, &d, 0, (tl_isa)isa), TL_OK);
+            CHECK((strstr(tl_plan_describe(p), "tl_x8_f32_unblock16_ukernel__avx2") != NULL) == (big != 0));
+            tl_plan_destroy(p);
+        }
+    }
+    tl_machine_set(&m);
+#endif
     /* stores across lines as they are or realigned (split_stores), plain and
      * streamed: the AVX-512 byte de-interleaves, and TIDL's padded rows a
      * whole image a call both ways (2d rows: pads of a few bytes, pads of a

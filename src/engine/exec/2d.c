@@ -45,7 +45,7 @@ static uint8_t alias_flags(const tl_plan *p, const tl_node *in, const tl_node *o
  * and of 16 f32 planes into a 16-channel block (NCHW f32 -> NCHW16c i8),
  * and the dequantization of a 16-channel block into 16 f32 planes (NCHW16c
  * i8 -> NCHW f32). 1: the table, 2: f32 codes of 3 planes, 3: of 16
- * planes, 4: floats of a block's 16 channels, 5: the same on AVX2; 0: none. */
+ * planes, 4: floats of a block's 16 channels (AVX2 or VBMI); 0: none. */
 static int convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const tl_node *in, const tl_node *out)
 {
 #if defined(__x86_64__) || defined(_M_X64)
@@ -53,19 +53,18 @@ static int convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const t
     bool code_floats = cv->ddt == TL_F32 && (cv->sdt == TL_U8 || cv->sdt == TL_I8) && cv->fast;
     bool unblock16 = code_floats && cv->stream && k->shape == TL_T2D_ANY && out->count == 16 && out->ss == 1 &&
                      in->ss == 16 && in->ds == 4;
-    bool vbmi = tl_isa_includes(p->isa, TL_ISA_AVX512) && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI);
-    if (unblock16 && !vbmi && tl_isa_includes(p->isa, TL_ISA_AVX2) && k->esize == 1)
-        return 5; /* the same on AVX2 (and AVX-512 without VBMI), streamed (its stores: below) */
-    if (!vbmi) return 0;
+    /* its 16 stores a step go to 16 planes: streamed only. In cache the
+     * tiles' runs of lines per plane measured as fast or faster (256 KiB,
+     * Zen 5: 64x64 planes, all 16 in one L1 set, 0.64 -> 0.30x memcpy;
+     * 50x82 27 against 53 GB/s; 60x70 72 against 59; the AVX2 kernel on
+     * Zen 3 likewise) */
+    if (unblock16 && k->esize == 1 && tl_isa_includes(p->isa, TL_ISA_AVX2))
+        return 4; /* one 16-channel block into 16 planes (NCHW16c -> NCHW): VBMI's 16 pixels a step where it runs, else AVX2's 32 */
+    if (!tl_exec_vbmi(p)) return 0;
     if (k->isa != TL_ISA_AVX512 || k->esize != 1) return 0;
     bool f32_codes = cv->sdt == TL_F32 && cv->ed == 1 && cv->fast && out->ss == 4;
     if (f32_codes && k->shape == TL_T2D_ANY && in->count == 16 && in->ds == 1 && out->ds == 16)
         return 3; /* 16 planes into one 16-channel block (NCHW16c) */
-    /* its 16 stores a step go to 16 planes: streamed only. In cache the
-     * tiles' runs of lines per plane measured as fast or faster (256 KiB,
-     * Zen 5: 64x64 planes, all 16 in one L1 set, 0.64 -> 0.30x memcpy;
-     * 50x82 27 against 53 GB/s; 60x70 72 against 59) */
-    if (unblock16) return 4; /* one 16-channel block into 16 planes (NCHW16c -> NCHW) */
     if (k->param != 3) return 0;
     if (cv->lut8 && k->shape == TL_T2D_DILV) return in->ss == 3;   /* packed source pixels */
     if (cv->lut8 && k->shape == TL_T2D_ILV) return out->ds == 3;   /* packed destination pixels */
@@ -83,9 +82,8 @@ static void t2d_lut(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8
 #if defined(__x86_64__) || defined(_M_X64)
     int stream = tl_exec_streams(p, (uint64_t)in->count * (uint64_t)out->count);
     if (ps->x.t2d.lut == 4) {
-        tl_x8_f32_unblock16_ukernel__avx512vbmi(s, d, (size_t)out->ds, (size_t)in->count, stream, &p->cv);
-    } else if (ps->x.t2d.lut == 5) {
-        tl_x8_f32_unblock16_ukernel__avx2(s, d, (size_t)out->ds, (size_t)in->count, stream, &p->cv);
+        (tl_exec_vbmi(p) ? tl_x8_f32_unblock16_ukernel__avx512vbmi
+                           : tl_x8_f32_unblock16_ukernel__avx2)(s, d, (size_t)out->ds, (size_t)in->count, stream, &p->cv);
     } else if (ps->x.t2d.lut == 3) {
         tl_f32_x8_block16_ukernel__avx512vbmi(s, (size_t)in->ss, d, (size_t)out->count, stream, &p->cv);
     } else if (ps->x.t2d.lut == 2) {
@@ -120,7 +118,7 @@ static bool choose(const tl_plan *p, tl_pass *ps)
     int in_reg = convert_in_register(p, k, in, out);
     if (in_reg) {
         ps->x.t2d.lut = (uint8_t)in_reg;
-        ps->kernel_name = in_reg == 5                  ? "tl_x8_f32_unblock16_ukernel__avx2"
+        ps->kernel_name = in_reg == 4 && !tl_exec_vbmi(p) ? "tl_x8_f32_unblock16_ukernel__avx2"
                           : in_reg == 4                ? "tl_x8_f32_unblock16_ukernel__avx512vbmi"
                           : in_reg == 3                ? "tl_f32_x8_block16_ukernel__avx512vbmi"
                           : in_reg == 2                ? "tl_f32_x8_interleave3_ukernel__avx512vbmi"
@@ -342,7 +340,7 @@ static bool rows_kernel(const tl_plan *p, const tl_pass *ps)
     switch (k->isa) {
 #if defined(__x86_64__) || defined(_M_X64)
     case TL_ISA_AVX512: /* VBMI: a move or the 8-bit table */
-        maps = tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI) && (copy ? !ps->x.t2d.lut && ps->esize == 1 : ps->x.t2d.lut == 1);
+        maps = tl_exec_vbmi(p) && (copy ? !ps->x.t2d.lut && ps->esize == 1 : ps->x.t2d.lut == 1);
         break;
     case TL_ISA_AVX2: /* AVX2 and NEON: a move or any byte map */
 #elif defined(__ARM_NEON)

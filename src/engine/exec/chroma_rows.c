@@ -89,7 +89,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     /* a streaming plan streams each row's whole lines, the source read at
      * the row's own phase (256 MiB NV12 -> YUV 4:4:4: the chroma planes
      * written without reading them first) */
-    if (p->cv.stream && tl_isa_includes(p->isa, TL_ISA_AVX512) && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
+    if (p->cv.stream && tl_exec_vbmi(p)) {
         tl_x8_dup_even_rows_streamed_ukernel__avx512vbmi(s, d, (size_t)out->count, (size_t)rep->count, rep->ds);
         return;
     }
@@ -122,7 +122,7 @@ static void run_planes(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
     const tl_node *pl = out - 2, *rep = out - 1;
     (void)ps, (void)in;
 #if defined(__x86_64__) || defined(_M_X64)
-    if (p->cv.stream && tl_isa_includes(p->isa, TL_ISA_AVX512) && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) {
+    if (p->cv.stream && tl_exec_vbmi(p)) {
         for (int64_t c = 0; c < pl->count; c++) run(p, ps, s + c * pl->ss, d + c * pl->ds, in, out);
         return;
     }

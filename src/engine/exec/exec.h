@@ -136,6 +136,18 @@ static inline void tl_copy_or_convert_row(const tl_plan *p, const tl_pass *ps, c
     tl_row_plain(p, ps, s, d, n);
 }
 
+/* Whether the plan's path runs the AVX-512 VBMI kernels (an AVX-512 path on
+ * a CPU with VBMI; TL_CPU may have chosen a narrower path). */
+static inline bool tl_exec_vbmi(const tl_plan *p)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    return tl_isa_includes(p->isa, TL_ISA_AVX512) && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI);
+#else
+    (void)p;
+    return false;
+#endif
+}
+
 /* A move kernel call that writes `bytes` may use non-temporal stores: the
  * machine policy's one threshold, as for the plan (tl_machine.stream_bytes).
  * 1 is TL_T2D_STREAM. */

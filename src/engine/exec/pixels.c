@@ -53,7 +53,7 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
     ps->x.px.vbmi = 0;
     ps->x.px.lines = 0;
 #if defined(__x86_64__) || defined(_M_X64)
-    if (!tl_isa_includes(p->isa, TL_ISA_AVX512) || !tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) return;
+    if (!tl_exec_vbmi(p)) return;
     if (w < 1 || w > 64 || (w & (w - 1)) || rd + h > (size_t)w) return;
     if (ps->x.px.gather) choose_lines(p, ps, w, rd);
     /* a gather of 2 pixels a step stores 64 bytes to advance 2 runs: the

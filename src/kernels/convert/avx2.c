@@ -366,11 +366,7 @@ TL_FN void x8_unblock16_part(const uint8_t *s, float *d, size_t ps, size_t m, co
 TL_FN void x8_unblock16(const uint8_t *s, float *d, size_t ps, size_t n, int nt, const tl_cvt *cv, int q)
 {
     const int sgn = cv->sdt == TL_I8;
-    size_t head = 0, i;
-    if (nt && ps % 16 == 0 && (uintptr_t)d % 4 == 0)
-        while (((uintptr_t)(d + head)) % 64) head++;
-    else nt = 0;
-    if (head > n) head = n;
+    size_t head = planes_stream_head(d, ps, n, &nt), i;
     if (head) x8_unblock16_part(s, d, ps, head, cv, q, sgn);
     for (i = head; i + 32 <= n; i += 32) x8_unblock16_step(s + 16 * i, d + i, ps, cv, q, sgn, nt);
     if (nt) _mm_sfence();

@@ -453,11 +453,7 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void x8_unblock16(const
                                                                           int stream, const tl_cvt *cv, int q)
 {
     const int sgn = cv->sdt == TL_I8;
-    size_t i = 0, head = 0;
-    if (stream && ps % 16 == 0 && (uintptr_t)d % 4 == 0)
-        while (((uintptr_t)(d + head)) % 64) head++;
-    else stream = 0;
-    if (head > n) head = n;
+    size_t i = 0, head = planes_stream_head(d, ps, n, &stream);
     if (head) x8_unblock16_step(s, d, ps, cv, q, sgn, 0, head);
     for (i = head; i + 16 <= n; i += 16) x8_unblock16_step(s + 16 * i, d + i, ps, cv, q, sgn, stream, 0);
     if (i < n && n >= 16) x8_unblock16_step(s + 16 * (n - 16), d + n - 16, ps, cv, q, sgn, 0, 0);

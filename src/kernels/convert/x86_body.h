@@ -20,6 +20,17 @@ TL_FN vf dequant_as(const tl_cvt *cv, int q, vi c)
 
 TL_FN vf dequant(const tl_cvt *cv, vi c) { return dequant_as(cv, cv->s_q, c); }
 
+/* Pixels before the first of planes ps floats apart starts a line, when
+ * whole lines are to be streamed: 0 and *nt cleared when the planes do not
+ * share their phase (nothing streamed). At most n. */
+TL_FN size_t planes_stream_head(const float *d, size_t ps, size_t n, int *nt)
+{
+    size_t head = 0;
+    if (!*nt || ps % 16 || (uintptr_t)d % 4) return *nt = 0, 0;
+    while (((uintptr_t)(d + head)) % 64) head++;
+    return head < n ? head : n;
+}
+
 /* F(args..., q) with the source's kind q a constant: one instance per kind,
  * no kind test in its loop */
 #define TL_BY_SOURCE_Q(cv, F, ...)                                                                \

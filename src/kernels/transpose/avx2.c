@@ -56,20 +56,31 @@ TL_X86_TRANSPOSE(tl_x16_transpose_ukernel__avx2, x16_plain, x16_plain, x16_edges
 
 /* 32 source rows of 16 bytes -> 16 destination rows of 32 (rows i and
  * 16 + i share a register: destination rows come out whole) */
-TL_FN void tl_micro_x8_32x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+/* The network's first half over 16 registers of rows: rows i and 16 + i of
+ * 16-byte rows in one register (pair), or 16 rows of 32 bytes (y[g][r]:
+ * register 4g + r) */
+static inline __attribute__((always_inline)) void x8_load_rows16(__m256i y[4][4], const uint8_t *s, ptrdiff_t ss0,
+                                                                 int pair)
 {
-    __m256i y[4][4], o[4];
     TL_UNROLL
     for (int g = 0; g < 4; g++) {
         const uint8_t *p = s + 4 * g * ss0;
         TL_OPAQUE(p);
         TL_UNROLL
         for (int r = 0; r < 4; r++)
-            y[g][r] = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(p + r * ss0))),
-                                              _mm_loadu_si128((const __m128i *)(p + (16 + r) * ss0)), 1);
+            y[g][r] = pair ? _mm256_inserti128_si256(
+                                 _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(p + r * ss0))),
+                                 _mm_loadu_si128((const __m128i *)(p + (16 + r) * ss0)), 1)
+                           : _mm256_loadu_si256((const __m256i *)(p + r * ss0));
     }
     TL_UNROLL
     for (int g = 0; g < 4; g++) X8_ROWS4(y[g], y[g]);
+}
+
+TL_FN void tl_micro_x8_32x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
+{
+    __m256i y[4][4], o[4];
+    x8_load_rows16(y, s, ss0, 1);
     TL_UNROLL
     for (int k = 0; k < 4; k++) {
         uint8_t *q = d + 4 * k * ds1;
@@ -85,15 +96,7 @@ TL_FN void tl_micro_x8_32x16(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdif
 TL_FN void tl_micro_x8_16x32(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
 {
     __m256i y[4][4], o[4];
-    TL_UNROLL
-    for (int g = 0; g < 4; g++) {
-        const uint8_t *p = s + 4 * g * ss0;
-        TL_OPAQUE(p);
-        TL_UNROLL
-        for (int r = 0; r < 4; r++) y[g][r] = _mm256_loadu_si256((const __m256i *)(p + r * ss0));
-    }
-    TL_UNROLL
-    for (int g = 0; g < 4; g++) X8_ROWS4(y[g], y[g]);
+    x8_load_rows16(y, s, ss0, 0);
     TL_UNROLL
     for (int k = 0; k < 4; k++) {
         uint8_t *q = d + 4 * k * ds1;
