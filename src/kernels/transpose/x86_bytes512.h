@@ -616,28 +616,20 @@ TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
 }
 
 /* B over the whole problem: blocks of 64 source rows, each writing one line
- * of up to 16 destination rows. Destination rows that share L1 sets
- * (dst_alias, the machine policy's verdict: NCHW planes of a 64x64 image)
- * and streaming to more than 16 far rows go through an L1 buffer instead,
- * so that each destination row gets a run of consecutive lines (below). */
+ * of up to 16 destination rows. Streaming to more than 16 far rows goes
+ * through an L1 buffer instead, so that each destination row gets a run of
+ * consecutive lines (below). (Destination rows sharing L1 sets in cache go
+ * to the AVX2 kernel: see the kernel's entry.) */
 TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
-                           int nt, int dst_alias)
+                           int nt)
 {
     size_t i0 = 0;
-    /* Lines per destination row and run. Streaming: 4, so DRAM sees bursts,
-     * not 64-byte writes spread over n1 rows (NHWC -> NCHW u8 with C = 64:
-     * +20%; 16 rows: no gain). Rows sharing a set: 8. A block's 16 stores
-     * all go to one set there, and the L1 commits stores to one set slowly
-     * (measured, 64-byte stores alone to 16 rows 4096 B apart: 16 lines of
-     * one set among the stores in flight 35 GB/s, 4: 53, 2: 92, 1: 102); a
-     * run of 8 lines per row puts 2 per set into 16 stores (u8, 16 rows 4096
-     * B apart, kernel alone: 51 -> 62 GB/s; 64 rows 36 -> 40). With the
-     * lanes block, more than 16 rows take runs of 4 (NHWC -> NCHW u8 C = 64,
-     * 64 x 64, Zen 5: 40 -> 44 GB/s, 16 lines 33); 16 rows keep 8 (C = 16,
-     * 128 x 128: 55-57 GB/s, 51-53 with 4). Streaming to exactly 16 rows
-     * too: the runs bring the source prefetch below (NCHW16c -> NCHW i8,
-     * 16 planes of 2048 x 2048, Zen 5: 33 -> 44 GB/s). */
-    size_t runs = nt && n1 >= 16 && ds1 >= 4096 ? 4 : !nt && dst_alias && n1 >= 16 ? (n1 > 16 ? 4 : 8) : 0;
+    /* Lines per destination row and run: 4, so DRAM sees bursts, not
+     * 64-byte writes spread over n1 rows (NHWC -> NCHW u8 with C = 64: +20%;
+     * 16 rows: no gain). Streaming to exactly 16 rows too: the runs bring
+     * the source prefetch below (NCHW16c -> NCHW i8, 16 planes of 2048 x
+     * 2048, Zen 5: 33 -> 44 GB/s). */
+    size_t runs = nt && n1 >= 16 && ds1 >= 4096 ? 4 : 0;
     if (runs) {
         _Alignas(64) uint8_t buf[16 * 64 * 8];
         size_t gl = 64 * runs, g0 = n0 / gl * gl, f1 = n1 / 16 * 16;
@@ -728,8 +720,8 @@ static __attribute__((noinline)) TL_B512 void b512_stream_shifted(const uint8_t 
             _mm512_mask_storeu_epi8(dst + (ptrdiff_t)(i1 + (size_t)c) * ds1 + f0 - 64, ~(__mmask64)0 << sh[c], prev[c]);
     }
     _mm_sfence();
-    b512_run_b(src + (ptrdiff_t)f0 * ss0, ss0, dst + f0, ds1, n0 - f0, f1, 0, 0); /* the last columns */
-    b512_run_b(src + f1, ss0, dst + (ptrdiff_t)f1 * ds1, ds1, n0, n1 - f1, 0, 0);  /* the last rows */
+    b512_run_b(src + (ptrdiff_t)f0 * ss0, ss0, dst + f0, ds1, n0 - f0, f1, 0); /* the last columns */
+    b512_run_b(src + f1, ss0, dst + (ptrdiff_t)f1 * ds1, ds1, n0, n1 - f1, 0);  /* the last rows */
 }
 #endif
 
@@ -743,7 +735,14 @@ TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptr
     /* up to 8 planes into pixels: the AVX2 8x8 blocks store 8 bytes a row
      * where block A would store 16-byte lanes under a mask (NCHW -> NHWC u8
      * C = 8, 4096 x 4096, Zen 5: 15 -> 24 GB/s; C = 4 in cache 64 -> 100) */
-    if ((n0 < 16 && n1 < 16) || (by_a && n0 <= 8)) {
+    /* Destination rows sharing L1 sets in cache (TL_T2D_DST_ALIAS without
+     * streaming: NCHW planes of a 64 x 64 image) go there too: its short
+     * runs of lines per row keep a block's source rows in L1 (x86_tile.h),
+     * where B's runs of 4 or 8 lines left 16 rows' lines in one set
+     * (NHWC -> NCHW u8, 256 KiB, Zen 4, median of 6: C = 64 0.41 -> 0.46x
+     * memcpy, C = 16 0.57 -> 0.61) */
+    int alias_in_cache = (stream & (TL_T2D_STREAM | TL_T2D_DST_ALIAS)) == TL_T2D_DST_ALIAS;
+    if ((n0 < 16 && n1 < 16) || (by_a && n0 <= 8) || (!by_a && alias_in_cache)) {
         tl_x8_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1, stream);
         return;
     }
@@ -759,6 +758,6 @@ TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptr
 #endif
     if (by_a)
         b512_run_a(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_SRC_ALIAS);
-    else b512_run_b(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_DST_ALIAS);
+    else b512_run_b(src, ss0, dst, ds1, n0, n1, nt);
     if (nt) _mm_sfence();
 }
