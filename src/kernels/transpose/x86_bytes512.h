@@ -735,14 +735,19 @@ TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptr
     /* up to 8 planes into pixels: the AVX2 8x8 blocks store 8 bytes a row
      * where block A would store 16-byte lanes under a mask (NCHW -> NHWC u8
      * C = 8, 4096 x 4096, Zen 5: 15 -> 24 GB/s; C = 4 in cache 64 -> 100) */
-    /* Destination rows sharing L1 sets in cache (TL_T2D_DST_ALIAS without
-     * streaming: NCHW planes of a 64 x 64 image) go there too: its short
-     * runs of lines per row keep a block's source rows in L1 (x86_tile.h),
-     * where B's runs of 4 or 8 lines left 16 rows' lines in one set
-     * (NHWC -> NCHW u8, 256 KiB, Zen 4, median of 6: C = 64 0.41 -> 0.46x
-     * memcpy, C = 16 0.57 -> 0.61) */
-    int alias_in_cache = (stream & (TL_T2D_STREAM | TL_T2D_DST_ALIAS)) == TL_T2D_DST_ALIAS;
-    if ((n0 < 16 && n1 < 16) || (by_a && n0 <= 8) || (!by_a && alias_in_cache)) {
+    /* In cache (no streaming), rows sharing L1 sets go there too: into
+     * such destination rows (TL_T2D_DST_ALIAS: NCHW planes of a 64 x 64
+     * image) its short runs of lines per row keep a block's source rows in
+     * L1, where B's runs of 4 or 8 lines left 16 rows' lines in one set;
+     * from more than 16 such source rows (TL_T2D_SRC_ALIAS: 64 planes into
+     * pixels) its copy of each group's lines into an L1 buffer whose rows
+     * share no set beats A's chunks of blocks, which stay for 16 rows
+     * (C = 16: 0.76 against 0.58). tl_bench 256 KiB, Zen 4, median of 6:
+     * NHWC -> NCHW u8 C = 64 0.41 -> 0.46x memcpy, C = 16 0.57 -> 0.61;
+     * NCHW -> NHWC u8 C = 64 0.45 -> 0.50. */
+    int in_cache = !(stream & TL_T2D_STREAM);
+    int alias_rows = by_a ? n0 > 16 && (stream & TL_T2D_SRC_ALIAS) : (stream & TL_T2D_DST_ALIAS);
+    if ((n0 < 16 && n1 < 16) || (by_a && n0 <= 8) || (in_cache && alias_rows)) {
         tl_x8_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1, stream);
         return;
     }
