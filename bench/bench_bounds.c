@@ -2,8 +2,9 @@
  * 256 MiB conversion meets (not a test; docs/performance.md, "What bounds a
  * 256 MiB conversion"): reading only (one stream, and three slices in
  * turn), writing only with non-temporal stores
- * (lines of data and lines of zeros), and copying three ways (memcpy, a
- * non-temporal copy, `rep movsb`). Each figure is the best of --samples runs
+ * (lines of data and lines of zeros), copying three ways (memcpy, a
+ * non-temporal copy, `rep movsb`), and copying whole lines in a transpose's
+ * order between 64 planes and 64-byte pixels. Each figure is the best of --samples runs
  * over a buffer of --mib MiB (default 256) and counts every byte read or
  * written. x86-64 only: elsewhere it says so and exits. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
@@ -67,6 +68,41 @@ static void write_nt(job *j)
 {
     for (size_t i = 0; i < j->n; i += 64)
         for (int k = 0; k < 64; k += 16) _mm_stream_si128((__m128i *)(j->b + i + k), j->v);
+    _mm_sfence();
+}
+
+/* The line order of a transpose between 64 planes and 64-byte pixels
+ * (NCHW <-> NHWC u8 with C = 64), without its byte shuffles: line i of each
+ * of 64 planes (n / 64 bytes apart) in turn to 64 consecutive lines, or
+ * back; non-temporal stores, and each read line's successor two steps on
+ * prefetched into the L2 where it is one of the 64 far rows (as the byte
+ * transposes do). */
+enum { PLANES = 64 };
+
+static void planes_to_pixels(job *j)
+{
+    size_t ps = j->n / PLANES / 64 * 64;
+    unsigned char *d = j->b;
+    for (size_t i = 0; i < ps; i += 64)
+        for (size_t c = 0; c < PLANES; c++, d += 64) {
+            const unsigned char *s = j->a + c * ps + i;
+            if (i + 128 < ps) _mm_prefetch((const char *)(s + 128), _MM_HINT_T1);
+            for (int k = 0; k < 64; k += 16)
+                _mm_stream_si128((__m128i *)(d + k), _mm_load_si128((const __m128i *)(s + k)));
+        }
+    _mm_sfence();
+}
+
+static void pixels_to_planes(job *j)
+{
+    size_t ps = j->n / PLANES / 64 * 64;
+    const unsigned char *s = j->a;
+    for (size_t i = 0; i < ps; i += 64)
+        for (size_t c = 0; c < PLANES; c++, s += 64) {
+            unsigned char *d = j->b + c * ps + i;
+            for (int k = 0; k < 64; k += 16)
+                _mm_stream_si128((__m128i *)(d + k), _mm_load_si128((const __m128i *)(s + k)));
+        }
     _mm_sfence();
 }
 
@@ -147,6 +183,9 @@ int main(int argc, char **argv)
     printf("copy: memcpy                      %6.1f\n", best(copy_memcpy, &j, 2 * n, samples));
     printf("copy: non-temporal stores         %6.1f\n", best(copy_nt, &j, 2 * n, samples));
     printf("copy: rep movsb                   %6.1f\n", best(copy_movsb, &j, 2 * n, samples));
+    double lines = (double)(j.n / PLANES / 64 * 64 * PLANES);
+    printf("copy: 64 planes -> 64-byte pixels %6.1f\n", best(planes_to_pixels, &j, 2 * lines, samples));
+    printf("copy: 64-byte pixels -> 64 planes %6.1f\n", best(pixels_to_planes, &j, 2 * lines, samples));
     free(j.a);
     free(j.b);
     return 0;
