@@ -633,17 +633,22 @@ TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
     if (runs) {
         _Alignas(64) uint8_t buf[16 * 64 * 8];
         size_t gl = 64 * runs, g0 = n0 / gl * gl, f1 = n1 / 16 * 16;
-        /* Streaming, the next group of source rows is fetched into the L2
-         * while this one's lines are stored, a line per store: reads and
-         * writes overlap, as in a streaming copy. Left to the hardware, the
-         * block's strided 16-byte loads reach DRAM only after the stores
+        /* Streaming, the group after next of source rows is fetched into
+         * the L2 while this one's lines are stored, a line per store: reads
+         * and writes overlap, as in a streaming copy. Left to the hardware,
+         * the block's strided 16-byte loads reach DRAM only after the stores
          * (NHWC -> NCHW u8 C = 64, 2048 x 2048, Zen 5: 12.9 -> 23.6 GB/s;
-         * into the L1 instead, 19.3). Rows mostly dense only (the range is
-         * fetched whole). */
+         * into the L1 instead, 19.3). The next group alone was in time only
+         * while the hardware's prefetcher, which follows the loads by their
+         * place in the code, helped: a change elsewhere in the library moved
+         * this code and cost 20 % (NHWC -> NCHW u8 C = 16, 256 MiB, Zen 4,
+         * median of 3: 0.84 -> 0.67x; two groups on 0.81, C = 64 0.77 ->
+         * 0.81-0.86, NCHW16c -> NCHW i8 C = 64 0.69 -> 0.76-0.80). Rows
+         * mostly dense only (the range is fetched whole). */
         size_t fetch = nt && (size_t)ss0 < 2 * n1 ? gl * (size_t)ss0 / 64 : 0, per = (fetch + f1 / 16 - 1) / (f1 / 16);
         for (; i0 < g0; i0 += gl) {
-            const uint8_t *next = src + (ptrdiff_t)(i0 + gl) * ss0;
-            size_t left = i0 + 2 * gl <= n0 ? fetch : 0;
+            const uint8_t *next = src + (ptrdiff_t)(i0 + 2 * gl) * ss0;
+            size_t left = i0 + 3 * gl <= n0 ? fetch : 0;
             for (size_t i1 = 0; i1 < f1; i1 += 16) {
                 for (size_t k = 0; k < runs; k++) {
                     const uint8_t *s = src + (ptrdiff_t)(i0 + 64 * k) * ss0 + i1;
