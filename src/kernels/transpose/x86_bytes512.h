@@ -616,39 +616,52 @@ TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
 }
 
 /* B over the whole problem: blocks of 64 source rows, each writing one line
- * of up to 16 destination rows. Streaming to more than 16 far rows goes
- * through an L1 buffer instead, so that each destination row gets a run of
- * consecutive lines (below). (Destination rows sharing L1 sets in cache go
- * to the AVX2 kernel: see the kernel's entry.) */
+ * of up to 16 destination rows. Destination rows that share L1 sets
+ * (dst_alias, the machine policy's verdict: NCHW planes of a 64x64 image;
+ * in cache the kernel's entry sends them to the AVX2 kernel, so they come
+ * here from streams whose rows are off line boundaries) and streaming to
+ * more than 16 far rows go through an L1 buffer instead, so that each
+ * destination row gets a run of consecutive lines (below). */
 TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
-                           int nt)
+                           int nt, int dst_alias)
 {
     size_t i0 = 0;
-    /* Lines per destination row and run: 4, so DRAM sees bursts, not
-     * 64-byte writes spread over n1 rows (NHWC -> NCHW u8 with C = 64: +20%;
-     * 16 rows: no gain). Streaming to exactly 16 rows too: the runs bring
-     * the source prefetch below (NCHW16c -> NCHW i8, 16 planes of 2048 x
-     * 2048, Zen 5: 33 -> 44 GB/s). */
-    size_t runs = nt && n1 >= 16 && ds1 >= 4096 ? 4 : 0;
+    /* Lines per destination row and run. Streaming: 4, so DRAM sees bursts,
+     * not 64-byte writes spread over n1 rows (NHWC -> NCHW u8 with C = 64:
+     * +20%; 16 rows: no gain). Rows sharing a set: 8. A block's 16 stores
+     * all go to one set there, and the L1 commits stores to one set slowly
+     * (measured, 64-byte stores alone to 16 rows 4096 B apart: 16 lines of
+     * one set among the stores in flight 35 GB/s, 4: 53, 2: 92, 1: 102); a
+     * run of 8 lines per row puts 2 per set into 16 stores (u8, 16 rows 4096
+     * B apart, kernel alone: 51 -> 62 GB/s; 64 rows 36 -> 40). With the
+     * lanes block, more than 16 rows take runs of 4 (NHWC -> NCHW u8 C = 64,
+     * 64 x 64, Zen 5: 40 -> 44 GB/s, 16 lines 33); 16 rows keep 8 (C = 16,
+     * 128 x 128: 55-57 GB/s, 51-53 with 4). Streaming to exactly 16 rows
+     * too: the runs bring the source prefetch below (NCHW16c -> NCHW i8,
+     * 16 planes of 2048 x 2048, Zen 5: 33 -> 44 GB/s). */
+    size_t runs = nt && n1 >= 16 && ds1 >= 4096 ? 4 : !nt && dst_alias && n1 >= 16 ? (n1 > 16 ? 4 : 8) : 0;
     if (runs) {
         _Alignas(64) uint8_t buf[16 * 64 * 8];
         size_t gl = 64 * runs, g0 = n0 / gl * gl, f1 = n1 / 16 * 16;
-        /* Streaming, the group after next of source rows is fetched into
-         * the L2 while this one's lines are stored, a line per store: reads
-         * and writes overlap, as in a streaming copy. Left to the hardware,
-         * the block's strided 16-byte loads reach DRAM only after the stores
-         * (NHWC -> NCHW u8 C = 64, 2048 x 2048, Zen 5: 12.9 -> 23.6 GB/s;
-         * into the L1 instead, 19.3). The next group alone was in time only
-         * while the hardware's prefetcher, which follows the loads by their
+        /* Streaming, while this group's lines are stored, a line per store,
+         * the group after next of source rows is fetched into the L2 and
+         * the next one into the L1: reads and writes overlap, as in a
+         * streaming copy. Left to the hardware, the block's strided 16-byte
+         * loads reach DRAM only after the stores (NHWC -> NCHW u8 C = 64,
+         * 2048 x 2048, Zen 5: 12.9 -> 23.6 GB/s with the next group into the
+         * L2; into the L1 instead, 19.3). That next group was in time only
+         * while the hardware's prefetcher, which follows loads by their
          * place in the code, helped: a change elsewhere in the library moved
          * this code and cost 20 % (NHWC -> NCHW u8 C = 16, 256 MiB, Zen 4,
-         * median of 3: 0.84 -> 0.67x; two groups on 0.81, C = 64 0.77 ->
-         * 0.81-0.86, NCHW16c -> NCHW i8 C = 64 0.69 -> 0.76-0.80). Rows
-         * mostly dense only (the range is fetched whole). */
+         * median of 3: 0.84 -> 0.67x). With both fetches: 0.74-0.80, C = 64
+         * 0.78 -> 0.87, NCHW16c -> NCHW i8 C = 64 0.69 -> 0.82 (0.84 before
+         * the move). Rows mostly dense only (the range is fetched whole). */
         size_t fetch = nt && (size_t)ss0 < 2 * n1 ? gl * (size_t)ss0 / 64 : 0, per = (fetch + f1 / 16 - 1) / (f1 / 16);
         for (; i0 < g0; i0 += gl) {
             const uint8_t *next = src + (ptrdiff_t)(i0 + 2 * gl) * ss0;
             size_t left = i0 + 3 * gl <= n0 ? fetch : 0;
+            const uint8_t *near = src + (ptrdiff_t)(i0 + gl) * ss0;
+            size_t nleft = i0 + 2 * gl <= n0 ? fetch : 0;
             for (size_t i1 = 0; i1 < f1; i1 += 16) {
                 for (size_t k = 0; k < runs; k++) {
                     const uint8_t *s = src + (ptrdiff_t)(i0 + 64 * k) * ss0 + i1;
@@ -663,6 +676,7 @@ TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
                         if (nt) _mm512_stream_si512((void *)o, v);
                         else _mm512_storeu_si512((void *)o, v);
                         if (mine) _mm_prefetch((const char *)next, _MM_HINT_T1), next += 64, mine--, left--;
+                        if (nleft) _mm_prefetch((const char *)near, _MM_HINT_T0), near += 64, nleft--;
                     }
                 for (; mine; mine--, left--, next += 64) _mm_prefetch((const char *)next, _MM_HINT_T1);
             }
@@ -725,8 +739,8 @@ static __attribute__((noinline)) TL_B512 void b512_stream_shifted(const uint8_t 
             _mm512_mask_storeu_epi8(dst + (ptrdiff_t)(i1 + (size_t)c) * ds1 + f0 - 64, ~(__mmask64)0 << sh[c], prev[c]);
     }
     _mm_sfence();
-    b512_run_b(src + (ptrdiff_t)f0 * ss0, ss0, dst + f0, ds1, n0 - f0, f1, 0); /* the last columns */
-    b512_run_b(src + f1, ss0, dst + (ptrdiff_t)f1 * ds1, ds1, n0, n1 - f1, 0);  /* the last rows */
+    b512_run_b(src + (ptrdiff_t)f0 * ss0, ss0, dst + f0, ds1, n0 - f0, f1, 0, 0); /* the last columns */
+    b512_run_b(src + f1, ss0, dst + (ptrdiff_t)f1 * ds1, ds1, n0, n1 - f1, 0, 0);  /* the last rows */
 }
 #endif
 
@@ -768,6 +782,6 @@ TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptr
 #endif
     if (by_a)
         b512_run_a(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_SRC_ALIAS);
-    else b512_run_b(src, ss0, dst, ds1, n0, n1, nt);
+    else b512_run_b(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_DST_ALIAS);
     if (nt) _mm_sfence();
 }
