@@ -158,10 +158,13 @@ static void json_extra(const tl_desc *d, tl_strbuf *sb)
 static void explain_nc1hwc2(const tl_desc *d, tl_strbuf *sb)
 {
     long long n = d->dims[0], c = d->dims[1], h = d->dims[2], w = d->dims[3];
-    long long c1 = d->vendor_params[TL_RKNN_P_C1], c2 = d->vendor_params[TL_RKNN_P_C2], wr = w + d->pad_hi[3];
-    int64_t t;
-    if (!tl_mul_ok(c1, c2, &t) || !tl_mul_ok(t, h, &t) || !tl_mul_ok(t, wr, &t)) { /* no valid RKNN tensor */
-        tl_sb_printf(sb, "RKNN NC1HWC2 with C1=%lld, C2=%lld: C1*H*W*C2 overflows int64, not a tensor the runtime "
+    long long c1 = d->vendor_params[TL_RKNN_P_C1], c2 = d->vendor_params[TL_RKNN_P_C2];
+    /* every product printed below, each checked (a zero factor makes the
+     * whole product fit while a partial one overflows) */
+    int64_t wr, row, blk, bat, chans;
+    if (!tl_add_ok(w, d->pad_hi[3], &wr) || !tl_mul_ok(wr, c2, &row) || !tl_mul_ok(h, row, &blk) ||
+        !tl_mul_ok(c1, blk, &bat) || !tl_mul_ok(c1, c2, &chans)) { /* no valid RKNN tensor */
+        tl_sb_printf(sb, "RKNN NC1HWC2 with C1=%lld, C2=%lld: C1*H*w_stride*C2 (or a part of it) overflows int64, not a tensor the runtime "
                      "reports. ", c1, c2);
         return;
     }
@@ -169,12 +172,12 @@ static void explain_nc1hwc2(const tl_desc *d, tl_strbuf *sb)
                  "[%lld, %lld, %lld, %lld, %lld] = [N, C1, H, W, C2]. ", n, c1, h, w, c2);
     tl_sb_printf(sb, "The %lld true channels (from the non-native attr) are stored in C1=%lld blocks of C2=%lld", c, c1,
                  c2);
-    if (c1 * c2 > c) tl_sb_printf(sb, "; channels %lld..%lld are padding", c, c1 * c2 - 1);
+    if (chans > c) tl_sb_printf(sb, "; channels %lld..%lld are padding", c, (long long)chans - 1);
     tl_sb_printf(sb, ". Memory order, fastest first: C2, W, H, C1, N. ");
-    if (wr > w) tl_sb_printf(sb, "Rows hold w_stride=%lld pixels, %lld of them valid. ", wr, w);
+    if (wr > w) tl_sb_printf(sb, "Rows hold w_stride=%lld pixels, %lld of them valid. ", (long long)wr, w);
     tl_sb_printf(sb, "Element (n,c,h,w) is at (((n*%lld + c/%lld)*%lld + h)*%lld + w)*%lld + c%%%lld elements: "
-                 "pixels are %lld elements apart, rows %lld, channel blocks %lld, batches %lld. ", c1, c2, h, wr, c2,
-                 c2, c2, wr * c2, h * wr * c2, c1 * h * wr * c2);
+                 "pixels are %lld elements apart, rows %lld, channel blocks %lld, batches %lld. ", c1, c2, h,
+                 (long long)wr, c2, c2, c2, (long long)row, (long long)blk, (long long)bat);
     tl_sb_printf(sb, "Per-channel offsets precomputed once (tl_rknn_view) keep divisions out of a post-processing "
                  "loop; the pixel stride is C2, not W*C2. ");
 }
