@@ -164,8 +164,8 @@ static void explain_nc1hwc2(const tl_desc *d, tl_strbuf *sb)
     int64_t wr, row, blk, bat, chans;
     if (!tl_add_ok(w, d->pad_hi[3], &wr) || !tl_mul_ok(wr, c2, &row) || !tl_mul_ok(h, row, &blk) ||
         !tl_mul_ok(c1, blk, &bat) || !tl_mul_ok(c1, c2, &chans)) { /* no valid RKNN tensor */
-        tl_sb_printf(sb, "RKNN NC1HWC2 with C1=%lld, C2=%lld: C1*H*w_stride*C2 (or a part of it) overflows int64, not a tensor the runtime "
-                     "reports. ", c1, c2);
+        tl_sb_printf(sb, "RKNN NC1HWC2 with C1=%lld, C2=%lld: C1*H*w_stride*C2 (or a part of it) overflows int64, "
+                     "not a tensor the runtime reports. ", c1, c2);
         return;
     }
     tl_sb_printf(sb, "RKNN NC1HWC2, the NPU's native layout (User Guide 1.5.2 §4.4.5.3): the runtime reports dims "

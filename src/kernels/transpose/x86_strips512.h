@@ -149,7 +149,7 @@ TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss
     else if ((stream & TL_T2D_STREAM) && !nt && ((uintptr_t)dst | (uintptr_t)ds1) % 4 == 0 && ds1 >= 4096 &&
              n0 >= 64 && n1 >= 16)
         s512_stream_shifted(src, ss0, dst, ds1, n0, n1);
-    else if ((stream & (TL_T2D_STREAM | TL_T2D_SRC_ALIAS)) == TL_T2D_SRC_ALIAS || (!(stream & TL_T2D_STREAM) && off_lines))
+    else if (!(stream & TL_T2D_STREAM) && ((stream & TL_T2D_SRC_ALIAS) || off_lines))
         tl_x32_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1, stream);
     else tl_x32_transpose_ukernel__avx512_tiles(src, ss0, dst, ds1, n0, n1, stream);
 }
