@@ -13,7 +13,7 @@
 #include "kernels/transpose/transpose.inc"
 
 /* ---- prototypes --------------------------------------------------------------- */
-#define ROW_PROTO(fn, isa, ISA, S, D) void fn(const void *, void *, size_t, const tl_cvt *);
+#define ROW_PROTO(fn, isa, ISA, S, D) void fn(const void *, ptrdiff_t, void *, ptrdiff_t, size_t, size_t, const tl_cvt *);
 #define T2D_ARGS const uint8_t *, ptrdiff_t, uint8_t *, ptrdiff_t, size_t, size_t, int
 #define TR_PROTO(fn, isa, ISA, E) void fn(T2D_ARGS);
 #define IL_PROTO(fn, t2d_fn, isa, ISA, E, C) \
@@ -88,9 +88,9 @@ static const tl_fill_kernel k_fill[] = {
 
 /* 8-bit table lookups (cv->lut8): where a byte shuffle of 256 entries is
  * cheap. NEON rows use the same table inside their own kernels. */
-void tl_x8_lut_ukernel__scalar(const void *, void *, size_t, const tl_cvt *);
+void tl_x8_lut_ukernel__scalar(const void *, ptrdiff_t, void *, ptrdiff_t, size_t, size_t, const tl_cvt *);
 #if defined(__x86_64__) || defined(_M_X64)
-void tl_x8_lut_ukernel__avx512vbmi(const void *, void *, size_t, const tl_cvt *);
+void tl_x8_lut_ukernel__avx512vbmi(const void *, ptrdiff_t, void *, ptrdiff_t, size_t, size_t, const tl_cvt *);
 #endif
 static const tl_row_kernel k_lut[] = {
 #if defined(__x86_64__) || defined(_M_X64)

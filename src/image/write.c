@@ -335,7 +335,7 @@ static void encode_values(const tl_img_enc *e, const tl_img_real *r, const uint8
                           enc_bufs *b)
 {
     if (e->identity) {
-        if (e->elem) e->elem(src, out, n, &e->cv);
+        if (e->elem) e->elem(src, 0, out, 0, 1, n, &e->cv);
         else memcpy(out, src, n); /* u8 into u8 */
         return;
     }
@@ -344,7 +344,7 @@ static void encode_values(const tl_img_enc *e, const tl_img_real *r, const uint8
         return;
     }
     e->real(src, b->real, n, r);
-    if (e->elem) e->elem(b->real, out, n, &e->cv);
+    if (e->elem) e->elem(b->real, 0, out, 0, 1, n, &e->cv);
     else memcpy(out, b->real, n * 4);
 }
 

@@ -224,10 +224,13 @@ static inline uint8_t tl_map8_code(uint8_t x, const tl_cvt *cv, int m)
     }
 
 /* ---- kernel signatures --------------------------------------------------- */
-/* convert/: n elements from contiguous src to contiguous dst. With equal
- * element sizes src may be dst (in place): kernels read each block of
- * elements before they write the same block. */
-typedef void (*tl_row_fn)(const void *src, void *dst, size_t n, const tl_cvt *cv);
+/* convert/: rows of n contiguous elements, src rows ss bytes apart, dst rows
+ * ds bytes apart (one row: rows 1, strides unused); bytes between rows are
+ * neither read nor written. With equal element sizes src may be dst (in
+ * place, ss == ds): kernels read each block of elements before they write
+ * the same block. A call sets its constants up once for all its rows. */
+typedef void (*tl_row_fn)(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,
+                          const tl_cvt *cv);
 /* transpose/ and block/: a pure move of elements of one size. src holds n0
  * rows (byte stride ss0) of n1 contiguous elements; dst holds n1 rows (byte
  * stride ds1) of n0 contiguous elements: dst[i1][i0] = src[i0][i1]. */

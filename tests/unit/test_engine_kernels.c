@@ -103,7 +103,7 @@ TL_TEST(convert_rows_exhaustive)
                 if (cv.path == TL_EP_COPY || !cv.fast) continue;
                 size_t off = (size_t)tl_rng_range(&r, 0, 17), len = n - off; /* odd lengths, unaligned */
                 memset(out, 0xA5, len * ed + 64);
-                kr->fn(src + off * es, out, len, &cv);
+                kr->fn(src + off * es, 0, out, 0, 1, len, &cv);
                 for (size_t i = 0; i < len; i++) {
                     uint64_t raw = tl_load_raw(src + (off + i) * es, 0, es * 8);
                     tl_store_raw(want, (int64_t)i * ed * 8, ed * 8, tl_elem_convert_raw(&cv.op, raw));
@@ -169,11 +169,11 @@ TL_TEST(convert_affine8)
                             size_t off = (size_t)tl_rng_range(&r, 0, 63), len = 600 - off - (size_t)tl_rng_range(&r, 0, 63);
                             for (size_t i = 0; i < len; i++) want[i] = (uint8_t)tl_elem_convert_raw(&cv.op, src[off + i]);
                             memset(out, 0xA5, sizeof out);
-                            kr->fn(src + off, out + 1, len, &cv);
+                            kr->fn(src + off, 0, out + 1, 0, 1, len, &cv);
                             if (memcmp(out + 1, want, len) != 0 || out[0] != 0xA5 || out[len + 1] != 0xA5)
                                 FAILF("%s zp %d -> %d scale %g -> %g round %d: wrong row", kr->name, zps[z][0], zps[z][1],
                                       scales[sc][0], scales[sc][1], rd);
-                            kr->fn(src + off, src + off, len, &cv); /* in place */
+                            kr->fn(src + off, 0, src + off, 0, 1, len, &cv); /* in place */
                             if (memcmp(src + off, want, len) != 0)
                                 FAILF("%s zp %d -> %d scale %g -> %g round %d: wrong in place", kr->name, zps[z][0],
                                       zps[z][1], scales[sc][0], scales[sc][1], rd);
@@ -221,10 +221,10 @@ TL_TEST(convert_lut_kernels)
                         size_t off = (size_t)tl_rng_range(&r, 0, 63), len = 600 - off - (size_t)tl_rng_range(&r, 0, 63);
                         for (size_t i = 0; i < len; i++) want[i] = (uint8_t)tl_elem_convert_raw(&cv.op, src[off + i]);
                         memset(out, 0xA5, sizeof out);
-                        kr->fn(src + off, out + 1, len, &cv);
+                        kr->fn(src + off, 0, out + 1, 0, 1, len, &cv);
                         CHECK(memcmp(out + 1, want, len) == 0);
                         CHECK(out[0] == 0xA5 && out[len + 1] == 0xA5);
-                        kr->fn(src + off, src + off, len, &cv); /* in place */
+                        kr->fn(src + off, 0, src + off, 0, 1, len, &cv); /* in place */
                         CHECK(memcmp(src + off, want, len) == 0);
                         checked++;
                     }
@@ -236,6 +236,68 @@ TL_TEST(convert_lut_kernels)
     CHECK(!cv.lut8);
     tl_cvt_init_dt(&cv, TL_U8, NULL, TL_U8, NULL);
     CHECK(!cv.lut8);
+}
+
+/* One call of a row kernel on `rows` rows (kernels.h tl_row_fn): every
+ * kernel of this CPU, table ones too, and the paths its constants choose
+ * (integer saturation, the 8-bit affine map, the f32 pipeline): rows of odd
+ * length with elements skipped between source rows, bytes left between
+ * destination rows, the destination going forward and backward, and in
+ * place. Each row is the element rule's and no byte between rows changes. */
+TL_TEST(convert_rows_strided)
+{
+    enum { ROWS = 5, N = 83, SKIP = 3, GAP = 7 }; /* N: 4 vectors of 16, one, a tail */
+    enum { SRC = ROWS * (N + SKIP) * 4, DST = ROWS * (N * 4 + GAP) };
+    const tl_row_kernel *sets[2];
+    size_t counts[2];
+    tl_registry_rows(&sets[0], &counts[0]);
+    tl_registry_luts(&sets[1], &counts[1]);
+    tl_rng r = tl_test_rng();
+    uint8_t src[SRC], buf[SRC], out[DST], want[DST];
+    int checked = 0;
+    for (int set = 0; set < 2; set++)
+        for (size_t k = 0; k < counts[set] && TL_TEST_FAILURES() == 0; k++) {
+            const tl_row_kernel *kr = &sets[set][k];
+            if (!tl_cpu_runs(kr->isa, kr->feat) || (set == 1 && tl_find_lut(kr->isa) != kr)) continue;
+            size_t es = bytes_of(kr->sdt), ed = bytes_of(kr->ddt);
+            ptrdiff_t ss = (ptrdiff_t)((N + SKIP) * es), ds = (ptrdiff_t)(N * ed + GAP);
+            for (size_t i = 0; i < SRC; i++) src[i] = (uint8_t)tl_rng_next(&r);
+            make_source(&r, kr->sdt, src, ROWS * (N + SKIP));
+            for (int qs = 0; qs < NQUANT; qs++)
+                for (int qd = 0; qd < NQUANT; qd++) {
+                    if ((qs && !is_intt(kr->sdt)) || (qd && !is_intt(kr->ddt)) || (qs + qd) % 2) continue;
+                    tl_quant sq, dq;
+                    tl_cvt cv;
+                    tl_cvt_init_dt(&cv, (tl_dtype)kr->sdt, quant_set(qs, &sq), (tl_dtype)kr->ddt, quant_set(qd, &dq));
+                    if (cv.path == TL_EP_COPY || !cv.fast || (set == 1 && !cv.lut8)) continue;
+                    for (int back = 0; back < 2; back++) {
+                        memset(want, 0xA5, sizeof want);
+                        for (size_t row = 0; row < ROWS; row++) {
+                            uint8_t *w = want + (back ? ROWS - 1 - row : row) * (size_t)ds;
+                            for (size_t i = 0; i < N; i++)
+                                tl_store_raw(w, (int64_t)(i * ed * 8), ed * 8,
+                                             tl_elem_convert_raw(&cv.op, tl_load_raw(src + row * (size_t)ss + i * es, 0,
+                                                                                     es * 8)));
+                        }
+                        memset(out, 0xA5, sizeof out);
+                        kr->fn(src, ss, back ? out + (ROWS - 1) * ds : out, back ? -ds : ds, ROWS, N, &cv);
+                        if (memcmp(out, want, sizeof out) != 0)
+                            FAILF("%s quant %d->%d, %s rows: wrong", kr->name, qs, qd, back ? "backward" : "forward");
+                    }
+                    if (es == ed) { /* in place: the skipped elements stay */
+                        memcpy(buf, src, sizeof buf);
+                        kr->fn(buf, ss, buf, ss, ROWS, N, &cv);
+                        for (size_t row = 0; row < ROWS; row++) {
+                            const uint8_t *b = buf + row * (size_t)ss, *w = want + (ROWS - 1 - row) * (size_t)ds;
+                            if (memcmp(b, w, N * ed) != 0 || memcmp(b + N * es, src + row * (size_t)ss + N * es,
+                                                                    row + 1 < ROWS ? SKIP * es : 0) != 0)
+                                FAILF("%s quant %d->%d: row %zu in place", kr->name, qs, qd, row);
+                        }
+                    }
+                    checked++;
+                }
+        }
+    CHECK(checked > 50);
 }
 
 /* ---- move kernels ------------------------------------------------------------------ */
@@ -1745,6 +1807,7 @@ int main(int argc, char **argv)
     tl_test_init(argc, argv);
     TL_RUN(convert_rows_exhaustive);
     TL_RUN(convert_lut_kernels);
+    TL_RUN(convert_rows_strided);
     TL_RUN(convert_affine8);
     TL_RUN(byte_maps_every_code);
     TL_RUN(move_kernels);

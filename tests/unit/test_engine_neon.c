@@ -120,7 +120,7 @@ static bool check_row(const tl_row_kernel *k, const tl_cvt *cv, const uint8_t *s
 {
     unsigned es = bytes_of(k->sdt), ed = bytes_of(k->ddt);
     memset(out, 0xA5, len * ed + 64);
-    k->fn(src + off * es, out, len, cv);
+    k->fn(src + off * es, 0, out, 0, 1, len, cv);
     for (size_t i = 0; i < len; i++) {
         uint64_t raw = tl_load_raw(src + (off + i) * es, 0, es * 8);
         tl_store_raw(want, (int64_t)i * ed * 8, ed * 8, tl_elem_convert_raw(&cv->op, raw));
@@ -130,7 +130,7 @@ static bool check_row(const tl_row_kernel *k, const tl_cvt *cv, const uint8_t *s
         if (inplace) { /* equal element sizes: src may be dst (kernels.h) */
             if (es != ed) break;
             memcpy(out, src + off * es, len * es);
-            k->fn(out, out, len, cv);
+            k->fn(out, 0, out, 0, 1, len, cv);
         }
         for (size_t i = 0; i < len * ed + 64; i++)
             if (out[i] != want[i]) {

@@ -134,7 +134,7 @@ TL_TEST(every_kernel_every_isa)
                 tl_cvt cv;
                 tl_cvt_init_dt(&cv, (tl_dtype)kr->sdt, &q, TL_F32, NULL);
                 if (!cv.fast) continue;
-                kr->fn(src, (uint8_t *)out, (size_t)n, &cv);
+                kr->fn(src, 0, (uint8_t *)out, 0, 1, (size_t)n, &cv);
                 for (int i = 0; i < n; i++) {
                     float want = mode ? quotient_value(lo + i, zp, scales[s]) : runtime_value(lo + i, zp, scales[s]);
                     if (bits(out[i]) != bits(want)) {

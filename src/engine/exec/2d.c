@@ -201,11 +201,13 @@ static void t2d_tiles(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
              * of an NHWC image: rows of 3) converts in one call, not m rows */
             if (ps->x.t2d.convert_first) {
                 if (in->ss == (ptrdiff_t)(m1 * cv->es))
-                    ps->row->fn(s, tmp, m0 * m1, cv);
+                    ps->row->fn(s, 0, tmp, 0, 1, m0 * m1, cv);
+                else if (!ahead)
+                    ps->row->fn(s, in->ss, tmp, (ptrdiff_t)(m1 * cv->ed), m0, m1, cv);
                 else
                     for (size_t r = 0; r < m0; r++) {
-                        if (ahead) prefetch_l2(s + (ptrdiff_t)r * in->ss + 2 * m1 * cv->es, m1 * cv->es);
-                        ps->row->fn(s + (ptrdiff_t)r * in->ss, tmp + r * m1 * cv->ed, m1, cv);
+                        prefetch_l2(s + (ptrdiff_t)r * in->ss + 2 * m1 * cv->es, m1 * cv->es);
+                        ps->row->fn(s + (ptrdiff_t)r * in->ss, 0, tmp + r * m1 * cv->ed, 0, 1, m1, cv);
                     }
                 if (cv->stream) { /* move into L1, then stream each row out */
                     size_t rb = m0 * cv->ed;
@@ -221,8 +223,7 @@ static void t2d_tiles(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
                 if (out->ds == (ptrdiff_t)(m0 * cv->ed))
                     tl_copy_or_convert_row(p, ps, tmp, d, m0 * m1);
                 else
-                    for (size_t r = 0; r < m1; r++)
-                        tl_copy_or_convert_row(p, ps, tmp + r * m0 * cv->es, d + (ptrdiff_t)r * out->ds, m0);
+                    tl_copy_or_convert_rows(p, ps, tmp, (ptrdiff_t)(m0 * cv->es), d, out->ds, m1, m0);
             }
         }
     }

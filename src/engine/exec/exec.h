@@ -107,7 +107,17 @@ static inline void tl_row_plain(const tl_plan *p, const tl_pass *ps, const uint8
 {
     const tl_cvt *cv = &p->cv;
     if (cv->path == TL_EP_COPY) memcpy(d, s, n * cv->es);
-    else ps->row->fn(s, d, n, cv);
+    else ps->row->fn(s, 0, d, 0, 1, n, cv);
+}
+
+/* Whether a destination row of n elements is streamed: long rows only, when
+ * the plan streams. A short row's partial end lines, shared with the next
+ * row and its zero padding, mix plain and non-temporal stores on one line (a
+ * padded u8 copy with rows of 1214 bytes measured 5-10% slower streamed;
+ * 4 KiB segments of dequantized planes faster). */
+static inline bool tl_streams_row(const tl_plan *p, size_t n)
+{
+    return p->cv.stream && n * p->cv.ed >= p->machine.stream_row_bytes;
 }
 
 /* The same into the destination, streamed when the plan streams. */
@@ -115,11 +125,7 @@ static inline void tl_copy_or_convert_row(const tl_plan *p, const tl_pass *ps, c
                                           uint8_t *d, size_t n)
 {
     const tl_cvt *cv = &p->cv;
-    /* long rows only: a short row's partial end lines, shared with the next
-     * row and its zero padding, mix plain and non-temporal stores on one
-     * line (a padded u8 copy with rows of 1214 bytes measured 5-10% slower
-     * streamed; 4 KiB segments of dequantized planes faster) */
-    if (cv->stream && n * cv->ed >= p->machine.stream_row_bytes) {
+    if (tl_streams_row(p, n)) {
         if (cv->path == TL_EP_COPY) {
             p->stream_copy(d, s, n * cv->es);
             return;
@@ -134,6 +140,19 @@ static inline void tl_copy_or_convert_row(const tl_plan *p, const tl_pass *ps, c
         return;
     }
     tl_row_plain(p, ps, s, d, n);
+}
+
+/* Rows of n elements, ss and ds bytes apart: one kernel call for all of them
+ * when they convert with plain stores (the kernel's set-up once), else row
+ * by row. */
+static inline void tl_copy_or_convert_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ptrdiff_t ss,
+                                           uint8_t *d, ptrdiff_t ds, size_t rows, size_t n)
+{
+    if (p->cv.path != TL_EP_COPY && !tl_streams_row(p, n)) {
+        ps->row->fn(s, ss, d, ds, rows, n, &p->cv);
+        return;
+    }
+    for (size_t r = 0; r < rows; r++) tl_copy_or_convert_row(p, ps, s + (ptrdiff_t)r * ss, d + (ptrdiff_t)r * ds, n);
 }
 
 /* Whether the plan's path runs the AVX-512 VBMI kernels (an AVX-512 path on

@@ -38,11 +38,8 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     tl_stage st = tl_stage_of(p, d, (size_t)out->ds);
     for (size_t b = 0, m; b < n; b += m) {
         m = tl_stage_step(&st, n - b);
-        for (int64_t c = 0; c < in->count; c++) {
-            uint8_t *t = tmp + (size_t)c * m * cv->ed;
-            ps->row->fn(s + c * in->ss + b * cv->es, t, m, cv);
-            planes[ps->head + c] = t;
-        }
+        ps->row->fn(s + b * cv->es, in->ss, tmp, (ptrdiff_t)(m * cv->ed), (size_t)in->count, m, cv);
+        for (int64_t c = 0; c < in->count; c++) planes[ps->head + c] = tmp + (size_t)c * m * cv->ed;
         uint8_t *db = d + (ptrdiff_t)b * out->ds;
         k->fn(planes, tl_where_to(p, db, out_tile), m, 0); /* out->ds is the pixel: one range */
         tl_flush(p, db, out_tile, m * (size_t)out->ds);

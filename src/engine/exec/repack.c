@@ -148,7 +148,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
             m = tl_stage_step(&st, n - b);
             uint8_t *db = d + (ptrdiff_t)b * out->ds;
             k->fn(s + b * (size_t)in->count, tmp, m, 0);
-            ps->row->fn(tmp, tl_where_to(p, db, out_tile), m * lanes, cv);
+            ps->row->fn(tmp, 0, tl_where_to(p, db, out_tile), 0, 1, m * lanes, cv);
             tl_flush(p, db, out_tile, m * lanes);
         }
         return;
@@ -157,7 +157,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     for (size_t b = 0, m; b < n; b += m) {
         m = tl_stage_step(&st, n - b);
         uint8_t *db = d + (ptrdiff_t)b * out->ds;
-        ps->row->fn(s + b * (size_t)in->count * cv->es, tmp, m * (size_t)in->count, cv);
+        ps->row->fn(s + b * (size_t)in->count * cv->es, 0, tmp, 0, 1, m * (size_t)in->count, cv);
         k->fn(tmp, tl_where_to(p, db, out_tile), m, 0);
         tl_flush(p, db, out_tile, m * (size_t)out->ds);
     }

@@ -18,11 +18,13 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     tl_zero_elems(cv, d, ps->head);
     uint8_t *d0 = d + ps->head * cv->ed;
     d = d0;
-    for (int64_t k = 0; k < in->count; k++, s += in->ss, d += in->ds) {
-        if (cv->path == TL_EP_COPY) memcpy(d, s, cv->es);
-        else if (ps->row) ps->row->fn(s, d, 1, cv);
-        else tl_elem_convert(&cv->op, s, 0, d, 0);
-    }
+    if (cv->path != TL_EP_COPY && ps->row) /* rows of one element */
+        ps->row->fn(s, in->ss, d, in->ds, (size_t)in->count, 1, cv);
+    else
+        for (int64_t k = 0; k < in->count; k++, s += in->ss, d += in->ds) {
+            if (cv->path == TL_EP_COPY) memcpy(d, s, cv->es);
+            else tl_elem_convert(&cv->op, s, 0, d, 0);
+        }
     tl_zero_elems(cv, d0 + in->count * cv->ed, ps->tail);
 }
 

@@ -19,20 +19,24 @@ TL_VBMI static inline __m512i lut_step(__m512i x, __m512i t0, __m512i t1, __m512
     return _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), lo, hi);
 }
 
-void tl_x8_lut_ukernel__avx512vbmi(const void *src, void *dst, size_t n, const tl_cvt *cv);
-TL_VBMI void tl_x8_lut_ukernel__avx512vbmi(const void *src, void *dst, size_t n, const tl_cvt *cv)
+void tl_x8_lut_ukernel__avx512vbmi(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,
+                                   const tl_cvt *cv);
+TL_VBMI void tl_x8_lut_ukernel__avx512vbmi(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows,
+                                           size_t n, const tl_cvt *cv)
 {
-    const uint8_t *s = (const uint8_t *)src;
-    uint8_t *d = (uint8_t *)dst;
     const __m512i t0 = _mm512_loadu_si512(cv->lut), t1 = _mm512_loadu_si512(cv->lut + 64);
     const __m512i t2 = _mm512_loadu_si512(cv->lut + 128), t3 = _mm512_loadu_si512(cv->lut + 192);
-    size_t i = 0;
-    for (; i + 64 <= n; i += 64)
-        _mm512_storeu_si512(d + i, lut_step(_mm512_loadu_si512(s + i), t0, t1, t2, t3));
-    if (i < n) { /* masked: nothing outside the row is read or written */
-        __mmask64 m = ~0ull >> (64 - (n - i));
-        __m512i x = _mm512_maskz_loadu_epi8(m, s + i);
-        _mm512_mask_storeu_epi8(d + i, m, lut_step(x, t0, t1, t2, t3));
+    for (size_t r = 0; r < rows; r++) {
+        const uint8_t *s = (const uint8_t *)src + (ptrdiff_t)r * ss;
+        uint8_t *d = (uint8_t *)dst + (ptrdiff_t)r * ds;
+        size_t i = 0;
+        for (; i + 64 <= n; i += 64)
+            _mm512_storeu_si512(d + i, lut_step(_mm512_loadu_si512(s + i), t0, t1, t2, t3));
+        if (i < n) { /* masked: nothing outside the row is read or written */
+            __mmask64 m = ~0ull >> (64 - (n - i));
+            __m512i x = _mm512_maskz_loadu_epi8(m, s + i);
+            _mm512_mask_storeu_epi8(d + i, m, lut_step(x, t0, t1, t2, t3));
+        }
     }
 }
 #endif

@@ -365,10 +365,11 @@ TL_NI void row(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, uint8_t *dp
         const nk k = *kp;                                                                           \
         for (size_t b = 0; b < nb; b++) step16(S, D, &k, sp + b * 16 * tl_p_size(S), dp + b * 16 * tl_p_size(D), cv); \
     }                                                                                               \
-    void fn(const void *src, void *dst, size_t n, const tl_cvt *cv);                                \
-    void fn(const void *src, void *dst, size_t n, const tl_cvt *cv)                                 \
+    void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n, const tl_cvt *cv); \
+    void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n, const tl_cvt *cv)  \
     {                                                                                               \
-        row(S, D, blocks_fn, (const uint8_t *)src, (uint8_t *)dst, n, cv);                          \
+        for (size_t r = 0; r < rows; r++)                                                           \
+            row(S, D, blocks_fn, (const uint8_t *)src + (ptrdiff_t)r * ss, (uint8_t *)dst + (ptrdiff_t)r * ds, n, cv); \
     }
 
 TL_NEON_ROW(tl_u8_u8_convert_ukernel__neon, tl_neon_blocks_u8_u8, TL_U8, TL_U8)

@@ -3,13 +3,15 @@
 #include "kernels/convert/pipeline.h"
 
 #define TL_SCALAR_ROW(fn, S, D)                                                                \
-    void fn(const void *src, void *dst, size_t n, const tl_cvt *cv);                          \
-    void fn(const void *src, void *dst, size_t n, const tl_cvt *cv)                           \
+    void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n, const tl_cvt *cv); \
+    void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n, const tl_cvt *cv)  \
     {                                                                                         \
-        const uint8_t *sp = (const uint8_t *)src;                                             \
-        uint8_t *dp = (uint8_t *)dst;                                                         \
-        const size_t es = tl_p_size(S), ed = tl_p_size(D);                    \
-        for (size_t i = 0; i < n; i++) tl_p_store(cv, D, dp + i * ed, tl_p_load(cv, S, sp + i * es)); \
+        const size_t es = tl_p_size(S), ed = tl_p_size(D);                                    \
+        for (size_t r = 0; r < rows; r++) {                                                   \
+            const uint8_t *sp = (const uint8_t *)src + (ptrdiff_t)r * ss;                     \
+            uint8_t *dp = (uint8_t *)dst + (ptrdiff_t)r * ds;                                 \
+            for (size_t i = 0; i < n; i++) tl_p_store(cv, D, dp + i * ed, tl_p_load(cv, S, sp + i * es)); \
+        }                                                                                     \
     }
 
 TL_SCALAR_ROW(tl_u8_u8_convert_ukernel__scalar, TL_U8, TL_U8)
@@ -51,10 +53,14 @@ TL_SCALAR_ROW(tl_f32_f32_convert_ukernel__scalar, TL_F32, TL_F32)
 
 /* 8-bit -> 8-bit through the plan's table (cv->lut8, engine/cvt.c). In
  * place is fine: each byte is read before it is written. */
-void tl_x8_lut_ukernel__scalar(const void *src, void *dst, size_t n, const tl_cvt *cv);
-void tl_x8_lut_ukernel__scalar(const void *src, void *dst, size_t n, const tl_cvt *cv)
+void tl_x8_lut_ukernel__scalar(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,
+                               const tl_cvt *cv);
+void tl_x8_lut_ukernel__scalar(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,
+                               const tl_cvt *cv)
 {
-    const uint8_t *s = (const uint8_t *)src;
-    uint8_t *d = (uint8_t *)dst;
-    for (size_t i = 0; i < n; i++) d[i] = cv->lut[s[i]];
+    for (size_t r = 0; r < rows; r++) {
+        const uint8_t *s = (const uint8_t *)src + (ptrdiff_t)r * ss;
+        uint8_t *d = (uint8_t *)dst + (ptrdiff_t)r * ds;
+        for (size_t i = 0; i < n; i++) d[i] = cv->lut[s[i]];
+    }
 }
