@@ -20,7 +20,7 @@
 #include "kernels/convert/affine8_neon.h"
 #include "kernels/move/move.h" /* the f16 rows kernels' declarations */
 
-/* Rows at least this long (8-bit to 8-bit) use the table. */
+/* Calls of at least this many elements (8-bit to 8-bit) build and use a table. */
 #define TL_NEON_LUT_MIN 512
 
 /* ---- the row's constants -------------------------------------------------------------- */
@@ -321,40 +321,55 @@ static void lut_apply(const uint8_t *lut, const uint8_t *sp, uint8_t *dp, size_t
 /* ---- the row ---------------------------------------------------------------------------- */
 typedef void (*tl_blocks_fn)(const nk *k, const uint8_t *sp, uint8_t *dp, size_t nblocks, const tl_cvt *cv);
 
-TL_NI void row(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, uint8_t *dp, size_t n, const tl_cvt *cv)
+/* Rows of n elements (kernels.h tl_row_fn): the choice of method and its
+ * constants once per call, then every row. */
+TL_NI void rows_of(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds,
+                   size_t rows, size_t n, const tl_cvt *cv)
 {
     const size_t es = tl_p_size(S), ed = tl_p_size(D);
     nk k;
-    if (cv->path == TL_EP_INT && int_row(S, D, sp, dp, n, cv)) return;
+    if (!rows) return;
+    if (cv->path == TL_EP_INT && int_row(S, D, sp, dp, n, cv)) {
+        for (size_t r = 1; r < rows; r++) int_row(S, D, sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n, cv);
+        return;
+    }
     const int map = es == 1 && ed == 1 ? tl_map8_of(cv) : -1;
+    const uint8_t *lut = NULL;
+    uint8_t built[256];
     if (affine8_pays(cv, map)) {
-        tl_affine8_row__neon(sp, dp, n, cv, map);
+        for (size_t r = 0; r < rows; r++)
+            tl_affine8_row__neon(sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n, cv, map);
         return;
     }
 #if TL_NEON_A64
-    if (cv->lut8) { /* the plan's table (engine/cvt.c): four tbl steps per 16 bytes */
-        lut_apply(cv->lut, sp, dp, n);
-        return;
-    }
+    if (cv->lut8) lut = cv->lut; /* the plan's table (engine/cvt.c): four tbl steps per 16 bytes */
 #endif
-    if (!nk_init(&k, cv)) {
-        scalar_elems(S, D, sp, dp, n, cv);
+    if (!lut && !nk_init(&k, cv)) {
+        for (size_t r = 0; r < rows; r++)
+            scalar_elems(S, D, sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n, cv);
         return;
     }
-    if (es == 1 && ed == 1 && n >= TL_NEON_LUT_MIN) {
-        uint8_t codes[256], lut[256];
+    if (!lut && es == 1 && ed == 1 && n * rows >= TL_NEON_LUT_MIN) { /* the call's own table */
+        uint8_t codes[256];
         for (int c = 0; c < 256; c++) codes[c] = (uint8_t)c;
-        blocks(&k, codes, lut, 16, cv);
-        lut_apply(lut, sp, dp, n);
-        return;
+        blocks(&k, codes, built, 16, cv);
+        lut = built;
     }
-    size_t nb = n / 16, i = nb * 16;
-    blocks(&k, sp, dp, nb, cv);
-    if (i < n) {
-        uint8_t tin[64] = {0}, tout[64];
-        memcpy(tin, sp + i * es, (n - i) * es);
-        blocks(&k, tin, tout, 1, cv);
-        memcpy(dp + i * ed, tout, (n - i) * ed);
+    for (size_t r = 0; r < rows; r++) {
+        const uint8_t *s = sp + (ptrdiff_t)r * ss;
+        uint8_t *d = dp + (ptrdiff_t)r * ds;
+        if (lut) {
+            lut_apply(lut, s, d, n);
+            continue;
+        }
+        size_t nb = n / 16, i = nb * 16;
+        blocks(&k, s, d, nb, cv);
+        if (i < n) {
+            uint8_t tin[64] = {0}, tout[64];
+            memcpy(tin, s + i * es, (n - i) * es);
+            blocks(&k, tin, tout, 1, cv);
+            memcpy(d + i * ed, tout, (n - i) * ed);
+        }
     }
 }
 
@@ -368,8 +383,7 @@ TL_NI void row(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, uint8_t *dp
     void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n, const tl_cvt *cv); \
     void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n, const tl_cvt *cv)  \
     {                                                                                               \
-        for (size_t r = 0; r < rows; r++)                                                           \
-            row(S, D, blocks_fn, (const uint8_t *)src + (ptrdiff_t)r * ss, (uint8_t *)dst + (ptrdiff_t)r * ds, n, cv); \
+        rows_of(S, D, blocks_fn, (const uint8_t *)src, ss, (uint8_t *)dst, ds, rows, n, cv);        \
     }
 
 TL_NEON_ROW(tl_u8_u8_convert_ukernel__neon, tl_neon_blocks_u8_u8, TL_U8, TL_U8)
