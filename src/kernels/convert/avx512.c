@@ -132,22 +132,6 @@ TL_X86_ROW(tl_f32_f32_convert_ukernel__avx512, TL_F32, TL_F32)
  * move family: kernels/move/avx512vbmi.c.) */
 #define TL_VBMI_CVT __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
 
-/* ---- the fused kernels' conversion mode --------------------------------------
- * Plain codes (16 + rounding) or quantized (the rounding), a constant in
- * each instance of a fused kernel's body: its dozens of conversions a step
- * then test nothing (a runtime mode was tested per vector: NCHW f32 ->
- * NCHW16c i8 at 256 KiB, 0.43 against 0.55x memcpy before the dispatch). */
-static inline int q8_mode(const tl_cvt *cv) { return (plain_u8(cv, cv->ddt) ? 16 : 0) + cv->round; }
-#define TL_Q8_DISPATCH(q8, BODY)                                                                              \
-    do {                                                                                                     \
-        switch (q8) {                                                                                        \
-        case 16 + TL_ROUND_EVEN: BODY(16 + TL_ROUND_EVEN); break;                                            \
-        case 16 + TL_ROUND_ZERO: BODY(16 + TL_ROUND_ZERO); break;                                            \
-        case TL_ROUND_ZERO: BODY(TL_ROUND_ZERO); break;                                                      \
-        case TL_ROUND_AWAY: BODY(TL_ROUND_AWAY); break;                                                      \
-        default: BODY(TL_ROUND_EVEN); break;                                                                 \
-        }                                                                                                    \
-    } while (0)
 
 /* ---- f16 -> 8-bit fused with the line gather (move.h: tl_px_lines) ----------
  * kDLA_HWC4 f16 into an RGB image: 16 pixels of 4 halves a group, converted
@@ -165,7 +149,7 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline __m512i f16_group(const
         vf x = !part || left >= 32 ? ld_f16(s + 32 * v)
                : left <= 0         ? _mm512_setzero_ps()
                                    : _mm512_cvtph_ps(_mm256_maskz_loadu_epi8((__mmask32)tl_first_bits(left), s + 32 * v));
-        q[v] = q8 >= 16 ? quantize8_plain_mode(cv, q8 - 16, x) : quantize8_mode(cv, q8, x);
+        q[v] = quantize8_q8(cv, q8, x);
     }
     vi ab = _mm512_packs_epi32(q[0], q[1]), cd = _mm512_packs_epi32(q[2], q[3]);
     return sgn ? _mm512_packs_epi16(ab, cd) : _mm512_packus_epi16(ab, cd);
@@ -215,7 +199,7 @@ TL_VBMI_CVT void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, ui
         if (rs == 3) f16_lines(s, d, 3, m, L, cv, Q8, nt, slices);                                         \
         if (rs == 4) f16_lines(s, d, 4, m, L, cv, Q8, nt, slices);                                         \
     } while (0)
-    TL_Q8_DISPATCH(q8_mode(cv), TL_F16_LINES);
+    TL_Q8_DISPATCH(q8_mode(cv, cv->ddt), TL_F16_LINES);
 #undef TL_F16_LINES
 }
 /* ---- f32 planes -> 8-bit packed 3-channel pixels (AVX-512 VBMI) ----------------
@@ -235,7 +219,7 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline __m512i f32_plane64(con
         vf x = !part || left >= 16 ? _mm512_loadu_ps(p + 16 * v)
                : left <= 0         ? _mm512_setzero_ps()
                                    : _mm512_maskz_loadu_ps((__mmask16)tl_first_bits(left), p + 16 * v);
-        q[v] = q8 >= 16 ? quantize8_plain_mode(cv, q8 - 16, x) : quantize8_mode(cv, q8, x);
+        q[v] = quantize8_q8(cv, q8, x);
     }
     vi ab = _mm512_packs_epi32(q[0], q[1]), cd = _mm512_packs_epi32(q[2], q[3]);
     return sgn ? _mm512_packs_epi16(ab, cd) : _mm512_packus_epi16(ab, cd);
@@ -309,7 +293,7 @@ TL_VBMI_CVT void tl_f32_x8_interleave3_ukernel__avx512vbmi(const uint8_t *const 
     const tl_cvt cv_local = *cv_in, *cv = &cv_local;
     const float *pl[3] = {(const float *)planes[0], (const float *)planes[1], (const float *)planes[2]};
 #define TL_F32_ILV3(Q8) f32_ilv3(pl, d, n, stream, cv, Q8)
-    TL_Q8_DISPATCH(q8_mode(cv), TL_F32_ILV3);
+    TL_Q8_DISPATCH(q8_mode(cv, cv->ddt), TL_F32_ILV3);
 #undef TL_F32_ILV3
 }
 /* ---- 16 f32 planes -> one 16-channel block of 8-bit pixels (AVX-512 VBMI) ------
@@ -395,7 +379,7 @@ TL_VBMI_CVT void tl_f32_x8_block16_ukernel__avx512vbmi(const uint8_t *planes, si
 {
     const tl_cvt cv_local = *cv_in, *cv = &cv_local;
 #define TL_F32_BLOCK16(Q8) f32_block16((const float *)planes, plane_stride / 4, d, n, stream, cv, Q8)
-    TL_Q8_DISPATCH(q8_mode(cv), TL_F32_BLOCK16);
+    TL_Q8_DISPATCH(q8_mode(cv, cv->ddt), TL_F32_BLOCK16);
 #undef TL_F32_BLOCK16
 }
 /* ---- one 16-channel block of 8-bit pixels -> 16 f32 planes (AVX-512 VBMI) ------
