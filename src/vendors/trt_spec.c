@@ -249,11 +249,11 @@ static void explain_strides(const tl_desc *d, const tl_trt_runtime *rt, tl_strbu
 }
 
 /* Row bytes of kDLA_HWC4 under the developer guide's misreading (W rounded
- * to a multiple of align/elementSize, dropping /C'): N15, 4x too big for C'=4. */
-static int64_t hwc4_misread_row(int64_t w, int64_t cp, int64_t es, int align)
+ * to a multiple of align/elementSize, dropping /C'): N15, 4x too big for C'=4.
+ * es >= 1; false when a product overflows int64. */
+static bool hwc4_misread_row(int64_t w, int64_t px, int64_t es, int align, int64_t *row)
 {
-    int64_t unit = align / es;
-    return (w + unit - 1) / unit * unit * cp * es; /* W <= 8192 on DLA: no overflow */
+    return tl_rup_ok(w, align / es, row) && tl_mul_ok(*row, px, row);
 }
 
 static void explain_hwc4(const tl_desc *d, bool xavier, tl_strbuf *sb)
@@ -261,10 +261,26 @@ static void explain_hwc4(const tl_desc *d, bool xavier, tl_strbuf *sb)
     int align = xavier ? 32 : 64;
     int64_t w = d->dims[d->rank - 1], c = d->dims[d->rank - 3], cp = c == 1 ? 1 : 4;
     int64_t es = tl_dtype_bits((tl_dtype)d->dtype) / 8, row = tl_trt_only_axis(d, d->rank - 2)->stride_bits / 8;
+    /* Explain checks only the map (no rebuild), so a kDLA_HWC4 tag may sit on
+     * a 4-bit type (es = 0, the DLA takes kHALF and kINT8) or on a W the map
+     * bounds but the DLA's 8192 does not: each printed product is checked. */
+    int64_t px = cp * es, bytes, misread; /* cp <= 4, es <= 8 */
+    if (es == 0) {
+        tl_sb_printf(sb, " The %s element has no whole byte size, so the kDLA_HWC4 row rules (in elementSize bytes) do "
+                     "not apply; no runtime reports such a tensor (DLA takes kHALF or kINT8).",
+                     tl_dtype_name((tl_dtype)d->dtype));
+        return;
+    }
+    if (!tl_mul_ok(w, px, &bytes) || !hwc4_misread_row(w, px, es, align, &misread)) {
+        tl_sb_printf(sb, " With W=%lld, W*C'*elementSize (or the row rounded up from it) overflows int64, not a tensor "
+                     "the runtime reports (DLA limits W to %d).", (long long)w, TL_TRT_DLA_MAX_CHW);
+        return;
+    }
     tl_sb_printf(sb, " C=%lld is stored as C'=%lld lane%s per pixel; a row of W=%lld pixels (%lld bytes) takes %lld bytes: the header's roundUp(W, %d/C'/elementSize) pixels, i.e. the row rounded up to %d bytes.",
-                 (long long)c, (long long)cp, cp == 1 ? "" : "s", (long long)w, (long long)(w * cp * es), (long long)row, align, align);
+                 (long long)c, (long long)cp, cp == 1 ? "" : "s", (long long)w, (long long)bytes, (long long)row, align,
+                 align);
     tl_sb_printf(sb, " The developer guide's \"multiple of %d/elementSize\" reading would give %lld-byte rows; tlayout follows the header.",
-                 align, (long long)hwc4_misread_row(w, cp, es, align));
+                 align, (long long)misread);
 }
 
 static void explain_dla(const tl_desc *d, const fmt_info *f, tl_strbuf *sb)
