@@ -75,12 +75,18 @@ static tl_status format(const tl_desc *d, tl_strbuf *sb)
     int k = d->vendor_format;
     if (k < 1 || k > NKINDS) return tl_fail(TL_ERR_UNSUPPORTED, "yuv descriptor with unknown kind %d", k);
     tl_sb_printf(sb, "yuv.%s:u8:3x%lldx%lld", kinds[k], (long long)d->dims[1], (long long)d->dims[2]);
+    /* Only the map is valid, not the yuv fields: dims[2] may lie past the rank
+     * (any value) or past the builder's 1..2^57, and vendor_params anywhere in
+     * 0..INT64_MAX. Such text fails the round trip; its arithmetic must not
+     * overflow first. */
     if (k >= TL_YUV_YUYV) {
-        if (d->vendor_params[0] != packed_pitch(d->dims[2])) tl_sb_printf(sb, ":pitch=%lld", (long long)d->vendor_params[0]);
+        if (d->dims[2] < 1 || d->dims[2] > INT64_MAX / 64 || d->vendor_params[0] != packed_pitch(d->dims[2]))
+            tl_sb_printf(sb, ":pitch=%lld", (long long)d->vendor_params[0]);
         return TL_OK;
     }
     if (d->vendor_params[0] != d->dims[2]) tl_sb_printf(sb, ":pitch=%lld", (long long)d->vendor_params[0]);
-    int64_t derived_uv = k == TL_YUV_I420 ? (d->vendor_params[0] + 1) / 2 : d->vendor_params[0];
+    /* ceil(pitch/2) without pitch + 1 */
+    int64_t derived_uv = k == TL_YUV_I420 ? d->vendor_params[0] / 2 + d->vendor_params[0] % 2 : d->vendor_params[0];
     if (d->vendor_params[2] != derived_uv) tl_sb_printf(sb, ":uvpitch=%lld", (long long)d->vendor_params[2]);
     int64_t packed; /* the chroma offset of a packed image (0 in the spec) */
     if (!tl_mul_ok(d->dims[1], d->vendor_params[0], &packed) || d->vendor_params[1] != packed)
