@@ -596,6 +596,9 @@ static tl_status infer_vector(const tl_desc *d, int *v, int64_t *V)
             if (b == a || y->dim != x->dim) continue;
             if (y->block != 1 || y->extent != x->block || y->stride_bits != eb || *v >= 0)
                 return export_fail("more than one blocked dim, or an inner block that is not contiguous", x->dim);
+            if (x->block > INT32_MAX) /* getComponentsPerElement() is an int32_t */
+                return export_fail("a block of more than 2147483647 elements (componentsPerElement is an int32)",
+                                   x->dim);
             *v = x->dim;
             *V = x->block;
         }

@@ -188,6 +188,17 @@ static void expect_export(const tl_desc *d, const char *msg)
     CHECK(memcmp(&s, &sb, sizeof s) == 0);
 }
 
+/* aBc(V)b:u8:1xVx1 with any V: aBc4b's axes {a, B/V, c, b} stretched. */
+static void blocked_by_hand(tl_desc *d, int64_t v)
+{
+    REQUIRE_STATUS(tl_desc_parse(d, "aBc4b:u8:1x4x1"), TL_OK);
+    tl_axis *ax = d->planes[0].axes;
+    d->dims[1] = ax[1].block = ax[3].extent = v;
+    ax[0].stride_bits = ax[1].stride_bits = ax[2].stride_bits = 8 * v;
+    d->size_bytes = v;
+    REQUIRE_STATUS(tl_desc_validate(d), TL_OK);
+}
+
 TL_TEST(runtime_info_not_expressible)
 {
     tl_desc d;
@@ -203,6 +214,13 @@ TL_TEST(runtime_info_not_expressible)
     tl_trt_runtime rt;
     CHECK_STATUS(tl_trt_runtime_info(&d, &rt), TL_OK); /* vectorized, V=4 */
     CHECK_EQ_I64(rt.components_per_element, 4);
+    /* blocks around TensorRT's int32 componentsPerElement (the spec grammar
+     * stops at 10^8: built by hand, never allocated) */
+    blocked_by_hand(&d, INT64_C(1) << 31);
+    expect_export(&d, "dims[1]: a block of more than 2147483647 elements (componentsPerElement is an int32)");
+    blocked_by_hand(&d, INT32_MAX);
+    CHECK_STATUS(tl_trt_runtime_info(&d, &rt), TL_OK);
+    CHECK_EQ_I64(rt.components_per_element, INT32_MAX);
     REQUIRE_STATUS(tl_desc_parse(&d, "ABCDEFGHI:u8:1x1x1x1x1x1x1x1x2"), TL_OK);
     expect_export(&d, "rank=9: TensorRT Dims hold at most 8");
     REQUIRE_STATUS(tl_desc_parse(&d, "NCHW:u8:1x3x4x5"), TL_OK);
