@@ -139,11 +139,11 @@ TL_FN void stage_out(const tl_cvt *cv, int D, uint8_t *p, vf x)
 
 #include "kernels/convert/affine8_x86.h"
 
-/* ---- 8-bit codes: the mode a constant -----------------------------------------
- * Plain codes (16 + rounding) or quantized (the rounding), a constant in
- * each instance of a loop over many conversions: it then tests nothing per
- * step (a runtime mode was tested per vector: NCHW f32 -> NCHW16c i8 at
- * 256 KiB, 0.43 against 0.55x memcpy before the dispatch). */
+/* ---- 8-bit codes: the mode -------------------------------------------------------
+ * Plain codes (16 + rounding) or quantized (the rounding). The fused kernels
+ * make it a constant in each instance of their bodies (TL_Q8_DISPATCH): their
+ * dozens of conversions a step then test nothing (tested per vector: NCHW
+ * f32 -> NCHW16c i8 at 256 KiB, 0.43 against 0.55x memcpy before). */
 TL_FN int q8_mode(const tl_cvt *cv, int D) { return (plain_u8(cv, D) ? 16 : 0) + cv->round; }
 #define TL_Q8_DISPATCH(q8, BODY)                                                                              \
     do {                                                                                                     \
@@ -188,12 +188,17 @@ __attribute__((always_inline)) TL_FN void rows_tails(const uint8_t *sp, ptrdiff_
     }
 }
 
-/* 8-bit codes in mode q8 (a constant), 4 vectors a step through one pack
- * network */
-__attribute__((always_inline)) TL_FN void rows8(const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds,
-                                                size_t rows, size_t n, const tl_cvt *cv, int S, int D, int q8)
+/* Rows of the f32 pipeline; S and D are constants (always inlined into each
+ * kernel), cv a local copy of the constants. 8-bit codes go 4 vectors a step
+ * through one pack network, their mode (q8_mode) tested per step, a branch
+ * that always goes the same way: instances with the mode a constant
+ * (TL_Q8_DISPATCH) measured 3 % on quantize NCHW f32 -> NHWC i8 C = 64 at
+ * 256 KiB for 160 KB more code. */
+__attribute__((always_inline)) TL_FN void pipeline_rows(const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds,
+                                                        size_t rows, size_t n, const tl_cvt *cv, int S, int D)
 {
-    const size_t es = tl_p_size(S);
+    const size_t es = tl_p_size(S), ed = tl_p_size(D);
+    const int q8 = q8_mode(cv, D);
     for (size_t r = 0; r < rows; r++) {
         const uint8_t *s = sp + (ptrdiff_t)r * ss;
         uint8_t *d = dp + (ptrdiff_t)r * ds;
@@ -201,42 +206,26 @@ __attribute__((always_inline)) TL_FN void rows8(const uint8_t *sp, ptrdiff_t ss,
         for (; i + 4 * W <= n; i += 4 * W) {
             vf a = stage_in(cv, S, s + i * es), b = stage_in(cv, S, s + (i + W) * es);
             vf c = stage_in(cv, S, s + (i + 2 * W) * es), e = stage_in(cv, S, s + (i + 3 * W) * es);
-            st4_8(d + i, quantize8_q8(cv, q8, a), quantize8_q8(cv, q8, b), quantize8_q8(cv, q8, c),
-                  quantize8_q8(cv, q8, e), D == TL_I8);
+            if (D == TL_U8 || D == TL_I8) {
+                st4_8(d + i, quantize8_q8(cv, q8, a), quantize8_q8(cv, q8, b), quantize8_q8(cv, q8, c),
+                      quantize8_q8(cv, q8, e), D == TL_I8);
+                continue;
+            }
+            stage_out(cv, D, d + i * ed, a);
+            stage_out(cv, D, d + (i + W) * ed, b);
+            stage_out(cv, D, d + (i + 2 * W) * ed, c);
+            stage_out(cv, D, d + (i + 3 * W) * ed, e);
         }
         row_vectors(s, d, i, n, cv, S, D);
     }
     rows_tails(sp, ss, dp, ds, rows, n, cv, S, D);
 }
 
-/* Rows of the f32 pipeline; S and D are constants (always inlined into each
- * kernel), cv a local copy of the constants. */
-#define TL_ROWS8(q8) rows8(sp, ss, dp, ds, rows, n, cv, S, D, q8)
-__attribute__((always_inline)) TL_FN void pipeline_rows(const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds,
-                                                        size_t rows, size_t n, const tl_cvt *cv, int S, int D)
-{
-    const size_t es = tl_p_size(S), ed = tl_p_size(D);
-    if (D == TL_U8 || D == TL_I8) {
-        TL_Q8_DISPATCH(q8_mode(cv, D), TL_ROWS8);
-        return;
-    }
-    for (size_t r = 0; r < rows; r++) {
-        const uint8_t *s = sp + (ptrdiff_t)r * ss;
-        uint8_t *d = dp + (ptrdiff_t)r * ds;
-        size_t i = 0;
-        for (; i + 4 * W <= n; i += 4 * W)
-            for (size_t v = 0; v < 4; v++) stage_out(cv, D, d + (i + v * W) * ed, stage_in(cv, S, s + (i + v * W) * es));
-        row_vectors(s, d, i, n, cv, S, D);
-    }
-    rows_tails(sp, ss, dp, ds, rows, n, cv, S, D);
-}
-#undef TL_ROWS8
-
 /* The kernel (kernels.h tl_row_fn): rows of n elements. The set-up (the
- * constants' copy, the mode, the broadcasts) is done once per call, not per
- * row: an L1 tile's 64 rows of 256 floats in one call, with the mode a
- * constant and the tails after the rows, take NCHW f32 -> NHWC i8, C = 64,
- * 256 KiB from 0.42 to 0.49x memcpy (AVX-512, Zen 4; 64 calls before). */
+ * constants' copy, the broadcasts) is done once per call, not per row: an
+ * L1 tile's 64 rows of 256 floats in one call, with the tails after the
+ * rows, take NCHW f32 -> NHWC i8, C = 64, 256 KiB from 0.42 to 0.48x memcpy
+ * (AVX-512, Zen 4; 64 calls before). */
 #define TL_X86_ROW(fn, S, D)                                                                    \
     void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n, const tl_cvt *cv); \
     TL_KERNEL void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,          \
