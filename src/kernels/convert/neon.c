@@ -328,6 +328,7 @@ TL_NI void rows_of(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, ptrdiff
 {
     const size_t es = tl_p_size(S), ed = tl_p_size(D);
     nk k;
+    memset(&k, 0, sizeof k); /* set only where no table is used (GCC -O3 cannot see that) */
     if (!rows) return;
     if (cv->path == TL_EP_INT && int_row(S, D, sp, dp, n, cv)) {
         for (size_t r = 1; r < rows; r++) int_row(S, D, sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n, cv);
