@@ -328,42 +328,39 @@ TL_NI void rows_of(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, ptrdiff
 {
     const size_t es = tl_p_size(S), ed = tl_p_size(D);
     nk k;
-    memset(&k, 0, sizeof k); /* set only where no table is used (GCC -O3 cannot see that) */
     if (!rows) return;
     if (cv->path == TL_EP_INT && int_row(S, D, sp, dp, n, cv)) {
         for (size_t r = 1; r < rows; r++) int_row(S, D, sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n, cv);
         return;
     }
     const int map = es == 1 && ed == 1 ? tl_map8_of(cv) : -1;
-    const uint8_t *lut = NULL;
-    uint8_t built[256];
     if (affine8_pays(cv, map)) {
         for (size_t r = 0; r < rows; r++)
             tl_affine8_row__neon(sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n, cv, map);
         return;
     }
 #if TL_NEON_A64
-    if (cv->lut8) lut = cv->lut; /* the plan's table (engine/cvt.c): four tbl steps per 16 bytes */
+    if (cv->lut8) { /* the plan's table (engine/cvt.c): four tbl steps per 16 bytes */
+        for (size_t r = 0; r < rows; r++) lut_apply(cv->lut, sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n);
+        return;
+    }
 #endif
-    if (!lut && !nk_init(&k, cv)) {
+    if (!nk_init(&k, cv)) {
         for (size_t r = 0; r < rows; r++)
             scalar_elems(S, D, sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n, cv);
         return;
     }
-    if (!lut && es == 1 && ed == 1 && n * rows >= TL_NEON_LUT_MIN) { /* the call's own table */
-        uint8_t codes[256];
+    if (es == 1 && ed == 1 && n * rows >= TL_NEON_LUT_MIN) { /* the call's own table */
+        uint8_t codes[256], lut[256];
         for (int c = 0; c < 256; c++) codes[c] = (uint8_t)c;
-        blocks(&k, codes, built, 16, cv);
-        lut = built;
+        blocks(&k, codes, lut, 16, cv);
+        for (size_t r = 0; r < rows; r++) lut_apply(lut, sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n);
+        return;
     }
+    const size_t nb = n / 16, i = nb * 16;
     for (size_t r = 0; r < rows; r++) {
         const uint8_t *s = sp + (ptrdiff_t)r * ss;
         uint8_t *d = dp + (ptrdiff_t)r * ds;
-        if (lut) {
-            lut_apply(lut, s, d, n);
-            continue;
-        }
-        size_t nb = n / 16, i = nb * 16;
         blocks(&k, s, d, nb, cv);
         if (i < n) {
             uint8_t tin[64] = {0}, tout[64];
