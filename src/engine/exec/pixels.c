@@ -20,6 +20,15 @@ static unsigned px_move(int64_t n)
     return 0;
 }
 
+/* A gather of the 3 channels of f16 pixels of 4 halves (kDLA_HWC4 f16, ss =
+ * 8 bytes, a run of rs = 6) into 8-bit codes: the rows kernels that convert
+ * in the register take it (AVX2, AArch64). */
+static inline bool f16_rgb_gather(const tl_cvt *cv, const tl_pass *ps, size_t ss, size_t rs)
+{
+    return ps->x.px.gather && cv->sdt == TL_F16 && (cv->ddt == TL_U8 || cv->ddt == TL_I8) && cv->fast && ss == 8 &&
+           rs == 3 * 2;
+}
+
 /* On a CPU with AVX-512 VBMI (and a plan on that path), one byte permute
  * per 64 bytes moves the pixels: spread into pixels of w bytes whose run of
  * rd bytes starts h bytes in, or gather from pixels of w bytes (a power of 2
@@ -55,11 +64,11 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
 #if defined(__x86_64__) || defined(_M_X64)
     if (!tl_exec_vbmi(p)) return;
     if (w < 1 || w > 64 || (w & (w - 1)) || rd + h > (size_t)w) return;
-    /* f16 pixels of 4 halves into 8-bit RGB in cache: the AVX2 kernel that
-     * converts in the register (choose_shuffle) is faster than the line
-     * gather (kDLA_HWC4 f16 -> RGB u8, 256 KiB, Zen 4: 0.36-0.39 against
-     * 0.31x memcpy); streamed, the line gather's whole-line stores win */
-    if (ps->x.px.gather && p->cv.sdt == TL_F16 && p->cv.ed == 1 && w == 8 && !p->cv.stream) return;
+    /* in cache the AVX2 kernel that converts in the register (choose_shuffle)
+     * is faster than the line gather (kDLA_HWC4 f16 -> RGB u8, 256 KiB, Zen 4:
+     * 0.36 against 0.31x memcpy); streamed, the line gather's whole-line
+     * stores win */
+    if (f16_rgb_gather(&p->cv, ps, (size_t)w, rd) && !p->cv.stream) return;
     if (ps->x.px.gather) choose_lines(p, ps, w, rd);
     /* a gather of 2 pixels a step stores 64 bytes to advance 2 runs: the
      * scalar word moves are faster there (kCHW32: 0.64 against 0.82x memcpy) */
@@ -114,8 +123,7 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
         ps->row = NULL; /* no row conversion runs */
     }
     /* pixels of 4 f16 halves -> RGB u8 or i8, converted in the register */
-    if (ps->x.px.gather && cv->sdt == TL_F16 && (cv->ddt == TL_U8 || cv->ddt == TL_I8) && cv->fast && ss == 8 &&
-        rs == 3 * 2) {
+    if (f16_rgb_gather(cv, ps, ss, rs)) {
         ps->x.px.shuffle = 4;
         ps->kernel_name = "tl_f16_x8_gather4_rows_ukernel__avx2";
         ps->row = NULL;
@@ -143,8 +151,7 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
      * AArch64: Armv7 without neon-fp16 converts f16 in integer code, and its
      * instruction counts did not improve: 3.16 -> 3.25 and 3.75 -> 3.42 per
      * byte at 256 KiB, worse at 4 KiB) */
-    if (ps->x.px.gather && cv->sdt == TL_F16 && (cv->ddt == TL_U8 || cv->ddt == TL_I8) && cv->fast && ss == 8 &&
-        rs == 3 * 2) {
+    if (f16_rgb_gather(cv, ps, ss, rs)) {
         ps->x.px.shuffle = 4;
         ps->kernel_name = "tl_f16_x8_gather4_rows_ukernel__neon";
         ps->row = NULL;
