@@ -46,8 +46,9 @@ static size_t make_source(tl_rng *r, int t, uint8_t *buf, size_t cap_elems)
         0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x00800000u, 0x7F7FFFFFu, 0xFF7FFFFFu,
         0x477FEFFFu, 0x477FF000u, 0x33000000u, 0x387FC000u, 0x3F7F8000u, 0x3F808000u, 0x3F818000u,
     };
-    for (size_t k = 0; k < sizeof specials / sizeof specials[0]; k++, n++) memcpy(buf + 4 * n, &specials[k], 4);
-    for (int k = -300; k <= 300 && n < cap_elems; k++) { /* ties and near-ties around integers */
+    for (size_t k = 0; k < sizeof specials / sizeof specials[0] && n < cap_elems; k++, n++)
+        memcpy(buf + 4 * n, &specials[k], 4);
+    for (int k = -300; k <= 300 && n + 2 <= cap_elems; k++) { /* ties and near-ties around integers */
         float f = (float)k * 0.5f;
         memcpy(buf + 4 * n++, &f, 4);
         f = next_up(f);
