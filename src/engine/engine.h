@@ -122,6 +122,10 @@ const tl_row_kernel *tl_find_row(int isa, tl_dtype s, tl_dtype d);
  * VBMI, Armv7). */
 const tl_row_kernel *tl_find_lut(int isa);
 void tl_registry_luts(const tl_row_kernel **k, size_t *n);
+/* The 4-row form of a row kernel (kernels.h: 4 rows into 4-byte groups) on
+ * this path, or NULL (not every ISA and pair has one). */
+const tl_row_kernel *tl_find_group4(int isa, tl_dtype s, tl_dtype d);
+void tl_registry_group4(const tl_row_kernel **k, size_t *n);
 const tl_t2d_kernel *tl_find_t2d(int isa, unsigned esize, size_t n0, size_t n1);
 const tl_ilv_kernel *tl_find_ilv(int isa, unsigned esize, unsigned c);
 const tl_repack_kernel *tl_find_repack(int isa, unsigned esize, unsigned cs, unsigned h, unsigned t);
@@ -180,6 +184,8 @@ typedef struct tl_pass {
                                            count + tail source rows, fed from an L1 tile whose
                                            extra rows are zero (whole destination rows) */
             uint8_t convert_first;      /* with a conversion: narrow first, then move */
+            uint8_t group4;             /* narrowing through the 4-row form (row is its kernel):
+                                           4-byte groups of 4 source rows, moved as words */
             uint8_t alias;              /* TL_T2D_DST_ALIAS / TL_T2D_SRC_ALIAS for a tiled
                                            transpose whose rows share L1 sets (the policy) */
             uint8_t lut;                /* the conversion in the (de)interleave's register (AVX-512

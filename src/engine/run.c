@@ -34,7 +34,7 @@ static void byte_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
  * of a 2d move whose kernel is not made for its count (transposes,
  * de-interleaves, unpacks: the executor tiles those rows itself), unless
  * the pass converts 16 planes into a 16-channel block in one kernel (made
- * for 16). Of a 3- or 4-node executor's nodes only the rows of 2d rows
+ * for 16) or converts its rows 4 at a time (the 4-row form). Of a 3- or 4-node executor's nodes only the rows of 2d rows
  * and of the rows executors (each row is a kernel row, its gap its own;
  * the chroma executors' pairs and planes are not). Never the innermost
  * node of a pass with fused zeros (its head and tail belong to each whole
@@ -50,8 +50,8 @@ static bool sliceable(const tl_pass *ps, int i)
     int shape = ps->ex == &tl_exec_2d ? ps->x.t2d.k->shape : -1;
     bool unblock16 = ps->ex == &tl_exec_2d && ps->x.t2d.lut == 4;
     if (i == n - 2) return shape != TL_T2D_DILV && shape != TL_T2D_UNPACK && !unblock16;
-    bool block16 = ps->ex == &tl_exec_2d && ps->x.t2d.lut == 3;
-    return shape >= 0 && shape != TL_T2D_ILV && shape != TL_T2D_PACK && !fused && !block16;
+    bool whole = ps->ex == &tl_exec_2d && (ps->x.t2d.lut == 3 || ps->x.t2d.group4);
+    return shape >= 0 && shape != TL_T2D_ILV && shape != TL_T2D_PACK && !fused && !whole;
 }
 
 /* The node the parts of a pass slice, -1 = none (part 0 does the pass): the

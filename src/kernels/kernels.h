@@ -231,6 +231,13 @@ static inline uint8_t tl_map8_code(uint8_t x, const tl_cvt *cv, int m)
  * the same block. A call sets its constants up once for all its rows. */
 typedef void (*tl_row_fn)(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,
                           const tl_cvt *cv);
+/* convert/, the 4-row form (the same signature; its own registry): `rows`
+ * source rows (a multiple of 4) of n elements, ss bytes apart, into rows / 4
+ * destination rows, ds bytes apart, of n groups of 4 converted elements:
+ * element j of source row 4g + c lands at element c of group j of
+ * destination row g. The groups of 8-bit codes are whole 4-byte words,
+ * which a 32-bit transpose then moves as pixels' pieces (NCHW f32 planes
+ * into NHWC 8-bit pixels: the codes never go through a byte transpose). */
 /* transpose/ and block/: a pure move of elements of one size. src holds n0
  * rows (byte stride ss0) of n1 contiguous elements; dst holds n1 rows (byte
  * stride ds1) of n0 contiguous elements: dst[i1][i0] = src[i0][i1]. */

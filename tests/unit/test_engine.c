@@ -546,6 +546,14 @@ static const char *const k_specs[][2] = {
     {"NCHW:f32:2x3x6x21", "trt.dla_hwc4:f16:2x3x6x21"},
     {"NCHW:f16:1x2x4x9", "NHWC:f16:1x4x9x2:pad=0,0,0,0,0,0,0,2"},
     {"NCHW:i16:1x4x3x17", "NHWC:i16:1x3x17x4"},
+    /* f32 planes quantized into 8-bit pixels 4 channels at a time (the 4-row
+     * form, then a 32-bit transpose; AVX2 and AVX-512): 8 and 64 channels,
+     * pixels past the last whole vector, 132 channels (tiles of 64 and a last
+     * one of 4), fused zero channels around each pixel */
+    {"NCHW:f32:1x8x3x37", "NHWC:i8:1x3x37x8:scale=0.05"},
+    {"NCHW:f32:1x64x5x13", "NHWC:u8:1x5x13x64:zp=3:scale=0.5:round=away"},
+    {"NCHW:f32:1x132x3x11", "NHWC:i8:1x3x11x132:q=dfp:fl=2"},
+    {"NCHW:f32:1x16x4x9", "NHWC:u8:1x4x9x16:pad=0,0,0,4,0,0,0,8"},
 };
 
 typedef struct pair_stats {
@@ -822,6 +830,7 @@ TL_TEST(machine_policy)
         {"NCHW:f32:1x64x32x32", "NHWC:f32:1x32x32x64"},
         {"NHWC:f32:1x32x32x80", "NCHW:f32:1x80x32x32"},
         {"NCHW16c:i8:1x64x64x64:scale=0.05", "NCHW:f32:1x64x64x64"}, /* dequantize, aliasing planes */
+        {"NCHW:f32:1x64x20x33", "NHWC:i8:1x20x33x64:scale=0.05"},    /* the 4-row form in cache only */
     };
     /* variants: plain / streamed stores, times the L1 set limits at their
      * extremes (no rows alias; every 2 rows in one set do), so both sides
@@ -856,6 +865,10 @@ TL_TEST(machine_policy)
 #if defined(__x86_64__) || defined(_M_X64)
             if (p->isa != TL_ISA_SCALAR && (strstr(pairs[k][0], "u8:1x64x64x16") || strstr(pairs[k][0], "u8:1x16x64x64")))
                 CHECK(tiled);
+#endif
+#if defined(__x86_64__) || defined(_M_X64)
+            if (strcmp(pairs[k][0], "NCHW:f32:1x64x20x33") == 0 && tl_isa_includes(p->isa, TL_ISA_AVX2))
+                CHECK((strstr(text, "_group4_ukernel__") != NULL) == !streamed);
 #endif
             if (tiled && strcmp(pairs[k][0], "NHWC:u8:1x64x64x16") == 0)
                 CHECK((strstr(text, "destination rows share L1 sets") != NULL) == (aliased != 0));

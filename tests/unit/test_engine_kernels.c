@@ -301,6 +301,51 @@ TL_TEST(convert_rows_strided)
     CHECK(checked > 50);
 }
 
+/* The 4-row form (kernels.h): each group of 4 source rows into one row of
+ * 4-byte groups, against the scalar rule per element; source rows with
+ * skipped elements, destination rows with gaps, forward and backward, every
+ * quantization of the 8-bit codes (NaN, infinities, ties, saturation). */
+TL_TEST(convert_group4)
+{
+    enum { ROWS = 8, N = 83, SKIP = 3, GAP = 5 }; /* N: whole vectors of 8 and 16, and a tail */
+    enum { SRC = ROWS * (N + SKIP) * 4, DST = ROWS / 4 * (N * 4 + GAP) };
+    const tl_row_kernel *set;
+    size_t count;
+    tl_registry_group4(&set, &count);
+    tl_rng r = tl_test_rng();
+    uint8_t src[SRC], out[DST], want[DST];
+    int checked = 0;
+    const ptrdiff_t ss = (N + SKIP) * 4, ds = N * 4 + GAP;
+    for (size_t k = 0; k < count && TL_TEST_FAILURES() == 0; k++) {
+        const tl_row_kernel *kr = &set[k];
+        if (!tl_cpu_runs(kr->isa, kr->feat)) continue;
+        CHECK(kr->sdt == TL_F32 && bytes_of(kr->ddt) == 1);
+        make_source(&r, kr->sdt, src, ROWS * (N + SKIP));
+        for (int qd = 0; qd < NQUANT; qd++) {
+            tl_quant dq;
+            tl_cvt cv;
+            tl_cvt_init_dt(&cv, TL_F32, NULL, (tl_dtype)kr->ddt, quant_set(qd, &dq));
+            for (int back = 0; back < 2; back++) {
+                memset(want, 0xA5, sizeof want);
+                for (size_t row = 0; row < ROWS; row++) {
+                    uint8_t *w = want + (back ? ROWS / 4 - 1 - row / 4 : row / 4) * (size_t)ds + row % 4;
+                    for (size_t i = 0; i < N; i++)
+                        w[4 * i] = (uint8_t)tl_elem_convert_raw(&cv.op, tl_load_raw(src + row * (size_t)ss + i * 4, 0, 32));
+                }
+                memset(out, 0xA5, sizeof out);
+                kr->fn(src, ss, back ? out + (ROWS / 4 - 1) * ds : out, back ? -ds : ds, ROWS, N, &cv);
+                if (memcmp(out, want, sizeof out) != 0)
+                    FAILF("%s quant %d, %s groups: wrong", kr->name, qd, back ? "backward" : "forward");
+            }
+            checked++;
+        }
+    }
+#if defined(__x86_64__) || defined(_M_X64)
+    CHECK(checked > 0 || !tl_cpu_runs(TL_ISA_AVX2, 0));
+#endif
+    (void)checked;
+}
+
 /* ---- move kernels ------------------------------------------------------------------ */
 #define PAD 48
 
@@ -1809,6 +1854,7 @@ int main(int argc, char **argv)
     TL_RUN(convert_rows_exhaustive);
     TL_RUN(convert_lut_kernels);
     TL_RUN(convert_rows_strided);
+    TL_RUN(convert_group4);
     TL_RUN(convert_affine8);
     TL_RUN(byte_maps_every_code);
     TL_RUN(move_kernels);

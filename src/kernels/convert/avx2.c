@@ -7,6 +7,7 @@
 
 #define W 8
 #define TL_X86_HAVE_F16 1
+#define TL_X86_HAVE_GROUPS 1 /* st4_groups: an in-lane byte shuffle */
 #define TL_TARGET __attribute__((target("avx2,f16c")))
 #define TL_FN static inline TL_TARGET
 #define TL_KERNEL TL_TARGET
@@ -59,6 +60,14 @@ TL_FN void st4_8(uint8_t *p, vi a, vi b, vi c, vi d, int sgn)
     vi ab = _mm256_packs_epi32(a, b), cd = _mm256_packs_epi32(c, d);
     vi v = sgn ? _mm256_packs_epi16(ab, cd) : _mm256_packus_epi16(ab, cd);
     _mm256_storeu_si256((__m256i *)p, _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+}
+/* 4 vectors of codes in range -> 8 groups of 4 bytes (avx512.c's st4_groups) */
+TL_FN void st4_groups(uint8_t *p, vi a, vi b, vi c, vi d, int sgn)
+{
+    vi ab = _mm256_packs_epi32(a, b), cd = _mm256_packs_epi32(c, d);
+    vi v = sgn ? _mm256_packs_epi16(ab, cd) : _mm256_packus_epi16(ab, cd);
+    const vi k = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
+    _mm256_storeu_si256((__m256i *)p, _mm256_shuffle_epi8(v, k));
 }
 TL_FN void st_i16(uint8_t *p, vi v) { _mm_storeu_si128((__m128i *)p, pack16(v)); }
 TL_FN void st_u16(uint8_t *p, vi v)
@@ -119,6 +128,8 @@ TL_X86_ROW(tl_f32_i16_convert_ukernel__avx2, TL_F32, TL_I16)
 TL_X86_ROW(tl_f32_f16_convert_ukernel__avx2, TL_F32, TL_F16)
 TL_X86_ROW(tl_f32_bf16_convert_ukernel__avx2, TL_F32, TL_BF16)
 TL_X86_ROW(tl_f32_f32_convert_ukernel__avx2, TL_F32, TL_F32)
+TL_X86_GROUP4(tl_f32_u8_group4_ukernel__avx2, TL_U8)
+TL_X86_GROUP4(tl_f32_i8_group4_ukernel__avx2, TL_I8)
 
 /* ---- u8 pixels -> pixels of 4 f16 halves, in the register ----------------------- */
 /* 8 RGB pixels (24 u8 codes at s) -> 64 bytes at d, two pixels a register:

@@ -9,6 +9,7 @@
 
 #define W 16
 #define TL_X86_HAVE_F16 1
+#define TL_X86_HAVE_GROUPS 1 /* st4_groups: an in-lane byte shuffle */
 #define TL_FN static inline
 #define TL_KERNEL
 typedef __m512 vf;
@@ -64,6 +65,16 @@ TL_FN void st4_8(uint8_t *p, vi a, vi b, vi c, vi d, int sgn)
     vi v = sgn ? _mm512_packs_epi16(ab, cd) : _mm512_packus_epi16(ab, cd);
     const vi k = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     _mm512_storeu_si512((void *)p, _mm512_permutexvar_epi32(k, v));
+}
+/* 4 vectors of codes in range (4 rows' codes of the same 16 elements) ->
+ * 16 groups of 4 bytes: the packs leave per lane 4 codes of a, b, c and d,
+ * an in-lane shuffle regroups them per element */
+TL_FN void st4_groups(uint8_t *p, vi a, vi b, vi c, vi d, int sgn)
+{
+    vi ab = _mm512_packs_epi32(a, b), cd = _mm512_packs_epi32(c, d);
+    vi v = sgn ? _mm512_packs_epi16(ab, cd) : _mm512_packus_epi16(ab, cd);
+    const vi k = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
+    _mm512_storeu_si512((void *)p, _mm512_shuffle_epi8(v, k));
 }
 TL_FN void st_i16(uint8_t *p, vi v) { _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(v)); }
 TL_FN void st_u16(uint8_t *p, vi v) { _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(v)); }
@@ -126,6 +137,8 @@ TL_X86_ROW(tl_f32_i16_convert_ukernel__avx512, TL_F32, TL_I16)
 TL_X86_ROW(tl_f32_f16_convert_ukernel__avx512, TL_F32, TL_F16)
 TL_X86_ROW(tl_f32_bf16_convert_ukernel__avx512, TL_F32, TL_BF16)
 TL_X86_ROW(tl_f32_f32_convert_ukernel__avx512, TL_F32, TL_F32)
+TL_X86_GROUP4(tl_f32_u8_group4_ukernel__avx512, TL_U8)
+TL_X86_GROUP4(tl_f32_i8_group4_ukernel__avx512, TL_I8)
 
 /* The fused kernels below carry the VBMI target; the executors call them
  * only on a CPU with it. (u8 -> f16 into pixels is a table lookup in the

@@ -8,6 +8,7 @@
 
 #define W 4
 #define TL_X86_HAVE_F16 0
+#define TL_X86_HAVE_GROUPS 0 /* (no byte shuffle before SSSE3) */
 #define TL_FN static inline
 #define TL_KERNEL
 typedef __m128 vf;

@@ -221,6 +221,51 @@ __attribute__((always_inline)) TL_FN void pipeline_rows(const uint8_t *sp, ptrdi
     rows_tails(sp, ss, dp, ds, rows, n, cv, S, D);
 }
 
+#if TL_X86_HAVE_GROUPS
+/* ---- 4 f32 rows into 4-byte groups of 8-bit codes (kernels.h, the 4-row form) -----
+ * The same W elements of 4 rows go through one pack network (pipeline_rows'
+ * steps), which leaves per 128-bit lane 4 codes of each row for the same 4
+ * elements; st4_groups' in-lane byte shuffle makes them 4 whole groups. One
+ * shuffle in place of st4_8's lane permute, and no byte transpose after. */
+__attribute__((always_inline)) TL_FN void group4_vector(const uint8_t *s, ptrdiff_t ss, uint8_t *d, const tl_cvt *cv,
+                                                        int q8, int sgn)
+{
+    st4_groups(d, quantize8_q8(cv, q8, vf_load(s)), quantize8_q8(cv, q8, vf_load(s + ss)),
+               quantize8_q8(cv, q8, vf_load(s + 2 * ss)), quantize8_q8(cv, q8, vf_load(s + 3 * ss)), sgn);
+}
+
+__attribute__((always_inline)) TL_FN void group4_rows(const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds,
+                                                      size_t rows, size_t n, const tl_cvt *cv, int D)
+{
+    const int q8 = q8_mode(cv, D), sgn = D == TL_I8;
+    const size_t whole = n / W * W;
+    for (size_t g = 0; g + 4 <= rows; g += 4) {
+        const uint8_t *s = sp + (ptrdiff_t)g * ss;
+        uint8_t *d = dp + (ptrdiff_t)(g / 4) * ds;
+        for (size_t i = 0; i < whole; i += W) group4_vector(s + 4 * i, ss, d + 4 * i, cv, q8, sgn);
+    }
+    if (whole == n) return;
+    /* the last n % W elements of every group, through a small buffer after
+     * all groups' vectors (rows_tails' reason) */
+    for (size_t g = 0; g + 4 <= rows; g += 4) {
+        _Alignas(64) uint8_t tin[4 * W * 4] = {0}, tout[4 * W];
+        for (int c = 0; c < 4; c++) memcpy(tin + c * W * 4, sp + (ptrdiff_t)(g + (size_t)c) * ss + whole * 4, (n - whole) * 4);
+        group4_vector(tin, W * 4, tout, cv, q8, sgn);
+        memcpy(dp + (ptrdiff_t)(g / 4) * ds + whole * 4, tout, (n - whole) * 4);
+    }
+}
+
+#define TL_X86_GROUP4(fn, D)                                                                    \
+    void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n, const tl_cvt *cv); \
+    TL_KERNEL void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,          \
+                      const tl_cvt *cv_in)                                                     \
+    {                                                                                          \
+        tl_cvt cv_local; /* (TL_X86_ROW's reason) */                                           \
+        memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));                                       \
+        group4_rows((const uint8_t *)src, ss, (uint8_t *)dst, ds, rows, n, &cv_local, D);      \
+    }
+#endif
+
 /* The kernel (kernels.h tl_row_fn): rows of n elements. The set-up (the
  * constants' copy, the broadcasts) is done once per call, not per row: an
  * L1 tile's 64 rows of 256 floats in one call, with the tails after the
