@@ -30,6 +30,7 @@ TL_CONVERT_X86(ROW_PROTO)
 TL_CONVERT_NEON(ROW_PROTO)
 TL_CONVERT_SCALAR(ROW_PROTO)
 TL_CONVERT_GROUP4_X86(ROW_PROTO)
+TL_CONVERT_GROUP4_NEON(ROW_PROTO)
 TL_TRANSPOSE_X86(TR_PROTO)
 TL_TRANSPOSE_NEON(TR_PROTO)
 TL_TRANSPOSE_SCALAR(TR_PROTO)
@@ -58,7 +59,8 @@ static const tl_row_kernel k_rows[] = {
 /* The 4-row form (kernels.h); no scalar entry: without one the engine
  * converts rows and moves bytes. (The empty entry keeps the table non-empty
  * where no ISA has the form.) */
-static const tl_row_kernel k_group4[] = {TL_CONVERT_GROUP4_X86(ROW_ENTRY){NULL, 0, 0, 0, NULL, 0}};
+static const tl_row_kernel k_group4[] = {
+    TL_CONVERT_GROUP4_X86(ROW_ENTRY) TL_CONVERT_GROUP4_NEON(ROW_ENTRY){NULL, 0, 0, 0, NULL, 0}};
 
 /* Specialised shapes before the tiled transpose of the same ISA. An
  * interleave row runs its tl_t2d_fn form under the planes kernel's name. */

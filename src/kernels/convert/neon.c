@@ -421,6 +421,71 @@ TL_NEON_ROW(tl_f32_f16_convert_ukernel__neon, tl_neon_blocks_f32_f16, TL_F32, TL
 TL_NEON_ROW(tl_f32_bf16_convert_ukernel__neon, tl_neon_blocks_f32_bf16, TL_F32, TL_BF16)
 TL_NEON_ROW(tl_f32_f32_convert_ukernel__neon, tl_neon_blocks_f32_f32, TL_F32, TL_F32)
 
+/* Armv7 rows whose multipliers the NEON steps cannot take exactly (nk_init
+ * false, or the per-step denormal check): the scalar pipeline, element by
+ * element (the pixel kernels below and the 4-row form). */
+static bool rows_vector(const nk *k, bool ok)
+{
+    return ok && (TL_NEON_A64 || !k->chk);
+}
+
+/* ---- 4 f32 rows into 4-byte groups of 8-bit codes (kernels.h, the 4-row form) ---------
+ * The same 16 elements of 4 rows through the row's destination stage, and
+ * one vst4 stores them as 16 groups of 4 codes: no byte transpose after. */
+static inline __attribute__((always_inline)) void f32_x8_group4_step(const nk *k, const uint8_t *s, ptrdiff_t ss,
+                                                                     uint8_t *d)
+{
+    uint8x16x4_t o;
+    for (int c = 0; c < 4; c++) {
+        vf x[4];
+        vi q[4];
+        load16(TL_F32, k, s + c * ss, x);
+        quant16(k, x, q); /* in range: the narrowing moves are exact */
+        int16x8_t l = vcombine_s16(vmovn_s32(q[0]), vmovn_s32(q[1])), h = vcombine_s16(vmovn_s32(q[2]), vmovn_s32(q[3]));
+        o.val[c] = vcombine_u8(vmovn_u16(vreinterpretq_u16_s16(l)), vmovn_u16(vreinterpretq_u16_s16(h)));
+    }
+    vst4q_u8(d, o);
+}
+
+TL_NI void f32_x8_group4_rows(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds, size_t rows,
+                              size_t n, const tl_cvt *cv)
+{
+    nk k;
+    const bool vec = rows_vector(&k, nk_init(&k, cv));
+    const size_t whole = vec ? n / 16 * 16 : 0;
+    for (size_t g = 0; g + 4 <= rows; g += 4) {
+        const uint8_t *s = sp + (ptrdiff_t)g * ss;
+        uint8_t *d = dp + (ptrdiff_t)(g / 4) * ds;
+        for (size_t i = 0; i < whole; i += 16) f32_x8_group4_step(&k, s + 4 * i, ss, d + 4 * i);
+        if (whole == n) continue;
+        if (vec) { /* the last n % 16 elements through stack buffers */
+            uint8_t tin[4 * 64] = {0}, tout[64];
+            for (int c = 0; c < 4; c++) memcpy(tin + 64 * c, s + (ptrdiff_t)c * ss + 4 * whole, 4 * (n - whole));
+            f32_x8_group4_step(&k, tin, 64, tout);
+            memcpy(d + 4 * whole, tout, 4 * (n - whole));
+            continue;
+        }
+        for (size_t i = 0; i < n; i++)
+            for (int c = 0; c < 4; c++) scalar_elems(TL_F32, D, s + (ptrdiff_t)c * ss + 4 * i, d + 4 * i + c, 1, cv);
+    }
+}
+
+void tl_f32_u8_group4_ukernel__neon(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,
+                                    const tl_cvt *cv);
+void tl_f32_u8_group4_ukernel__neon(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,
+                                    const tl_cvt *cv)
+{
+    f32_x8_group4_rows(TL_U8, (const uint8_t *)src, ss, (uint8_t *)dst, ds, rows, n, cv);
+}
+
+void tl_f32_i8_group4_ukernel__neon(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,
+                                    const tl_cvt *cv);
+void tl_f32_i8_group4_ukernel__neon(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,
+                                    const tl_cvt *cv)
+{
+    f32_x8_group4_rows(TL_I8, (const uint8_t *)src, ss, (uint8_t *)dst, ds, rows, n, cv);
+}
+
 #if TL_NEON_A64 /* Armv7 converts f16 in integer code: its instruction counts did not gain */
 /* ---- kDLA_HWC4 f16 <-> RGB, converted in the register ---------------------------------- */
 /* 16 RGB pixels (48 bytes: vld3) through the rule's source stage and the
@@ -444,14 +509,6 @@ static inline __attribute__((always_inline)) void u8_f16_spread4_step(const nk *
     vst4q_u16((uint16_t *)(d + 64), o[1]);
 }
 
-/* Armv7 rows whose multipliers the NEON steps cannot take exactly (nk_init
- * false, or the per-step denormal check): the scalar pipeline, pixel by
- * pixel. */
-static bool f16_rows_vector(const nk *k, bool ok)
-{
-    return ok && (TL_NEON_A64 || !k->chk);
-}
-
 /* Rows of RGB u8 pixels (tl_px_rows) -> rows of kDLA_HWC4 f16 pixels (8
  * bytes: 3 halves and a zero one), each row's gap zeroed: the row
  * conversion into an L1 tile and the table spread from it in one pass.
@@ -460,7 +517,7 @@ void tl_u8_f16_spread4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, cons
 void tl_u8_f16_spread4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
 {
     nk k;
-    const bool vec = f16_rows_vector(&k, nk_init(&k, cv));
+    const bool vec = rows_vector(&k, nk_init(&k, cv));
     const size_t m = g->n;
     for (size_t r = 0; r < g->rows; r++) {
         const uint8_t *s = src + (ptrdiff_t)r * g->ss;
@@ -513,7 +570,7 @@ void tl_f16_x8_gather4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, cons
 void tl_f16_x8_gather4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
 {
     nk k;
-    const bool vec = f16_rows_vector(&k, nk_init(&k, cv));
+    const bool vec = rows_vector(&k, nk_init(&k, cv));
     const int D = cv->ddt;
     const size_t m = g->n;
     for (size_t r = 0; r < g->rows; r++) {
