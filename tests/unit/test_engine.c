@@ -515,6 +515,7 @@ static const char *const k_specs[][2] = {
     {"trt.dla_hwc4:f16:1x3x3x37", "NHWC:u8:1x3x37x3"},
     {"trt.dla_hwc4:f16:1x1x4x70", "NHWC:u8:1x4x70x1"},
     {"trt.dla_hwc4:f16:1x3x3x29", "NHWC:u8:1x3x29x3:zp=9:scale=0.25"},
+    {"trt.dla_hwc4:f16:1x3x3x37", "NHWC:u8:1x3x37x3:zp=-5:scale=1"}, /* not plain codes: an addend, yet NaN code 0 */
     /* 3-channel byte (de)interleaves with the 8-bit table in the register
      * (AVX-512 VBMI): TIDL padded i8 both ways, rows shorter and longer than
      * a step, plane pitches off a line, i8 -> i8 requantization */

@@ -166,15 +166,20 @@ TL_NI void load16(int S, const nk *k, const uint8_t *p, vf x[4])
 }
 
 /* ---- the destination stage: 16 reals -> 16 codes ----------------------------------------- */
-/* (x * d_mul) + d_add (two roundings, never a fused multiply-add), clamp
- * (a NaN stays NaN), round by the mode, NaN lanes to their code. */
-TL_NI void quant16(const nk *k, vf x[4], vi r[4])
+/* (x * d_mul) + d_add (two roundings, never a fused multiply-add), round by
+ * the mode, NaN lanes to their code. The range: AArch64's conversions
+ * saturate, and so do the narrowing moves that follow (narrow16), which is
+ * the rule's clamp before rounding, since the bounds are integers; Armv7's
+ * even and away roundings are exact only in range, so it clamps first
+ * (AArch64 quantize NCHW f32 -> NHWC i8: 7 -> 5 operations per 4 values). */
+TL_NI void quant16_as(const nk *k, bool plain, vf x[4], vi r[4])
 {
     vf c[4];
+    if (!plain)
 #pragma GCC unroll 4
-    for (int j = 0; j < 4; j++) x[j] = vaddq_f32(vmulq_f32(x[j], k->da), k->dz);
+        for (int j = 0; j < 4; j++) x[j] = vaddq_f32(vmulq_f32(x[j], k->da), k->dz);
 #pragma GCC unroll 4
-    for (int j = 0; j < 4; j++) c[j] = vminq_f32(vmaxq_f32(x[j], k->lo), k->hi);
+    for (int j = 0; j < 4; j++) c[j] = TL_NEON_A64 ? x[j] : vminq_f32(vmaxq_f32(x[j], k->lo), k->hi);
     if (k->round == TL_ROUND_ZERO) {
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++) r[j] = round_zero(c[j]);
@@ -185,8 +190,27 @@ TL_NI void quant16(const nk *k, vf x[4], vi r[4])
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++) r[j] = round_even(c[j]);
     }
+    if (!plain)
 #pragma GCC unroll 4
-    for (int j = 0; j < 4; j++) r[j] = vbslq_s32(vceqq_f32(x[j], x[j]), r[j], k->nan);
+        for (int j = 0; j < 4; j++) r[j] = vbslq_s32(vceqq_f32(x[j], x[j]), r[j], k->nan);
+}
+
+TL_NI void quant16(const nk *k, vf x[4], vi r[4]) { quant16_as(k, false, x, r); }
+
+/* Plain codes (quant16_as' plain, a constant in the kernels that pass it):
+ * multiplier 1 and addend 0 give x, and the NaN code is 0, which a
+ * saturating conversion gives a NaN (AArch64; Armv7's truncation). */
+TL_NI bool plain_codes(const tl_cvt *cv)
+{
+    return cv->d_mul == 1.0f && cv->d_add == 0.0f && cv->nan_code == 0 && (TL_NEON_A64 || cv->round == TL_ROUND_ZERO);
+}
+
+/* 16 codes of quant16 into 16 bytes of D (u8 or i8), saturating */
+TL_NI uint8x16_t narrow16(int D, const vi r[4])
+{
+    int16x8_t l = vcombine_s16(vqmovn_s32(r[0]), vqmovn_s32(r[1])), h = vcombine_s16(vqmovn_s32(r[2]), vqmovn_s32(r[3]));
+    if (D == TL_I8) return vreinterpretq_u8_s8(vcombine_s8(vqmovn_s16(l), vqmovn_s16(h)));
+    return vcombine_u8(vqmovun_s16(l), vqmovun_s16(h));
 }
 
 TL_NI void store16(int D, const nk *k, uint8_t *p, vf x[4])
@@ -205,15 +229,12 @@ TL_NI void store16(int D, const nk *k, uint8_t *p, vf x[4])
         return;
     }
     vi r[4];
-    quant16(k, x, r); /* in range: the narrowing moves are exact */
-    int16x8_t l = vcombine_s16(vmovn_s32(r[0]), vmovn_s32(r[1])), h = vcombine_s16(vmovn_s32(r[2]), vmovn_s32(r[3]));
+    quant16(k, x, r);
     if (D == TL_I16) {
-        vst1q_s16((int16_t *)p, l);
-        vst1q_s16((int16_t *)(p + 16), h);
-    } else if (D == TL_I8) {
-        vst1q_s8((int8_t *)p, vcombine_s8(vmovn_s16(l), vmovn_s16(h)));
+        vst1q_s16((int16_t *)p, vcombine_s16(vqmovn_s32(r[0]), vqmovn_s32(r[1])));
+        vst1q_s16((int16_t *)(p + 16), vcombine_s16(vqmovn_s32(r[2]), vqmovn_s32(r[3])));
     } else {
-        vst1q_u8(p, vcombine_u8(vmovn_u16(vreinterpretq_u16_s16(l)), vmovn_u16(vreinterpretq_u16_s16(h))));
+        vst1q_u8(p, narrow16(D, r));
     }
 }
 
@@ -432,17 +453,17 @@ static bool rows_vector(const nk *k, bool ok)
 /* ---- 4 f32 rows into 4-byte groups of 8-bit codes (kernels.h, the 4-row form) ---------
  * The same 16 elements of 4 rows through the row's destination stage, and
  * one vst4 stores them as 16 groups of 4 codes: no byte transpose after. */
-static inline __attribute__((always_inline)) void f32_x8_group4_step(const nk *k, const uint8_t *s, ptrdiff_t ss,
-                                                                     uint8_t *d)
+static inline __attribute__((always_inline)) void f32_x8_group4_step(int D, const nk *k, const uint8_t *s,
+                                                                     ptrdiff_t ss, uint8_t *d)
 {
     uint8x16x4_t o;
+#pragma GCC unroll 4
     for (int c = 0; c < 4; c++) {
         vf x[4];
         vi q[4];
         load16(TL_F32, k, s + c * ss, x);
-        quant16(k, x, q); /* in range: the narrowing moves are exact */
-        int16x8_t l = vcombine_s16(vmovn_s32(q[0]), vmovn_s32(q[1])), h = vcombine_s16(vmovn_s32(q[2]), vmovn_s32(q[3]));
-        o.val[c] = vcombine_u8(vmovn_u16(vreinterpretq_u16_s16(l)), vmovn_u16(vreinterpretq_u16_s16(h)));
+        quant16(k, x, q);
+        o.val[c] = narrow16(D, q);
     }
     vst4q_u8(d, o);
 }
@@ -456,12 +477,12 @@ TL_NI void f32_x8_group4_rows(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *d
     for (size_t g = 0; g + 4 <= rows; g += 4) {
         const uint8_t *s = sp + (ptrdiff_t)g * ss;
         uint8_t *d = dp + (ptrdiff_t)(g / 4) * ds;
-        for (size_t i = 0; i < whole; i += 16) f32_x8_group4_step(&k, s + 4 * i, ss, d + 4 * i);
+        for (size_t i = 0; i < whole; i += 16) f32_x8_group4_step(D, &k, s + 4 * i, ss, d + 4 * i);
         if (whole == n) continue;
         if (vec) { /* the last n % 16 elements through stack buffers */
             uint8_t tin[4 * 64] = {0}, tout[64];
             for (int c = 0; c < 4; c++) memcpy(tin + 64 * c, s + (ptrdiff_t)c * ss + 4 * whole, 4 * (n - whole));
-            f32_x8_group4_step(&k, tin, 64, tout);
+            f32_x8_group4_step(D, &k, tin, 64, tout);
             memcpy(d + 4 * whole, tout, 4 * (n - whole));
             continue;
         }
@@ -546,19 +567,19 @@ void tl_u8_f16_spread4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, cons
 
 /* 16 pixels of 4 f16 halves (128 bytes: two vld4) -> 16 RGB pixels of 8-bit
  * codes (48 bytes: vst3), the rule's destination stage on the first three. */
-static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, const nk *k, const uint8_t *s, uint8_t *d)
+static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, bool plain, const nk *k, const uint8_t *s,
+                                                                      uint8_t *d)
 {
     uint16x8x4_t v0 = vld4q_u16((const uint16_t *)s), v1 = vld4q_u16((const uint16_t *)(s + 64));
     uint8x16x3_t o;
+#pragma GCC unroll 3
     for (int c = 0; c < 3; c++) {
         vf x[4] = {f16_to_f32(vget_low_u16(v0.val[c])), f16_to_f32(vget_high_u16(v0.val[c])),
                    f16_to_f32(vget_low_u16(v1.val[c])), f16_to_f32(vget_high_u16(v1.val[c]))};
         vi q[4];
-        quant16(k, x, q); /* in range: the narrowing moves are exact */
-        int16x8_t l = vcombine_s16(vmovn_s32(q[0]), vmovn_s32(q[1])), h = vcombine_s16(vmovn_s32(q[2]), vmovn_s32(q[3]));
-        o.val[c] = vcombine_u8(vmovn_u16(vreinterpretq_u16_s16(l)), vmovn_u16(vreinterpretq_u16_s16(h)));
+        quant16_as(k, plain, x, q);
+        o.val[c] = narrow16(D, q);
     }
-    (void)D; /* i8 or u8: the codes' low bytes either way */
     vst3q_u8(d, o);
 }
 
@@ -567,26 +588,26 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, con
  * may start inside its pixel): the steps stop one pixel short, an
  * overlapping step covers the 16 before it, the rest through stack buffers. */
 void tl_f16_x8_gather4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv);
-void tl_f16_x8_gather4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
+static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, bool plain, const uint8_t *src, uint8_t *dst,
+                                                                      const tl_px_rows *g, const nk *kp, bool vec,
+                                                                      const tl_cvt *cv)
 {
-    nk k;
-    const bool vec = rows_vector(&k, nk_init(&k, cv));
-    const int D = cv->ddt;
+    const nk k = *kp;
     const size_t m = g->n;
     for (size_t r = 0; r < g->rows; r++) {
         const uint8_t *s = src + (ptrdiff_t)r * g->ss;
         uint8_t *d = dst + (ptrdiff_t)r * g->ds;
         size_t i = 0;
         if (vec) {
-            for (; i + 16 < m; i += 16) f16_x8_gather4_step(D, &k, s + 8 * i, d + 3 * i);
+            for (; i + 16 < m; i += 16) f16_x8_gather4_step(D, plain, &k, s + 8 * i, d + 3 * i);
             if (m > 16) {
-                f16_x8_gather4_step(D, &k, s + 8 * (m - 17), d + 3 * (m - 17)); /* the 16 before the last again */
+                f16_x8_gather4_step(D, plain, &k, s + 8 * (m - 17), d + 3 * (m - 17)); /* the 16 before the last again */
                 i = m - 1;
             }
             if (i < m) {
                 uint8_t in[128] = {0}, out[48];
                 memcpy(in, s + 8 * i, 8 * (m - i - 1) + 6);
-                f16_x8_gather4_step(D, &k, in, out);
+                f16_x8_gather4_step(D, plain, &k, in, out);
                 memcpy(d + 3 * i, out, 3 * (m - i));
             }
         } else {
@@ -594,6 +615,18 @@ void tl_f16_x8_gather4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, cons
         }
         if (g->gap) memset(d + 3 * m, 0, g->gap);
     }
+}
+
+/* The u8 or i8 codes and plain codes or not, constants in each instance
+ * (a test per step was most of the gain's worth: DLA f16 -> RGB, plain u8). */
+void tl_f16_x8_gather4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
+{
+    nk k;
+    const bool vec = rows_vector(&k, nk_init(&k, cv)), plain = plain_codes(cv);
+    if (cv->ddt == TL_I8 && plain) f16_x8_gather4_rows(TL_I8, true, src, dst, g, &k, vec, cv);
+    else if (cv->ddt == TL_I8) f16_x8_gather4_rows(TL_I8, false, src, dst, g, &k, vec, cv);
+    else if (plain) f16_x8_gather4_rows(TL_U8, true, src, dst, g, &k, vec, cv);
+    else f16_x8_gather4_rows(TL_U8, false, src, dst, g, &k, vec, cv);
 }
 #endif /* TL_NEON_A64 */
 #endif
