@@ -134,8 +134,11 @@ static bool choose(const tl_plan *p, tl_pass *ps)
      * one at a time, each after its prefetch, measured faster (256 MiB:
      * 0.72 against 0.64; prefetching the 4 rows of a group, then the call).
      * Not for one group (C = 4): the 4-plane interleave is faster (0.51
-     * against 0.23 through a 32-bit transpose of one row) */
-    const tl_row_kernel *g4 = ps->x.t2d.convert_first && !cv->stream && in->count % 4 == 0 && in->count > 4
+     * against 0.23 through a 32-bit transpose of one row); nor for rows
+     * shorter than a vector, all tail (4 KiB, C = 80 into NCHW16c, 10
+     * pixels: 1.44 -> 1.80 instructions per byte on AArch64) */
+    const tl_row_kernel *g4 = ps->x.t2d.convert_first && !cv->stream && in->count % 4 == 0 && in->count > 4 &&
+                                  out->count >= 16
                                   ? tl_find_group4(p->isa, (tl_dtype)cv->sdt, (tl_dtype)cv->ddt) : NULL;
     const tl_t2d_kernel *kw = g4 ? tl_find_t2d(p->isa, 4, (size_t)in->count / 4, (size_t)out->count) : NULL;
     if (kw) {
