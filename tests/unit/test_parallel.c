@@ -122,6 +122,10 @@ static const char *const k_fixed_outer[][2] = {
     {"NHWC:f32:2x61x67x3", "NCHW:f32:2x3x61x67"},
     {"NCHW16c:f32:1x16x37x41", "NCHW:f32:1x16x37x41"},
     {"NHWC:f32:1x1001x1003x3", "NCHW:f32:1x3x1001x1003"}, /* 12 MiB: streamed stores, in parts too */
+    /* quantized 4 channels at a time (the 4-row form, AVX2 / AVX-512 / NEON): 17
+     * pixels are too few to balance 8 parts, yet the parts must not slice the
+     * 64 channels into pieces that are not whole groups of 4 */
+    {"NCHW:f32:1x64x1x17", "NHWC:i8:1x1x17x64:scale=0.05"},
 };
 
 static void check_parts_once(const tl_plan *plan, const void *src, size_t sl, const unsigned char *ref, size_t dl,
