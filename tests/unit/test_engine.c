@@ -555,6 +555,8 @@ static const char *const k_specs[][2] = {
     {"NCHW:f32:1x64x5x13", "NHWC:u8:1x5x13x64:zp=3:scale=0.5:round=away"},
     {"NCHW:f32:1x132x3x11", "NHWC:i8:1x3x11x132:q=dfp:fl=2"},
     {"NCHW:f32:1x16x4x9", "NHWC:u8:1x4x9x16:pad=0,0,0,4,0,0,0,8"},
+    {"NCHW:f32:1x64x4x4", "NHWC:u8:1x4x4x64:zp=4:scale=0.3"},  /* 16 and 8 groups: NEON moves */
+    {"NCHW:f32:1x32x2x16", "NHWC:i8:1x2x16x32:round=zero"},     /* them by its 32-bit packs */
 };
 
 typedef struct pair_stats {
