@@ -132,6 +132,8 @@ TL_TEST(registry_names_are_written_out)
     for (size_t i = 0; i < n; i++) check_name(rows[i].name);
     tl_registry_luts(&rows, &n);
     for (size_t i = 0; i < n; i++) check_name(rows[i].name);
+    tl_registry_group4(&rows, &n);
+    for (size_t i = 0; i < n; i++) check_name(rows[i].name);
     tl_registry_t2d(&t2d, &n);
     for (size_t i = 0; i < n; i++) check_name(t2d[i].name);
     tl_registry_ilv(&ilv, &n);
