@@ -57,10 +57,15 @@ TL_FILL_SCALAR(FILL_PROTO)
 static const tl_row_kernel k_rows[] = {
     TL_CONVERT_X86(ROW_ENTRY) TL_CONVERT_NEON(ROW_ENTRY) TL_CONVERT_SCALAR(ROW_ENTRY)};
 /* The 4-row form (kernels.h); no scalar entry: without one the engine
- * converts rows and moves bytes. (The empty entry keeps the table non-empty
- * where no ISA has the form.) */
-static const tl_row_kernel k_group4[] = {
-    TL_CONVERT_GROUP4_X86(ROW_ENTRY) TL_CONVERT_GROUP4_NEON(ROW_ENTRY){NULL, 0, 0, 0, NULL, 0}};
+ * converts rows and moves bytes. */
+#ifdef TL_CONVERT_HAVE_GROUP4
+static const tl_row_kernel k_group4[] = {TL_CONVERT_GROUP4_X86(ROW_ENTRY) TL_CONVERT_GROUP4_NEON(ROW_ENTRY)};
+#define GROUP4_FIRST k_group4
+#define GROUP4_COUNT COUNT(k_group4)
+#else
+#define GROUP4_FIRST NULL
+#define GROUP4_COUNT 0
+#endif
 
 /* Specialised shapes before the tiled transpose of the same ISA. An
  * interleave row runs its tl_t2d_fn form under the planes kernel's name. */
@@ -109,7 +114,7 @@ static const tl_row_kernel k_lut[] = {
 
 void tl_registry_rows(const tl_row_kernel **k, size_t *n) { *k = k_rows; *n = COUNT(k_rows); }
 void tl_registry_luts(const tl_row_kernel **k, size_t *n) { *k = k_lut; *n = COUNT(k_lut); }
-void tl_registry_group4(const tl_row_kernel **k, size_t *n) { *k = k_group4; *n = COUNT(k_group4) - 1; }
+void tl_registry_group4(const tl_row_kernel **k, size_t *n) { *k = GROUP4_FIRST; *n = GROUP4_COUNT; }
 void tl_registry_t2d(const tl_t2d_kernel **k, size_t *n) { *k = k_t2d; *n = COUNT(k_t2d); }
 void tl_registry_ilv(const tl_ilv_kernel **k, size_t *n) { *k = k_ilv; *n = COUNT(k_ilv); }
 void tl_registry_repack(const tl_repack_kernel **k, size_t *n) { *k = k_repack; *n = COUNT(k_repack); }
@@ -123,20 +128,22 @@ static bool row_runs(int isa, int row_isa, unsigned row_feat)
     return tl_isa_includes(isa, row_isa) && tl_cpu_runs(row_isa, row_feat);
 }
 
+/* The first (best) kernel of a table for a pair of types on a path. */
+static const tl_row_kernel *find_row_in(const tl_row_kernel *t, size_t n, int isa, tl_dtype s, tl_dtype d)
+{
+    for (size_t i = 0; i < n; i++)
+        if (row_runs(isa, t[i].isa, t[i].feat) && t[i].sdt == s && t[i].ddt == d) return &t[i];
+    return NULL;
+}
+
 const tl_row_kernel *tl_find_row(int isa, tl_dtype s, tl_dtype d)
 {
-    for (size_t i = 0; i < COUNT(k_rows); i++)
-        if (row_runs(isa, k_rows[i].isa, k_rows[i].feat) && k_rows[i].sdt == s && k_rows[i].ddt == d)
-            return &k_rows[i];
-    return NULL;
+    return find_row_in(k_rows, COUNT(k_rows), isa, s, d);
 }
 
 const tl_row_kernel *tl_find_group4(int isa, tl_dtype s, tl_dtype d)
 {
-    for (size_t i = 0; i + 1 < COUNT(k_group4); i++)
-        if (row_runs(isa, k_group4[i].isa, k_group4[i].feat) && k_group4[i].sdt == s && k_group4[i].ddt == d)
-            return &k_group4[i];
-    return NULL;
+    return find_row_in(GROUP4_FIRST, GROUP4_COUNT, isa, s, d);
 }
 
 /* The scalar path looks up bytes (one load each, against the scalar f32
