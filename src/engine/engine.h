@@ -27,7 +27,7 @@ typedef struct tl_machine {
     int best_isa;            /* the best path this build and CPU run */
     int default_isa;         /* what plans use: TL_CPU=scalar|sse2|avx2|avx512|neon, or the
                                 best (a path the machine lacks falls to the best below it) */
-    unsigned feat;           /* TL_FEAT_* the CPU has, less TL_CPU_DISABLE=vbmi */
+    unsigned feat;           /* TL_FEAT_* the CPU has, less TL_CPU_DISABLE=vbmi,f16 */
     tl_caches cache;         /* the cache model every threshold below follows from */
     size_t stream_bytes;     /* a plan whose destination is larger streams its stores: a
                                 quarter of the LLC (source and destination both have to stay

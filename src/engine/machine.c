@@ -75,6 +75,17 @@ static int detect_vbmi(void)
 }
 #endif
 
+/* Armv7: the VFPv4 FPU, whose vcvt converts f16 (HWCAP_VFPv4; AArch64's
+ * NEON always has it, so the feature only gates Armv7's neonfp16 kernels). */
+static unsigned detect_arm_f16(void)
+{
+#if defined(__arm__) && !defined(__aarch64__) && defined(__linux__)
+    return (getauxval(AT_HWCAP) & (1ul << 16)) ? TL_FEAT_F16 : 0; /* HWCAP_VFPv4 */
+#else
+    return 0;
+#endif
+}
+
 static int detect(void)
 {
 #if defined(TL_X86)
@@ -296,11 +307,12 @@ bool tl_machine_rows_alias(const tl_machine *m, int64_t stride, size_t rows)
 }
 
 /* ---- the machine: built once, then read ------------------------------------------ */
-/* TL_CPU_DISABLE=vbmi[,...]: features to mask off (libyuv's MaskCpuFlags). */
+/* TL_CPU_DISABLE=vbmi,f16: features to mask off (libyuv's MaskCpuFlags). */
 static unsigned env_disabled(void)
 {
     const char *v = getenv("TL_CPU_DISABLE");
-    return v && strstr(v, "vbmi") ? TL_FEAT_VBMI : 0;
+    if (!v) return 0;
+    return (strstr(v, "vbmi") ? TL_FEAT_VBMI : 0u) | (strstr(v, "f16") ? TL_FEAT_F16 : 0u);
 }
 
 static void build(tl_machine *m)
@@ -311,6 +323,7 @@ static void build(tl_machine *m)
     if (detect_vbmi()) m->feat |= TL_FEAT_VBMI;
     m->split_stores = detect_split_stores();
 #endif
+    m->feat |= detect_arm_f16();
     m->feat &= ~env_disabled();
     m->default_isa = m->best_isa;
     int want = tl_isa_from_name(getenv("TL_CPU"));

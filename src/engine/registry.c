@@ -27,6 +27,7 @@
 #define FILL_PROTO(fn, isa, ISA) void fn(void *, size_t, int);
 
 TL_CONVERT_X86(ROW_PROTO)
+TL_CONVERT_NEONFP16(ROW_PROTO)
 TL_CONVERT_NEON(ROW_PROTO)
 TL_CONVERT_SCALAR(ROW_PROTO)
 TL_CONVERT_GROUP4_X86(ROW_PROTO)
@@ -52,10 +53,11 @@ TL_FILL_SCALAR(FILL_PROTO)
 #define FEAT_avx512 0
 #define FEAT_avx512vbmi TL_FEAT_VBMI
 #define FEAT_neon 0
+#define FEAT_neonfp16 TL_FEAT_F16
 
 #define ROW_ENTRY(fn, isa, ISA, S, D) {#fn, ISA, S, D, fn, FEAT_##isa},
 static const tl_row_kernel k_rows[] = {
-    TL_CONVERT_X86(ROW_ENTRY) TL_CONVERT_NEON(ROW_ENTRY) TL_CONVERT_SCALAR(ROW_ENTRY)};
+    TL_CONVERT_X86(ROW_ENTRY) TL_CONVERT_NEONFP16(ROW_ENTRY) TL_CONVERT_NEON(ROW_ENTRY) TL_CONVERT_SCALAR(ROW_ENTRY)};
 /* The 4-row form (kernels.h); no scalar entry: without one the engine
  * converts rows and moves bytes. */
 #ifdef TL_CONVERT_HAVE_GROUP4

@@ -89,7 +89,10 @@ typedef enum tl_isa {
 
 /* Features a kernel needs beyond its path's ISA (bits). A row of a kernel
  * list that needs one is skipped on a CPU without it. */
-enum { TL_FEAT_VBMI = 1 /* AVX-512 VBMI (vpermb, vpermi2b) */ };
+enum {
+    TL_FEAT_VBMI = 1, /* AVX-512 VBMI (vpermb, vpermi2b) */
+    TL_FEAT_F16 = 2   /* Armv7: the VFPv4 FPU, whose vcvt converts f16 (HWCAP_VFPv4) */
+};
 
 /* x86 paths nest (an AVX2 machine can run SSE2 kernels); NEON stands alone. */
 static inline int tl_isa_includes(int have, int want)

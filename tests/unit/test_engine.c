@@ -898,6 +898,37 @@ TL_TEST(machine_policy)
         tl_plan_destroy(p);
         check_pair_at(&r, &s, &d, vbmi ? "byte transpose, VBMI" : "byte transpose, no VBMI", true);
     }
+    /* Armv7's f16 kernels for the VFPv4 FPU (convert/neonfp16.c) off and on
+     * (on only where the CPU has it; elsewhere no plan names them): f16 in
+     * integer code or by vcvt, the same bits either way */
+    for (int f16 = 0; f16 < 2; f16++) {
+        if (f16 && !(m.feat & TL_FEAT_F16)) break;
+        tl_machine f = m;
+        f.feat = f16 ? m.feat : m.feat & ~(unsigned)TL_FEAT_F16;
+        tl_machine_set(&f);
+        static const char *const pairs[][2] = {
+            {"trt.dla_hwc4:f16:1x3x9x37", "NHWC:u8:1x9x37x3"},
+            {"trt.dla_hwc4:f16:1x3x5x21", "NHWC:i8:1x5x21x3:q=affine:zp=3:scale=0.5"},
+            {"NHWC:u8:1x9x37x3", "trt.dla_hwc4:f16:1x3x9x37"},
+            {"NCHW:f32:1x5x7x33", "NCHW:f16:1x5x7x33"},
+            {"NCHW:f16:1x5x7x33", "NHWC:f32:1x7x33x5"},
+            {"NCHW:f16:1x4x7x35", "NHWC:i8:1x7x35x4:q=affine:zp=-2:scale=0.03"},
+        };
+        for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+            tl_desc s, d;
+            REQUIRE_STATUS(tl_desc_parse(&s, pairs[k][0]), TL_OK);
+            REQUIRE_STATUS(tl_desc_parse(&d, pairs[k][1]), TL_OK);
+            char what[160];
+            snprintf(what, sizeof what, "%s -> %s, f16 kernels %s", pairs[k][0], pairs[k][1], f16 ? "on" : "off");
+            tl_plan *p = NULL;
+            REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
+            const bool named = strstr(tl_plan_describe(p), "ukernel__neonfp16") != NULL;
+            if (named != (f16 != 0))
+                FAILF("%s: the plan %s the VFPv4 kernels\n%s", what, named ? "names" : "lacks", tl_plan_describe(p));
+            tl_plan_destroy(p);
+            check_pair(&r, &s, &d, what);
+        }
+    }
     /* a 16-channel block of codes into f32 planes: dequantized in one kernel
      * in streaming plans (VBMI's where it runs, else AVX2's, on an AVX-512
      * path without VBMI too), the tile path in cache */

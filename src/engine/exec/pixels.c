@@ -5,9 +5,16 @@
  * kCHW32, DLA HWC4), or gathers pixels into a dense destination (and back). */
 #include "engine/exec/exec.h"
 
-/* the name of an ISA's rows kernel (the f16 spreads and gathers below) */
-#if defined(__ARM_NEON) && !defined(__x86_64__)
+/* the name of an ISA's rows kernel (the f16 spreads and gathers below) and,
+ * on Arm, the kernels: AArch64's, or Armv7's for the VFPv4 FPU */
+#if defined(__aarch64__)
 #define TL_ROWS_NAME(base) base "neon"
+#define TL_ARM_F16_GATHER tl_f16_x8_gather4_rows_ukernel__neon
+#define TL_ARM_F16_SPREAD tl_u8_f16_spread4_rows_ukernel__neon
+#elif defined(__ARM_NEON) && !defined(__x86_64__)
+#define TL_ROWS_NAME(base) base "neonfp16"
+#define TL_ARM_F16_GATHER tl_f16_x8_gather4_rows_ukernel__neonfp16
+#define TL_ARM_F16_SPREAD tl_u8_f16_spread4_rows_ukernel__neonfp16
 #else
 #define TL_ROWS_NAME(base) base "avx2"
 #endif
@@ -145,28 +152,29 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
     }
 #elif defined(__ARM_NEON)
     if (!tl_isa_includes(p->isa, TL_ISA_NEON)) return;
-#if defined(__aarch64__)
     const tl_cvt *cv = &p->cv;
-    /* kDLA_HWC4 f16 <-> RGB, converted in the register (vld3/vst4, vld4/vst3;
-     * AArch64: Armv7 without neon-fp16 converts f16 in integer code, and its
-     * instruction counts did not improve: 3.16 -> 3.25 and 3.75 -> 3.42 per
-     * byte at 256 KiB, worse at 4 KiB) */
-    if (f16_rgb_gather(cv, ps, ss, rs)) {
-        ps->x.px.shuffle = 4;
-        ps->kernel_name = "tl_f16_x8_gather4_rows_ukernel__neon";
-        ps->row = NULL;
-        return;
-    }
-    if (!ps->x.px.gather && cv->sdt == TL_U8 && cv->ddt == TL_F16 && cv->fast && ps->x.px.bytes == 8 && !ps->head &&
-        rs == 3 * 2) {
-        ps->x.px.shuffle = 3;
-        ps->kernel_name = "tl_u8_f16_spread4_rows_ukernel__neon";
-        ps->row = NULL;
-        return;
-    }
+    /* kDLA_HWC4 f16 <-> RGB, converted in the register (vld3/vst4, vld4/vst3):
+     * AArch64, and Armv7 with VFPv4. Armv7 without it converts f16 in integer
+     * code, and these kernels did not lower its instruction counts: 3.16 ->
+     * 3.25 and 3.75 -> 3.42 per byte at 256 KiB, worse at 4 KiB. */
+#if defined(__aarch64__)
+    const bool f16_in_register = true;
 #else
-    (void)ss;
+    const bool f16_in_register = tl_cpu_runs(TL_ISA_NEON, TL_FEAT_F16);
 #endif
+    if (f16_in_register && f16_rgb_gather(cv, ps, ss, rs)) {
+        ps->x.px.shuffle = 4;
+        ps->kernel_name = TL_ROWS_NAME("tl_f16_x8_gather4_rows_ukernel__");
+        ps->row = NULL;
+        return;
+    }
+    if (f16_in_register && !ps->x.px.gather && cv->sdt == TL_U8 && cv->ddt == TL_F16 && cv->fast &&
+        ps->x.px.bytes == 8 && !ps->head && rs == 3 * 2) {
+        ps->x.px.shuffle = 3;
+        ps->kernel_name = TL_ROWS_NAME("tl_u8_f16_spread4_rows_ukernel__");
+        ps->row = NULL;
+        return;
+    }
     if (ps->x.px.gather || !tl_spread_fits16(ps->x.px.bytes, mask)) return;
     ps->x.px.shuffle = 1;
     ps->kernel_name = "tl_spread_ukernel__neon";
@@ -300,9 +308,9 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
             continue;
         }
 #endif
-#if defined(__aarch64__)
+#if defined(TL_ARM_F16_SPREAD)
         if (ps->x.px.shuffle == 3) { /* converts in the register: no tile */
-            tl_u8_f16_spread4_rows_ukernel__neon(s + b * k, to, &(tl_px_rows){m, 1, 0, 0, 0}, cv);
+            TL_ARM_F16_SPREAD(s + b * k, to, &(tl_px_rows){m, 1, 0, 0, 0}, cv);
             tl_flush(p, db, out_tile, m * (size_t)out->ds);
             continue;
         }
@@ -451,9 +459,9 @@ static void run_gather_lines(const tl_plan *p, const tl_pass *ps, const uint8_t 
 static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                 const tl_node *out)
 {
-#if defined(__aarch64__)
+#if defined(TL_ARM_F16_GATHER)
     if (ps->x.px.shuffle == 4) {
-        tl_f16_x8_gather4_rows_ukernel__neon(s, d, &(tl_px_rows){(size_t)out->count, 1, 0, 0, 0}, &p->cv);
+        TL_ARM_F16_GATHER(s, d, &(tl_px_rows){(size_t)out->count, 1, 0, 0, 0}, &p->cv);
         return;
     }
 #endif
@@ -510,9 +518,9 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
     tl_px_rows g;
     if (!tl_rows_geometry(p, ps, s, d, in, out, run, ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3 || ps->x.px.shuffle == 4, &g))
         return;
-#if defined(__aarch64__)
-    if (ps->x.px.shuffle == 4) tl_f16_x8_gather4_rows_ukernel__neon(s, d, &g, &p->cv);
-    else tl_u8_f16_spread4_rows_ukernel__neon(s, d, &g, &p->cv);
+#if defined(TL_ARM_F16_GATHER)
+    if (ps->x.px.shuffle == 4) TL_ARM_F16_GATHER(s, d, &g, &p->cv);
+    else TL_ARM_F16_SPREAD(s, d, &g, &p->cv);
     return;
 #endif
 #if defined(__x86_64__) || defined(_M_X64)

@@ -155,16 +155,24 @@ void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs,
 
 /* The spread with one table lookup per 16 bytes (NEON: vqtbl1q, Armv7 two
  * vtbl2), where tl_spread_fits16 says so: as the AVX2 one. */
-#if defined(__ARM_NEON) && defined(__aarch64__)
-/* kDLA_HWC4 f16 <-> RGB on AArch64, converted in the register (defined with
- * the convert family, convert/neon.c), as the AVX2 ones: rows of RGB u8
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+/* kDLA_HWC4 f16 <-> RGB on Arm, converted in the register (defined with the
+ * convert family: convert/neon.c on AArch64, convert/neonfp16.c on Armv7,
+ * which runs them where the CPU has VFPv4), as the AVX2 ones: rows of RGB u8
  * pixels into pixels of 4 f16 halves, and back into u8 or i8 codes; each
  * row's gap zeroed. */
 struct tl_cvt;
+#if defined(__aarch64__)
 void tl_u8_f16_spread4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_px_rows *g,
                                           const struct tl_cvt *cv);
 void tl_f16_x8_gather4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_px_rows *g,
                                           const struct tl_cvt *cv);
+#else
+void tl_u8_f16_spread4_rows_ukernel__neonfp16(const uint8_t *src, uint8_t *dst, const tl_px_rows *g,
+                                              const struct tl_cvt *cv);
+void tl_f16_x8_gather4_rows_ukernel__neonfp16(const uint8_t *src, uint8_t *dst, const tl_px_rows *g,
+                                              const struct tl_cvt *cv);
+#endif
 #endif
 #if defined(__ARM_NEON) && !defined(__x86_64__)
 void tl_spread_ukernel__neon(const uint8_t *t, size_t rd, uint8_t *d, size_t m, unsigned w, const uint8_t *mask,

@@ -1,0 +1,585 @@
+/* The NEON convert kernels' body, included by the files that name the
+ * kernels: convert/neon.c (every pair, AArch64 and Armv7) and, on Armv7,
+ * convert/neonfp16.c (the pairs with f16, compiled for the VFPv4 FPU, whose
+ * vcvt converts f16). Without the FPU option (-mfp16-format=ieee
+ * -mfpu=neon-vfpv4), Armv7 converts f16 in integer code (neon_ops.h).
+ *
+ * Contiguous convert, NEON (AArch64 and Armv7): pipeline.h's f32 pipeline,
+ * 16 elements per step in four q registers, for all 36 pairs of u8 i8 i16
+ * f16 bf16 f32 (convert.inc). neon_ops.h holds the lane operations and says
+ * where Armv7 differs. Three shortcuts give the same bits as the pipeline:
+ *   - integer to integer without quantization (rule c) saturates with one
+ *     instruction (vmin, vmax, vqmovn, vqmovun, or a plain widening);
+ *   - an 8-bit to 8-bit row of 512 elements or more is converted through a
+ *     256-entry table, built by this same pipeline from the 256 codes
+ *     (u8 -> i8 zero-point shifts, requantization);
+ *   - on Armv7, a step whose multiply would meet a denormal goes to the scalar
+ *     pipeline, and so does a row whose multiplier is itself denormal.
+ * Tails go through a 16-element stack buffer: nothing outside the caller's
+ * rows is read or written. With equal element sizes src may be dst: every
+ * step reads its 16 elements before it writes them. */
+#ifndef TL_CONVERT_NEON_BODY_H
+#define TL_CONVERT_NEON_BODY_H
+#include <string.h>
+
+#include "kernels/convert/neon_ops.h"
+#include "kernels/convert/pipeline.h"
+#include "kernels/convert/affine8_neon.h"
+#include "kernels/move/move.h" /* the f16 rows kernels' declarations */
+
+/* Calls of at least this many elements (8-bit to 8-bit) build and use a table. */
+#define TL_NEON_LUT_MIN 512
+
+/* ---- the row's constants -------------------------------------------------------------- */
+enum { SRC_NONE, SRC_MUL1, SRC_MUL2, SRC_DIV };
+
+/* Copied to a local before a loop: a store through the uint8_t destination may
+ * alias anything, so a loop that read *cv would reload it every step. */
+typedef struct nk {
+    vi zp;          /* source: ((float)(c - zp) * a) * b, or (float)(c - zp) / sdiv */
+    vf a, b;
+    float sdiv;
+    vf da, dz;      /* destination: (x * da) + dz, tl_cvt d_mul and d_add */
+    vf lo, hi;      /* integer range, clamp before rounding */
+    vi nan;         /* NaN -> this code */
+    int smode, round;
+    bool chk;       /* Armv7: look for denormal reals (a multiplier above 2^100) */
+} nk;
+
+static bool subnormal(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    u &= 0x7FFFFFFFu;
+    return u != 0 && u < 0x00800000u;
+}
+
+static void nk_src(nk *k, const tl_cvt *cv)
+{
+    bool zp = cv->s_q == TL_Q_AFFINE || cv->s_q == TL_Q_INV;
+    k->zp = vdupq_n_s32(zp ? cv->s_zp : 0);
+    k->a = k->b = vdupq_n_f32(1.0f);
+    k->sdiv = 1.0f;
+    k->smode = SRC_NONE;
+    if (cv->s_q == TL_Q_AFFINE) {
+        k->smode = SRC_MUL1;
+        k->a = vdupq_n_f32(cv->s_scale);
+    } else if (cv->s_q == TL_Q_INV) {
+        k->smode = SRC_DIV;
+        k->sdiv = cv->s_scale;
+    } else if (cv->s_q == TL_Q_DFP) { /* ldexpf's split at 2^128: m2 != 1 */
+        k->smode = cv->s_m2 == 1.0f ? SRC_MUL1 : SRC_MUL2;
+        k->a = vdupq_n_f32(cv->s_m1);
+        k->b = vdupq_n_f32(cv->s_m2);
+    }
+}
+
+/* Every destination kind is (x * d_mul) + d_add (kernels.h): AFFINE by the
+ * f32 reciprocal of the scale, INV by the scale, DFP by 2^fl plus 0, none by 1
+ * plus 0. Adding 0 only changes the sign of a zero, which rounds to 0. */
+static void nk_dst(nk *k, const tl_cvt *cv)
+{
+    k->da = vdupq_n_f32(cv->d_mul);
+    k->dz = vdupq_n_f32(cv->d_add);
+    /* Armv7 flushes a denormal real x to 0 in x * d_mul. With |d_mul| <= 2^100
+     * the exact |x * d_mul| is below 2^-26: it rounds to 0 alone, and d_add
+     * (an integer) plus it rounds to d_add. Only larger multipliers need a look. */
+    k->chk = !TL_NEON_A64 && !(cv->d_mul <= 0x1p100f && cv->d_mul >= -0x1p100f);
+    k->lo = vdupq_n_f32(cv->lo);
+    k->hi = vdupq_n_f32(cv->hi);
+    k->nan = vdupq_n_s32(cv->nan_code);
+    k->round = cv->round;
+}
+
+/* False when the vector code cannot reproduce the row: on Armv7, a
+ * multiplier that NEON would flush to zero. With normal multipliers a source
+ * product is never denormal: |(float)(c - zp)| >= 1, so |x * a| >= |a|. */
+static bool nk_init(nk *k, const tl_cvt *cv)
+{
+    nk_src(k, cv);
+    nk_dst(k, cv);
+    if (TL_NEON_A64) return true;
+    bool smul = k->smode == SRC_MUL1 || k->smode == SRC_MUL2;
+    if (smul && (subnormal(cv->s_m1) || subnormal(cv->s_m2) || subnormal(cv->s_scale))) return false;
+    return !subnormal(cv->d_mul);
+}
+
+/* The scalar pipeline, element by element (tails of the integer shortcuts,
+ * Armv7 steps and rows that NEON's flush to zero would change). */
+__attribute__((noinline)) static void scalar_elems(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n,
+                                                   const tl_cvt *cv)
+{
+    size_t es = tl_p_size(S), ed = tl_p_size(D);
+    for (size_t i = 0; i < n; i++) tl_p_store(cv, D, dp + i * ed, tl_p_load(cv, S, sp + i * es));
+}
+
+/* ---- the source stage: 16 codes -> 16 reals -------------------------------------------- */
+TL_NI void dequant16(const nk *k, const vi c[4], vf x[4])
+{
+    if (k->smode == SRC_NONE) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) x[j] = vcvtq_f32_s32(c[j]);
+        return;
+    }
+    if (k->smode == SRC_DIV) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) x[j] = div_lanes(vcvtq_f32_s32(vsubq_s32(c[j], k->zp)), k->sdiv);
+        return;
+    }
+    if (k->smode == SRC_MUL2) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) x[j] = vmulq_f32(vmulq_f32(vcvtq_f32_s32(vsubq_s32(c[j], k->zp)), k->a), k->b);
+        return;
+    }
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) x[j] = vmulq_f32(vcvtq_f32_s32(vsubq_s32(c[j], k->zp)), k->a);
+}
+
+TL_NI void load16(int S, const nk *k, const uint8_t *p, vf x[4])
+{
+    vi c[4];
+    if (S == TL_U8) {
+        uint8x16_t b = vld1q_u8(p);
+        uint16x8_t l = vmovl_u8(vget_low_u8(b)), h = vmovl_u8(vget_high_u8(b));
+        c[0] = vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(l)));
+        c[1] = vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(l)));
+        c[2] = vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(h)));
+        c[3] = vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(h)));
+    } else if (S == TL_I8) {
+        int8x16_t b = vld1q_s8((const int8_t *)p);
+        int16x8_t l = vmovl_s8(vget_low_s8(b)), h = vmovl_s8(vget_high_s8(b));
+        c[0] = vmovl_s16(vget_low_s16(l));
+        c[1] = vmovl_s16(vget_high_s16(l));
+        c[2] = vmovl_s16(vget_low_s16(h));
+        c[3] = vmovl_s16(vget_high_s16(h));
+    } else if (S == TL_I16) {
+        int16x8_t l = vld1q_s16((const int16_t *)p), h = vld1q_s16((const int16_t *)(p + 16));
+        c[0] = vmovl_s16(vget_low_s16(l));
+        c[1] = vmovl_s16(vget_high_s16(l));
+        c[2] = vmovl_s16(vget_low_s16(h));
+        c[3] = vmovl_s16(vget_high_s16(h));
+    } else if (S == TL_F16 || S == TL_BF16) {
+        uint16x8_t l = vld1q_u16((const uint16_t *)p), h = vld1q_u16((const uint16_t *)(p + 16));
+        uint16x4_t q[4] = {vget_low_u16(l), vget_high_u16(l), vget_low_u16(h), vget_high_u16(h)};
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) x[j] = S == TL_F16 ? f16_to_f32(q[j]) : bf16_to_f32(q[j]);
+        return;
+    } else {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) x[j] = vld1q_f32((const float *)(p + 16 * j));
+        return;
+    }
+    dequant16(k, c, x);
+}
+
+/* ---- the destination stage: 16 reals -> 16 codes ----------------------------------------- */
+/* (x * d_mul) + d_add (two roundings, never a fused multiply-add), round by
+ * the mode, NaN lanes to their code. The range: AArch64's conversions
+ * saturate, and so do the narrowing moves that follow (narrow16), which is
+ * the rule's clamp before rounding, since the bounds are integers; Armv7's
+ * even and away roundings are exact only in range, so it clamps first
+ * (AArch64 quantize NCHW f32 -> NHWC i8: 7 -> 5 operations per 4 values). */
+TL_NI void quant16_as(const nk *k, bool plain, vf x[4], vi r[4])
+{
+    vf c[4];
+    if (!plain)
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) x[j] = vaddq_f32(vmulq_f32(x[j], k->da), k->dz);
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) c[j] = TL_NEON_A64 ? x[j] : vminq_f32(vmaxq_f32(x[j], k->lo), k->hi);
+    if (k->round == TL_ROUND_ZERO) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) r[j] = round_zero(c[j]);
+    } else if (k->round == TL_ROUND_AWAY) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) r[j] = round_away(c[j]);
+    } else {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) r[j] = round_even(c[j]);
+    }
+    if (!plain)
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) r[j] = vbslq_s32(vceqq_f32(x[j], x[j]), r[j], k->nan);
+}
+
+TL_NI void quant16(const nk *k, vf x[4], vi r[4]) { quant16_as(k, false, x, r); }
+
+/* Plain codes (quant16_as' plain, a constant in the kernels that pass it):
+ * multiplier 1 and addend 0 give x, and the NaN code is 0, which a
+ * saturating conversion gives a NaN (AArch64; Armv7's truncation). */
+TL_NI bool plain_codes(const tl_cvt *cv)
+{
+    return cv->d_mul == 1.0f && cv->d_add == 0.0f && cv->nan_code == 0 && (TL_NEON_A64 || cv->round == TL_ROUND_ZERO);
+}
+
+/* 16 codes of quant16 into 16 bytes of D (u8 or i8), saturating */
+TL_NI uint8x16_t narrow16(int D, const vi r[4])
+{
+    int16x8_t l = vcombine_s16(vqmovn_s32(r[0]), vqmovn_s32(r[1])), h = vcombine_s16(vqmovn_s32(r[2]), vqmovn_s32(r[3]));
+    if (D == TL_I8) return vreinterpretq_u8_s8(vcombine_s8(vqmovn_s16(l), vqmovn_s16(h)));
+    return vcombine_u8(vqmovun_s16(l), vqmovun_s16(h));
+}
+
+TL_NI void store16(int D, const nk *k, uint8_t *p, vf x[4])
+{
+    if (D == TL_F32) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) vst1q_f32((float *)(p + 16 * j), x[j]);
+        return;
+    }
+    if (D == TL_F16 || D == TL_BF16) {
+        uint16x4_t h[4];
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) h[j] = D == TL_F16 ? f32_to_f16(x[j]) : f32_to_bf16(x[j]);
+        vst1q_u16((uint16_t *)p, vcombine_u16(h[0], h[1]));
+        vst1q_u16((uint16_t *)(p + 16), vcombine_u16(h[2], h[3]));
+        return;
+    }
+    vi r[4];
+    quant16(k, x, r);
+    if (D == TL_I16) {
+        vst1q_s16((int16_t *)p, vcombine_s16(vqmovn_s32(r[0]), vqmovn_s32(r[1])));
+        vst1q_s16((int16_t *)(p + 16), vcombine_s16(vqmovn_s32(r[2]), vqmovn_s32(r[3])));
+    } else {
+        vst1q_u8(p, narrow16(D, r));
+    }
+}
+
+/* On Armv7 with a multiplier above 2^100, a denormal real sends the step to
+ * the scalar pipeline, before anything is stored (src may be dst). */
+TL_NI void step16(int S, int D, const nk *k, const uint8_t *sp, uint8_t *dp, const tl_cvt *cv)
+{
+    vf x[4];
+    load16(S, k, sp, x);
+    if (!TL_NEON_A64 && k->chk) {
+        vu bad = vorrq_u32(vorrq_u32(denormal_bits(u_of_f(x[0])), denormal_bits(u_of_f(x[1]))),
+                           vorrq_u32(denormal_bits(u_of_f(x[2])), denormal_bits(u_of_f(x[3]))));
+        if (any_lane(bad)) {
+            scalar_elems(S, D, sp, dp, 16, cv);
+            return;
+        }
+    }
+    store16(D, k, dp, x);
+}
+
+/* ---- shortcuts ------------------------------------------------------------------------ */
+/* 16 u8 or i8 codes to two vectors of int16 (zero or sign extension) */
+static inline __attribute__((always_inline)) void widen8(int S, uint8x16_t v, int16x8_t *l, int16x8_t *h)
+{
+    if (S == TL_U8) {
+        *l = vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(v)));
+        *h = vreinterpretq_s16_u16(vmovl_u8(vget_high_u8(v)));
+    } else {
+        *l = vmovl_s8(vreinterpret_s8_u8(vget_low_u8(v)));
+        *h = vmovl_s8(vreinterpret_s8_u8(vget_high_u8(v)));
+    }
+}
+
+/* Rule c, integer to integer: saturation. False when the pair has none. */
+TL_NI bool int_row(int S, int D, const uint8_t *sp, uint8_t *dp, size_t n, const tl_cvt *cv)
+{
+    size_t i = 0;
+    if (S == TL_U8 && D == TL_I8) {
+        for (; i + 16 <= n; i += 16) vst1q_u8(dp + i, vminq_u8(vld1q_u8(sp + i), vdupq_n_u8(127)));
+    } else if (S == TL_I8 && D == TL_U8) {
+        for (; i + 16 <= n; i += 16)
+            vst1q_s8((int8_t *)(dp + i), vmaxq_s8(vld1q_s8((const int8_t *)(sp + i)), vdupq_n_s8(0)));
+    } else if ((S == TL_U8 || S == TL_I8) && D == TL_I16) {
+        for (; i + 16 <= n; i += 16) {
+            int16x8_t l, h;
+            widen8(S, vld1q_u8(sp + i), &l, &h);
+            vst1q_s16((int16_t *)(dp + 2 * i), l);
+            vst1q_s16((int16_t *)(dp + 2 * i + 16), h);
+        }
+    } else if (S == TL_I16 && (D == TL_U8 || D == TL_I8)) {
+        for (; i + 16 <= n; i += 16) {
+            int16x8_t l = vld1q_s16((const int16_t *)(sp + 2 * i)), h = vld1q_s16((const int16_t *)(sp + 2 * i + 16));
+            if (D == TL_U8) vst1q_u8(dp + i, vcombine_u8(vqmovun_s16(l), vqmovun_s16(h)));
+            else vst1q_s8((int8_t *)(dp + i), vcombine_s8(vqmovn_s16(l), vqmovn_s16(h)));
+        }
+    } else {
+        return false;
+    }
+    scalar_elems(S, D, sp + i * tl_p_size(S), dp + i * tl_p_size(D), n - i, cv);
+    return true;
+}
+
+/* Whether a row takes the affine byte map (convert/affine8_neon.c): always
+ * on Armv7, whose alternative is a byte-at-a-time table (RV1106-class
+ * boards: RKNN's zp -128 inputs, TIDL's scale 0.5); on AArch64 where the
+ * map costs no more than the table's four tbl steps (a map in bytes, or a
+ * plain add and saturation). */
+static bool affine8_pays(const tl_cvt *cv, int map)
+{
+    if (!cv->affine8 || map < 0) return false;
+    return !TL_NEON_A64 || TL_MAP8_OP(map) != TL_MAP8_WIDE || (cv->affine8_mul == 1 && !cv->affine8_shift);
+}
+
+static void lut_apply(const uint8_t *lut, const uint8_t *sp, uint8_t *dp, size_t n)
+{
+    size_t i = 0;
+#if TL_NEON_A64
+    /* four 64-byte tables; out-of-range indices leave a lane alone (tbx) */
+    uint8x16x4_t t[4];
+    for (int q = 0; q < 4; q++)
+        for (int j = 0; j < 4; j++) t[q].val[j] = vld1q_u8(lut + 64 * q + 16 * j);
+    const uint8x16_t k64 = vdupq_n_u8(64);
+    for (; i + 16 <= n; i += 16) {
+        uint8x16_t x = vld1q_u8(sp + i), r = vqtbl4q_u8(t[0], x);
+        x = vsubq_u8(x, k64);
+        r = vqtbx4q_u8(r, t[1], x);
+        x = vsubq_u8(x, k64);
+        r = vqtbx4q_u8(r, t[2], x);
+        x = vsubq_u8(x, k64);
+        vst1q_u8(dp + i, vqtbx4q_u8(r, t[3], x));
+    }
+#endif
+    /* Armv7: 32 d registers cannot hold 256 bytes (and vtbx4 takes 32-byte
+     * tables at several cycles each): a byte load per element */
+    for (; i + 4 <= n; i += 4) {
+        uint8_t a = lut[sp[i]], b = lut[sp[i + 1]], c = lut[sp[i + 2]], d = lut[sp[i + 3]];
+        dp[i] = a;
+        dp[i + 1] = b;
+        dp[i + 2] = c;
+        dp[i + 3] = d;
+    }
+    for (; i < n; i++) dp[i] = lut[sp[i]];
+}
+
+/* ---- the row ---------------------------------------------------------------------------- */
+typedef void (*tl_blocks_fn)(const nk *k, const uint8_t *sp, uint8_t *dp, size_t nblocks, const tl_cvt *cv);
+
+/* Rows of n elements (kernels.h tl_row_fn): the choice of method and its
+ * constants once per call, then every row. */
+TL_NI void rows_of(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds,
+                   size_t rows, size_t n, const tl_cvt *cv)
+{
+    const size_t es = tl_p_size(S), ed = tl_p_size(D);
+    nk k;
+    if (!rows) return;
+    if (cv->path == TL_EP_INT && int_row(S, D, sp, dp, n, cv)) {
+        for (size_t r = 1; r < rows; r++) int_row(S, D, sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n, cv);
+        return;
+    }
+    const int map = es == 1 && ed == 1 ? tl_map8_of(cv) : -1;
+    if (affine8_pays(cv, map)) {
+        for (size_t r = 0; r < rows; r++)
+            tl_affine8_row__neon(sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n, cv, map);
+        return;
+    }
+#if TL_NEON_A64
+    if (cv->lut8) { /* the plan's table (engine/cvt.c): four tbl steps per 16 bytes */
+        for (size_t r = 0; r < rows; r++) lut_apply(cv->lut, sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n);
+        return;
+    }
+#endif
+    if (!nk_init(&k, cv)) {
+        for (size_t r = 0; r < rows; r++)
+            scalar_elems(S, D, sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n, cv);
+        return;
+    }
+    if (es == 1 && ed == 1 && n * rows >= TL_NEON_LUT_MIN) { /* the call's own table */
+        uint8_t codes[256], lut[256];
+        for (int c = 0; c < 256; c++) codes[c] = (uint8_t)c;
+        blocks(&k, codes, lut, 16, cv);
+        for (size_t r = 0; r < rows; r++) lut_apply(lut, sp + (ptrdiff_t)r * ss, dp + (ptrdiff_t)r * ds, n);
+        return;
+    }
+    const size_t nb = n / 16, i = nb * 16;
+    for (size_t r = 0; r < rows; r++) {
+        const uint8_t *s = sp + (ptrdiff_t)r * ss;
+        uint8_t *d = dp + (ptrdiff_t)r * ds;
+        blocks(&k, s, d, nb, cv);
+        if (i < n) {
+            uint8_t tin[64] = {0}, tout[64];
+            memcpy(tin, s + i * es, (n - i) * es);
+            blocks(&k, tin, tout, 1, cv);
+            memcpy(d + i * ed, tout, (n - i) * ed);
+        }
+    }
+}
+
+#define TL_NEON_ROW(fn, blocks_fn, S, D)                                                            \
+    static void blocks_fn(const nk *kp, const uint8_t *sp, uint8_t *dp, size_t nb,                  \
+                                         const tl_cvt *cv)                                          \
+    {                                                                                               \
+        const nk k = *kp;                                                                           \
+        for (size_t b = 0; b < nb; b++) step16(S, D, &k, sp + b * 16 * tl_p_size(S), dp + b * 16 * tl_p_size(D), cv); \
+    }                                                                                               \
+    void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n, const tl_cvt *cv); \
+    void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n, const tl_cvt *cv)  \
+    {                                                                                               \
+        rows_of(S, D, blocks_fn, (const uint8_t *)src, ss, (uint8_t *)dst, ds, rows, n, cv);        \
+    }
+
+/* Armv7 rows whose multipliers the NEON steps cannot take exactly (nk_init
+ * false, or the per-step denormal check): the scalar pipeline, element by
+ * element (the pixel kernels below and the 4-row form). */
+static bool rows_vector(const nk *k, bool ok)
+{
+    return ok && (TL_NEON_A64 || !k->chk);
+}
+
+/* ---- 4 f32 rows into 4-byte groups of 8-bit codes (kernels.h, the 4-row form) ---------
+ * The same 16 elements of 4 rows through the row's destination stage, and
+ * one vst4 stores them as 16 groups of 4 codes: no byte transpose after. */
+static inline __attribute__((always_inline)) void f32_x8_group4_step(int D, const nk *k, const uint8_t *s,
+                                                                     ptrdiff_t ss, uint8_t *d)
+{
+    uint8x16x4_t o;
+#pragma GCC unroll 4
+    for (int c = 0; c < 4; c++) {
+        vf x[4];
+        vi q[4];
+        load16(TL_F32, k, s + c * ss, x);
+        quant16(k, x, q);
+        o.val[c] = narrow16(D, q);
+    }
+    vst4q_u8(d, o);
+}
+
+TL_NI void f32_x8_group4_rows(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds, size_t rows,
+                              size_t n, const tl_cvt *cv)
+{
+    nk k;
+    const bool vec = rows_vector(&k, nk_init(&k, cv));
+    const size_t whole = vec ? n / 16 * 16 : 0;
+    for (size_t g = 0; g + 4 <= rows; g += 4) {
+        const uint8_t *s = sp + (ptrdiff_t)g * ss;
+        uint8_t *d = dp + (ptrdiff_t)(g / 4) * ds;
+        for (size_t i = 0; i < whole; i += 16) f32_x8_group4_step(D, &k, s + 4 * i, ss, d + 4 * i);
+        if (whole == n) continue;
+        if (vec) { /* the last n % 16 elements through stack buffers */
+            uint8_t tin[4 * 64] = {0}, tout[64];
+            for (int c = 0; c < 4; c++) memcpy(tin + 64 * c, s + (ptrdiff_t)c * ss + 4 * whole, 4 * (n - whole));
+            f32_x8_group4_step(D, &k, tin, 64, tout);
+            memcpy(d + 4 * whole, tout, 4 * (n - whole));
+            continue;
+        }
+        for (size_t i = 0; i < n; i++)
+            for (int c = 0; c < 4; c++) scalar_elems(TL_F32, D, s + (ptrdiff_t)c * ss + 4 * i, d + 4 * i + c, 1, cv);
+    }
+}
+
+
+#if TL_NEON_F16_HW /* AArch64, and the Armv7 instances of neonfp16.c */
+/* ---- kDLA_HWC4 f16 <-> RGB, converted in the register ---------------------------------- */
+/* 16 RGB pixels (48 bytes: vld3) through the rule's source stage and the
+ * f16 conversion, stored as 16 pixels of 4 halves, the fourth zero (vst4):
+ * 128 bytes. */
+static inline __attribute__((always_inline)) void u8_f16_spread4_step(const nk *k, const uint8_t *s, uint8_t *d)
+{
+    uint8x16x3_t v = vld3q_u8(s);
+    uint16x8x4_t o[2];
+    for (int c = 0; c < 3; c++) {
+        uint16x8_t l = vmovl_u8(vget_low_u8(v.val[c])), h = vmovl_u8(vget_high_u8(v.val[c]));
+        vi q[4] = {vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(l))), vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(l))),
+                   vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(h))), vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(h)))};
+        vf x[4];
+        dequant16(k, q, x);
+        o[0].val[c] = vcombine_u16(f32_to_f16(x[0]), f32_to_f16(x[1]));
+        o[1].val[c] = vcombine_u16(f32_to_f16(x[2]), f32_to_f16(x[3]));
+    }
+    o[0].val[3] = o[1].val[3] = vdupq_n_u16(0);
+    vst4q_u16((uint16_t *)d, o[0]);
+    vst4q_u16((uint16_t *)(d + 64), o[1]);
+}
+
+/* Rows of RGB u8 pixels (tl_px_rows) -> rows of kDLA_HWC4 f16 pixels (8
+ * bytes: 3 halves and a zero one), each row's gap zeroed: the row
+ * conversion into an L1 tile and the table spread from it in one pass.
+ * A row's last pixels: one overlapping step, or stack buffers below 16. */
+TL_NI void u8_f16_spread4_rows(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
+{
+    nk k;
+    const bool vec = rows_vector(&k, nk_init(&k, cv));
+    const size_t m = g->n;
+    for (size_t r = 0; r < g->rows; r++) {
+        const uint8_t *s = src + (ptrdiff_t)r * g->ss;
+        uint8_t *d = dst + (ptrdiff_t)r * g->ds;
+        size_t i = 0;
+        if (!vec) {
+            for (; i < m; i++) {
+                scalar_elems(TL_U8, TL_F16, s + 3 * i, d + 8 * i, 3, cv);
+                memset(d + 8 * i + 6, 0, 2);
+            }
+            if (g->gap) memset(d + 8 * m, 0, g->gap);
+            continue;
+        }
+        for (; i + 16 <= m; i += 16) u8_f16_spread4_step(&k, s + 3 * i, d + 8 * i);
+        if (i < m && m >= 16) {
+            u8_f16_spread4_step(&k, s + 3 * (m - 16), d + 8 * (m - 16)); /* the last 16 again: same values */
+        } else if (i < m) {
+            uint8_t in[48] = {0}, out[128];
+            memcpy(in, s + 3 * i, 3 * (m - i));
+            u8_f16_spread4_step(&k, in, out);
+            memcpy(d + 8 * i, out, 8 * (m - i));
+        }
+        if (g->gap) memset(d + 8 * m, 0, g->gap);
+    }
+}
+
+/* 16 pixels of 4 f16 halves (128 bytes: two vld4) -> 16 RGB pixels of 8-bit
+ * codes (48 bytes: vst3), the rule's destination stage on the first three. */
+static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, bool plain, const nk *k, const uint8_t *s,
+                                                                      uint8_t *d)
+{
+    uint16x8x4_t v0 = vld4q_u16((const uint16_t *)s), v1 = vld4q_u16((const uint16_t *)(s + 64));
+    uint8x16x3_t o;
+#pragma GCC unroll 3
+    for (int c = 0; c < 3; c++) {
+        vf x[4] = {f16_to_f32(vget_low_u16(v0.val[c])), f16_to_f32(vget_high_u16(v0.val[c])),
+                   f16_to_f32(vget_low_u16(v1.val[c])), f16_to_f32(vget_high_u16(v1.val[c]))};
+        vi q[4];
+        quant16_as(k, plain, x, q);
+        o.val[c] = narrow16(D, q);
+    }
+    vst3q_u8(d, o);
+}
+
+/* Rows of kDLA_HWC4 f16 pixels (tl_px_rows) -> rows of 3 u8 or i8 codes a
+ * pixel, each row's gap zeroed. No step reads the last pixel's slot (a run
+ * may start inside its pixel): the steps stop one pixel short, an
+ * overlapping step covers the 16 before it, the rest through stack buffers. */
+static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, bool plain, const uint8_t *src, uint8_t *dst,
+                                                                      const tl_px_rows *g, const nk *kp, bool vec,
+                                                                      const tl_cvt *cv)
+{
+    const nk k = *kp;
+    const size_t m = g->n;
+    for (size_t r = 0; r < g->rows; r++) {
+        const uint8_t *s = src + (ptrdiff_t)r * g->ss;
+        uint8_t *d = dst + (ptrdiff_t)r * g->ds;
+        size_t i = 0;
+        if (vec) {
+            for (; i + 16 < m; i += 16) f16_x8_gather4_step(D, plain, &k, s + 8 * i, d + 3 * i);
+            if (m > 16) {
+                f16_x8_gather4_step(D, plain, &k, s + 8 * (m - 17), d + 3 * (m - 17)); /* the 16 before the last again */
+                i = m - 1;
+            }
+            if (i < m) {
+                uint8_t in[128] = {0}, out[48];
+                memcpy(in, s + 8 * i, 8 * (m - i - 1) + 6);
+                f16_x8_gather4_step(D, plain, &k, in, out);
+                memcpy(d + 3 * i, out, 3 * (m - i));
+            }
+        } else {
+            for (; i < m; i++) scalar_elems(TL_F16, D, s + 8 * i, d + 3 * i, 3, cv);
+        }
+        if (g->gap) memset(d + 3 * m, 0, g->gap);
+    }
+}
+
+/* The u8 or i8 codes and plain codes or not, constants in each instance:
+ * read from the constants instead, GCC kept the tests in the step loop. */
+TL_NI void f16_x8_gather4_rows_of(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
+{
+    nk k;
+    const bool vec = rows_vector(&k, nk_init(&k, cv)), plain = plain_codes(cv);
+    if (cv->ddt == TL_I8 && plain) f16_x8_gather4_rows(TL_I8, true, src, dst, g, &k, vec, cv);
+    else if (cv->ddt == TL_I8) f16_x8_gather4_rows(TL_I8, false, src, dst, g, &k, vec, cv);
+    else if (plain) f16_x8_gather4_rows(TL_U8, true, src, dst, g, &k, vec, cv);
+    else f16_x8_gather4_rows(TL_U8, false, src, dst, g, &k, vec, cv);
+}
+#endif /* TL_NEON_F16_HW */
+#endif /* TL_CONVERT_NEON_BODY_H */
