@@ -909,6 +909,7 @@ TL_TEST(machine_policy)
         static const char *const pairs[][2] = {
             {"trt.dla_hwc4:f16:1x3x9x37", "NHWC:u8:1x9x37x3"},
             {"trt.dla_hwc4:f16:1x3x5x21", "NHWC:i8:1x5x21x3:q=affine:zp=3:scale=0.5"},
+            {"trt.dla_hwc4:f16:1x3x6x19", "NHWC:u8:1x6x19x3:q=affine:zp=0:scale=1:round=away"}, /* NaN -> 0, not 1 */
             {"NHWC:u8:1x9x37x3", "trt.dla_hwc4:f16:1x3x9x37"},
             {"NCHW:f32:1x5x7x33", "NCHW:f16:1x5x7x33"},
             {"NCHW:f16:1x5x7x33", "NHWC:f32:1x7x33x5"},

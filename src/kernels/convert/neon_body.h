@@ -135,7 +135,8 @@ TL_NI void dequant16(const nk *k, const vi c[4], vf x[4])
     for (int j = 0; j < 4; j++) x[j] = vmulq_f32(vcvtq_f32_s32(vsubq_s32(c[j], k->zp)), k->a);
 }
 
-TL_NI void load16(int S, const nk *k, const uint8_t *p, vf x[4])
+/* (D: the destination type; for integer codes f16 NaNs need not keep their bits) */
+TL_NI void load16(int S, int D, const nk *k, const uint8_t *p, vf x[4])
 {
     vi c[4];
     if (S == TL_U8) {
@@ -161,8 +162,10 @@ TL_NI void load16(int S, const nk *k, const uint8_t *p, vf x[4])
     } else if (S == TL_F16 || S == TL_BF16) {
         uint16x8_t l = vld1q_u16((const uint16_t *)p), h = vld1q_u16((const uint16_t *)(p + 16));
         uint16x4_t q[4] = {vget_low_u16(l), vget_high_u16(l), vget_low_u16(h), vget_high_u16(h)};
+        const bool codes = D == TL_U8 || D == TL_I8 || D == TL_I16;
 #pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) x[j] = S == TL_F16 ? f16_to_f32(q[j]) : bf16_to_f32(q[j]);
+        for (int j = 0; j < 4; j++)
+            x[j] = S == TL_BF16 ? bf16_to_f32(q[j]) : codes ? f16_to_f32_for_codes(q[j]) : f16_to_f32(q[j]);
         return;
     } else {
 #pragma GCC unroll 4
@@ -205,11 +208,13 @@ TL_NI void quant16_as(const nk *k, bool plain, vf x[4], vi r[4])
 TL_NI void quant16(const nk *k, vf x[4], vi r[4]) { quant16_as(k, false, x, r); }
 
 /* Plain codes (quant16_as' plain, a constant in the kernels that pass it):
- * multiplier 1 and addend 0 give x, and the NaN code is 0, which a
- * saturating conversion gives a NaN (AArch64; Armv7's truncation). */
+ * multiplier 1 and addend 0 give x, and the NaN code is 0, which the
+ * rounding gives a NaN: AArch64's saturating conversions; on Armv7 the
+ * clamp's default NaN, truncated to 0 or through the nearest-even addition
+ * (a NaN) truncated to 0; not its away rounding, which gives 1. */
 TL_NI bool plain_codes(const tl_cvt *cv)
 {
-    return cv->d_mul == 1.0f && cv->d_add == 0.0f && cv->nan_code == 0 && (TL_NEON_A64 || cv->round == TL_ROUND_ZERO);
+    return cv->d_mul == 1.0f && cv->d_add == 0.0f && cv->nan_code == 0 && (TL_NEON_A64 || cv->round != TL_ROUND_AWAY);
 }
 
 /* 16 codes of quant16 into 16 bytes of D (u8 or i8), saturating */
@@ -220,7 +225,8 @@ TL_NI uint8x16_t narrow16(int D, const vi r[4])
     return vcombine_u8(vqmovun_s16(l), vqmovun_s16(h));
 }
 
-TL_NI void store16(int D, const nk *k, uint8_t *p, vf x[4])
+/* (S: the source type; reals from integer codes are never a NaN) */
+TL_NI void store16(int S, int D, const nk *k, uint8_t *p, vf x[4])
 {
     if (D == TL_F32) {
 #pragma GCC unroll 4
@@ -229,8 +235,10 @@ TL_NI void store16(int D, const nk *k, uint8_t *p, vf x[4])
     }
     if (D == TL_F16 || D == TL_BF16) {
         uint16x4_t h[4];
+        const bool reals = S == TL_F16 || S == TL_BF16 || S == TL_F32;
 #pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) h[j] = D == TL_F16 ? f32_to_f16(x[j]) : f32_to_bf16(x[j]);
+        for (int j = 0; j < 4; j++)
+            h[j] = D == TL_BF16 ? f32_to_bf16(x[j]) : reals ? f32_to_f16(x[j]) : f32_to_f16_no_nan(x[j]);
         vst1q_u16((uint16_t *)p, vcombine_u16(h[0], h[1]));
         vst1q_u16((uint16_t *)(p + 16), vcombine_u16(h[2], h[3]));
         return;
@@ -250,7 +258,7 @@ TL_NI void store16(int D, const nk *k, uint8_t *p, vf x[4])
 TL_NI void step16(int S, int D, const nk *k, const uint8_t *sp, uint8_t *dp, const tl_cvt *cv)
 {
     vf x[4];
-    load16(S, k, sp, x);
+    load16(S, D, k, sp, x);
     if (!TL_NEON_A64 && k->chk) {
         vu bad = vorrq_u32(vorrq_u32(denormal_bits(u_of_f(x[0])), denormal_bits(u_of_f(x[1]))),
                            vorrq_u32(denormal_bits(u_of_f(x[2])), denormal_bits(u_of_f(x[3]))));
@@ -259,7 +267,7 @@ TL_NI void step16(int S, int D, const nk *k, const uint8_t *sp, uint8_t *dp, con
             return;
         }
     }
-    store16(D, k, dp, x);
+    store16(S, D, k, dp, x);
 }
 
 /* ---- shortcuts ------------------------------------------------------------------------ */
@@ -431,7 +439,7 @@ static inline __attribute__((always_inline)) void f32_x8_group4_step(int D, cons
     for (int c = 0; c < 4; c++) {
         vf x[4];
         vi q[4];
-        load16(TL_F32, k, s + c * ss, x);
+        load16(TL_F32, D, k, s + c * ss, x);
         quant16(k, x, q);
         o.val[c] = narrow16(D, q);
     }
@@ -477,8 +485,8 @@ static inline __attribute__((always_inline)) void u8_f16_spread4_step(const nk *
                    vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(h))), vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(h)))};
         vf x[4];
         dequant16(k, q, x);
-        o[0].val[c] = vcombine_u16(f32_to_f16(x[0]), f32_to_f16(x[1]));
-        o[1].val[c] = vcombine_u16(f32_to_f16(x[2]), f32_to_f16(x[3]));
+        o[0].val[c] = vcombine_u16(f32_to_f16_no_nan(x[0]), f32_to_f16_no_nan(x[1]));
+        o[1].val[c] = vcombine_u16(f32_to_f16_no_nan(x[2]), f32_to_f16_no_nan(x[3]));
     }
     o[0].val[3] = o[1].val[3] = vdupq_n_u16(0);
     vst4q_u16((uint16_t *)d, o[0]);
@@ -528,8 +536,8 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, boo
     uint8x16x3_t o;
 #pragma GCC unroll 3
     for (int c = 0; c < 3; c++) {
-        vf x[4] = {f16_to_f32(vget_low_u16(v0.val[c])), f16_to_f32(vget_high_u16(v0.val[c])),
-                   f16_to_f32(vget_low_u16(v1.val[c])), f16_to_f32(vget_high_u16(v1.val[c]))};
+        vf x[4] = {f16_to_f32_for_codes(vget_low_u16(v0.val[c])), f16_to_f32_for_codes(vget_high_u16(v0.val[c])),
+                   f16_to_f32_for_codes(vget_low_u16(v1.val[c])), f16_to_f32_for_codes(vget_high_u16(v1.val[c]))};
         vi q[4];
         quant16_as(k, plain, x, q);
         o.val[c] = narrow16(D, q);
