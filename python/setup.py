@@ -36,7 +36,7 @@ def library_sources():
 # tl_kernel_isa_flags does (each file guards its own body).
 ISA_FLAGS = {
     "x86_64": [("sse2.c", ["-msse2"]), ("avx2.c", ["-mavx2"]), ("avx512.c", ["-mavx512f", "-mavx512bw"])],
-    "arm": [("neon.c", ["-mfpu=neon"])],
+    "arm": [("neon.c", ["-mfpu=neon"]), ("neonfp16.c", ["-mfpu=neon-vfpv4", "-mfp16-format=ieee"])],
 }
 
 
