@@ -177,28 +177,29 @@ TL_NI void load16(int S, int D, const nk *k, const uint8_t *p, vf x[4])
 
 /* ---- the destination stage: 16 reals -> 16 codes ----------------------------------------- */
 /* (x * d_mul) + d_add (two roundings, never a fused multiply-add), round by
- * the mode, NaN lanes to their code. The range: AArch64's conversions
- * saturate, and so do the narrowing moves that follow (narrow16), which is
- * the rule's clamp before rounding, since the bounds are integers; Armv7's
- * even and away roundings are exact only in range, so it clamps first
- * (AArch64 quantize NCHW f32 -> NHWC i8: 7 -> 5 operations per 4 values). */
+ * the mode, NaN lanes to their code. The range: the conversions saturate
+ * (a NaN gives 0), and so do the narrowing moves that follow (narrow16,
+ * vqmovn), which is the rule's clamp before rounding, since the bounds are
+ * the destination type's and integers (AArch64 quantize NCHW f32 -> NHWC i8:
+ * 7 -> 5 operations per 4 values). Armv7's nearest-even (round_even) is exact
+ * only below 2^22, but beyond it stays beyond 2^21 with its sign, so it
+ * saturates the same; only its away rounding, which overflows past 2^31 and
+ * turns a NaN into 1, clamps first (quantize C = 3, Armv7: 0.93 -> 0.83
+ * instructions per byte). */
 TL_NI void quant16_as(const nk *k, bool plain, vf x[4], vi r[4])
 {
-    vf c[4];
     if (!plain)
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++) x[j] = vaddq_f32(vmulq_f32(x[j], k->da), k->dz);
-#pragma GCC unroll 4
-    for (int j = 0; j < 4; j++) c[j] = TL_NEON_A64 ? x[j] : vminq_f32(vmaxq_f32(x[j], k->lo), k->hi);
     if (k->round == TL_ROUND_ZERO) {
 #pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) r[j] = round_zero(c[j]);
+        for (int j = 0; j < 4; j++) r[j] = round_zero(x[j]);
     } else if (k->round == TL_ROUND_AWAY) {
 #pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) r[j] = round_away(c[j]);
+        for (int j = 0; j < 4; j++) r[j] = round_away(TL_NEON_A64 ? x[j] : vminq_f32(vmaxq_f32(x[j], k->lo), k->hi));
     } else {
 #pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) r[j] = round_even(c[j]);
+        for (int j = 0; j < 4; j++) r[j] = round_even(x[j]);
     }
     if (!plain)
 #pragma GCC unroll 4

@@ -83,7 +83,8 @@ TL_NI vf div_lanes(vf x, float s)
 #endif
 }
 
-/* ---- rounding an f32 already clamped to the destination range (pipeline.h tl_p_round) ---- */
+/* ---- rounding an f32 to int32 (pipeline.h tl_p_round): saturating, a NaN to 0 (Armv7's
+ * away rounding: only in the destination range, see quant16_as) ---- */
 TL_NI vi round_zero(vf x) { return vcvtq_s32_f32(x); }
 
 #if TL_NEON_A64
@@ -96,7 +97,9 @@ TL_NI vi round_away(vf x) { return vcvtaq_s32_f32(x); }
 
 /* x + 1.5 * 2^23 has an ulp of 1 for |x| <= 2^22, so the nearest-even
  * addition rounds x to an integer (1.5 * 2^23 is even: ties keep their
- * parity) and the subtraction is exact. */
+ * parity) and the subtraction is exact. Beyond 2^22 the result is off by at
+ * most 1 and keeps its sign: the truncation saturates it as it would x
+ * rounded (a NaN stays a NaN and truncates to 0). */
 TL_NI vi round_even(vf x)
 {
     const vf m = vdupq_n_f32(12582912.0f);
