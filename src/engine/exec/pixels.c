@@ -153,15 +153,8 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
 #elif defined(__ARM_NEON)
     if (!tl_isa_includes(p->isa, TL_ISA_NEON)) return;
     const tl_cvt *cv = &p->cv;
-    /* kDLA_HWC4 f16 <-> RGB, converted in the register (vld3/vst4, vld4/vst3):
-     * AArch64, and Armv7 with VFPv4. Armv7 without it converts f16 in integer
-     * code, and these kernels did not lower its instruction counts: 3.16 ->
-     * 3.25 and 3.75 -> 3.42 per byte at 256 KiB, worse at 4 KiB. */
-#if defined(__aarch64__)
-    const bool f16_in_register = true;
-#else
-    const bool f16_in_register = tl_cpu_runs(TL_ISA_NEON, TL_FEAT_F16);
-#endif
+    /* kDLA_HWC4 f16 <-> RGB, converted in the register (vld3/vst4, vld4/vst3) */
+    const bool f16_in_register = tl_exec_neon_f16(p);
     if (f16_in_register && f16_rgb_gather(cv, ps, ss, rs)) {
         ps->x.px.shuffle = 4;
         ps->kernel_name = TL_ROWS_NAME("tl_f16_x8_gather4_rows_ukernel__");

@@ -93,12 +93,12 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
     const tl_repack_kernel *k =
         tl_find_repack(p->isa, cv->ed, (unsigned)in->count, (unsigned)ps->head, (unsigned)ps->tail);
     if (!k || k->isa == TL_ISA_SCALAR || out->ss != in->count * cv->es || out->ds != lanes * cv->ed) return false;
-#if defined(__aarch64__)
-    /* RGB u8 into kDLA_HWC4 f16: the pixels executor converts in the register
-     * (tl_u8_f16_spread4_rows_ukernel__neon), one pass instead of a row
-     * conversion into an L1 tile and this re-pack */
-    if (cv->sdt == TL_U8 && cv->ddt == TL_F16 && cv->fast && in->count == 3 && lanes == 4 && !ps->head) return false;
-#endif
+    /* RGB u8 into kDLA_HWC4 f16 on NEON: the pixels executor converts in the
+     * register (tl_u8_f16_spread4_rows_ukernel__neon, __neonfp16), one pass
+     * instead of a row conversion into an L1 tile and this re-pack */
+    if (tl_exec_neon_f16(p) && cv->sdt == TL_U8 && cv->ddt == TL_F16 && cv->fast && in->count == 3 && lanes == 4 &&
+        !ps->head)
+        return false;
     k = saturating(cv, k);
     if (one_step(cv, k)) ps->row = NULL; /* no row conversion runs (tl_plan_describe) */
     ps->x.repack = k;
