@@ -898,6 +898,11 @@ TL_TEST(machine_policy)
         tl_plan_destroy(p);
         check_pair_at(&r, &s, &d, vbmi ? "byte transpose, VBMI" : "byte transpose, no VBMI", true);
     }
+    /* TL_CPU_DISABLE masks the features it names (ctest runs this test once
+     * more with TL_CPU_DISABLE=vbmi,f16: test_engine_cpu_disable) */
+    const char *off = getenv("TL_CPU_DISABLE");
+    if (off && strstr(off, "vbmi")) CHECK(!(m.feat & TL_FEAT_VBMI));
+    if (off && strstr(off, "f16")) CHECK(!(m.feat & TL_FEAT_F16));
     /* Armv7's f16 kernels for the VFPv4 FPU (convert/neonfp16.c) off and on
      * (on only where the CPU has it; elsewhere no plan names them): f16 in
      * integer code or by vcvt, the same bits either way */
