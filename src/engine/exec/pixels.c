@@ -29,7 +29,7 @@ static unsigned px_move(int64_t n)
 
 /* A gather of the 3 channels of f16 pixels of 4 halves (kDLA_HWC4 f16, ss =
  * 8 bytes, a run of rs = 6) into 8-bit codes: the rows kernels that convert
- * in the register take it (AVX2, AArch64). */
+ * in the register take it (AVX2, AArch64, Armv7 with VFPv4). */
 static inline bool f16_rgb_gather(const tl_cvt *cv, const tl_pass *ps, size_t ss, size_t rs)
 {
     return ps->x.px.gather && cv->sdt == TL_F16 && (cv->ddt == TL_U8 || cv->ddt == TL_I8) && cv->fast && ss == 8 &&

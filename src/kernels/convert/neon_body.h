@@ -40,7 +40,7 @@ typedef struct nk {
     vf a, b;
     float sdiv;
     vf da, dz;      /* destination: (x * da) + dz, tl_cvt d_mul and d_add */
-    vf lo, hi;      /* integer range, clamp before rounding */
+    vf lo, hi;      /* integer range: Armv7's away rounding clamps to it first */
     vi nan;         /* NaN -> this code */
     int smode, round;
     bool chk;       /* Armv7: look for denormal reals (a multiplier above 2^100) */
