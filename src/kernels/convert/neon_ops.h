@@ -31,8 +31,9 @@
 #define TL_NEON_A64 0
 #endif
 
-/* f16 conversions by instruction on AArch64, and on Armv7 when the build
- * targets an FPU that has them (-mfpu=neon-fp16 -mfp16-format=ieee).
+/* f16 conversions by instruction on AArch64, and on Armv7 in the files built
+ * for an FPU that has them (convert/neonfp16.c: -mfpu=neon-vfpv4
+ * -mfp16-format=ieee, taken where the CPU has VFPv4).
  * Otherwise integer operations. TL_NEON_F16_SOFT forces those (tests). */
 #if !defined(TL_NEON_F16_SOFT) && \
     (TL_NEON_A64 || (defined(__ARM_FP16_FORMAT_IEEE) && defined(__ARM_FP) && (__ARM_FP & 2)))
