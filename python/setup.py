@@ -37,6 +37,7 @@ def library_sources():
 ISA_FLAGS = {
     "x86_64": [("sse2.c", ["-msse2"]), ("avx2.c", ["-mavx2"]), ("avx512.c", ["-mavx512f", "-mavx512bw"])],
     "arm": [("neon.c", ["-mfpu=neon"]), ("neonfp16.c", ["-mfpu=neon-vfpv4", "-mfp16-format=ieee"])],
+    "aarch64": [("neonfp16arith.c", ["-march=armv8.2-a+fp16"])],
 }
 
 

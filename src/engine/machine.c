@@ -15,7 +15,7 @@
 #include <cpuid.h>
 #define TL_X86 1
 #endif
-#if defined(__arm__) && defined(__linux__)
+#if (defined(__arm__) || defined(__aarch64__)) && defined(__linux__)
 #include <sys/auxv.h>
 #endif
 
@@ -75,12 +75,18 @@ static int detect_vbmi(void)
 }
 #endif
 
-/* Armv7: the VFPv4 FPU, whose vcvt converts f16 (HWCAP_VFPv4; AArch64's
- * NEON always has it, so the feature only gates Armv7's neonfp16 kernels). */
+/* The f16 instructions beyond the baseline, one feature on either Arm:
+ * Armv7's VFPv4 FPU, whose vcvt converts f16 (HWCAP_VFPv4; the neonfp16
+ * kernels), and AArch64's half-precision arithmetic of ARMv8.2 (HWCAP_FPHP
+ * and HWCAP_ASIMDHP; the neonfp16arith kernels), which converts between
+ * halves and 16-bit integers. */
 static unsigned detect_arm_f16(void)
 {
 #if defined(__arm__) && !defined(__aarch64__) && defined(__linux__)
     return (getauxval(AT_HWCAP) & (1ul << 16)) ? TL_FEAT_F16 : 0; /* HWCAP_VFPv4 */
+#elif defined(__aarch64__) && defined(__linux__)
+    const unsigned long both = (1ul << 9) | (1ul << 10); /* HWCAP_FPHP, HWCAP_ASIMDHP */
+    return (getauxval(AT_HWCAP) & both) == both ? TL_FEAT_F16 : 0;
 #else
     return 0;
 #endif

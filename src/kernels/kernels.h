@@ -91,7 +91,8 @@ typedef enum tl_isa {
  * list that needs one is skipped on a CPU without it. */
 enum {
     TL_FEAT_VBMI = 1, /* AVX-512 VBMI (vpermb, vpermi2b) */
-    TL_FEAT_F16 = 2   /* Armv7: the VFPv4 FPU, whose vcvt converts f16 (HWCAP_VFPv4) */
+    TL_FEAT_F16 = 2   /* f16 beyond the baseline: Armv7's VFPv4 FPU, whose vcvt converts f16
+                         (HWCAP_VFPv4); AArch64's ARMv8.2 FP16 arithmetic (HWCAP_ASIMDHP) */
 };
 
 /* x86 paths nest (an AVX2 machine can run SSE2 kernels); NEON stands alone. */

@@ -903,34 +903,54 @@ TL_TEST(machine_policy)
     const char *off = getenv("TL_CPU_DISABLE");
     if (off && strstr(off, "vbmi")) CHECK(!(m.feat & TL_FEAT_VBMI));
     if (off && strstr(off, "f16")) CHECK(!(m.feat & TL_FEAT_F16));
-    /* Armv7's f16 kernels for the VFPv4 FPU (convert/neonfp16.c) off and on
-     * (on only where the CPU has it; elsewhere no plan names them): f16 in
-     * integer code or by vcvt, the same bits either way */
+    /* The f16 kernels beyond the Arm baseline off and on (on only where the
+     * CPU has them; elsewhere no plan names them), the same bits either way:
+     * Armv7's for the VFPv4 FPU (convert/neonfp16.c: every pair with f16, in
+     * integer code when off) and AArch64's for ARMv8.2's FP16 arithmetic
+     * (convert/neonfp16arith.c: f16 <-> 8- and 16-bit codes, one conversion
+     * for plain codes and unquantized sources; int_side marks those pairs). */
     for (int f16 = 0; f16 < 2; f16++) {
         if (f16 && !(m.feat & TL_FEAT_F16)) break;
         tl_machine f = m;
         f.feat = f16 ? m.feat : m.feat & ~(unsigned)TL_FEAT_F16;
         tl_machine_set(&f);
-        static const char *const pairs[][2] = {
-            {"trt.dla_hwc4:f16:1x3x9x37", "NHWC:u8:1x9x37x3"},
-            {"trt.dla_hwc4:f16:1x3x5x21", "NHWC:i8:1x5x21x3:q=affine:zp=3:scale=0.5"},
-            {"trt.dla_hwc4:f16:1x3x6x19", "NHWC:u8:1x6x19x3:q=affine:zp=0:scale=1:round=away"}, /* NaN -> 0, not 1 */
-            {"NHWC:u8:1x9x37x3", "trt.dla_hwc4:f16:1x3x9x37"},
-            {"NCHW:f32:1x5x7x33", "NCHW:f16:1x5x7x33"},
-            {"NCHW:f16:1x5x7x33", "NHWC:f32:1x7x33x5"},
-            {"NCHW:f16:1x4x7x35", "NHWC:i8:1x7x35x4:q=affine:zp=-2:scale=0.03"},
+        static const struct {
+            const char *s, *d;
+            bool int_side;
+        } pairs[] = {
+            {"trt.dla_hwc4:f16:1x3x9x37", "NHWC:u8:1x9x37x3", true},
+            {"trt.dla_hwc4:f16:1x3x5x21", "NHWC:i8:1x5x21x3:q=affine:zp=3:scale=0.5", true},
+            {"trt.dla_hwc4:f16:1x3x6x19", "NHWC:u8:1x6x19x3:q=affine:zp=0:scale=1:round=away", true}, /* NaN -> 0, not 1 */
+            {"trt.dla_hwc4:f16:1x3x7x23", "NHWC:i8:1x7x23x3:round=zero", true},
+            {"trt.dla_hwc4:f16:1x3x7x23", "NHWC:i8:1x7x23x3:round=away", true},
+            {"NHWC:u8:1x9x37x3", "trt.dla_hwc4:f16:1x3x9x37", true},
+            {"NHWC:u8:1x9x37x3:q=affine:zp=5:scale=0.25", "trt.dla_hwc4:f16:1x3x9x37", true},
+            {"NCHW:f32:1x5x7x33", "NCHW:f16:1x5x7x33", false},
+            {"NCHW:f16:1x5x7x33", "NHWC:f32:1x7x33x5", false},
+            {"NCHW:f16:1x4x7x35", "NHWC:i8:1x7x35x4:q=affine:zp=-2:scale=0.03", true},
+            {"NCHW:f16:1x3x7x37", "NCHW:u8:1x3x7x37:round=away", true},
+            {"NCHW:f16:1x3x7x37", "NCHW:i16:1x3x7x37", true},
+            {"NCHW:f16:1x3x7x37", "NCHW:i16:1x3x7x37:round=zero", true},
+            {"NCHW:f16:1x3x7x37", "NCHW:i16:1x3x7x37:round=away", true},
+            {"NCHW:i16:1x3x7x37", "NCHW:f16:1x3x7x37", true},
+            {"NCHW:i8:1x3x7x37", "NCHW:f16:1x3x7x37", true},
         };
         for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
             tl_desc s, d;
-            REQUIRE_STATUS(tl_desc_parse(&s, pairs[k][0]), TL_OK);
-            REQUIRE_STATUS(tl_desc_parse(&d, pairs[k][1]), TL_OK);
+            REQUIRE_STATUS(tl_desc_parse(&s, pairs[k].s), TL_OK);
+            REQUIRE_STATUS(tl_desc_parse(&d, pairs[k].d), TL_OK);
             char what[160];
-            snprintf(what, sizeof what, "%s -> %s, f16 kernels %s", pairs[k][0], pairs[k][1], f16 ? "on" : "off");
+            snprintf(what, sizeof what, "%s -> %s, f16 kernels %s", pairs[k].s, pairs[k].d, f16 ? "on" : "off");
             tl_plan *p = NULL;
             REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
-            const bool named = strstr(tl_plan_describe(p), "ukernel__neonfp16") != NULL;
-            if (named != (f16 != 0))
-                FAILF("%s: the plan %s the VFPv4 kernels\n%s", what, named ? "names" : "lacks", tl_plan_describe(p));
+#if defined(__aarch64__)
+            const bool expect = f16 && pairs[k].int_side;
+#else
+            const bool expect = f16;
+#endif
+            const bool named = strstr(tl_plan_describe(p), "ukernel__neonfp16") != NULL; /* and neonfp16arith */
+            if (named != expect)
+                FAILF("%s: the plan %s the f16 kernels\n%s", what, named ? "names" : "lacks", tl_plan_describe(p));
             tl_plan_destroy(p);
             check_pair(&r, &s, &d, what);
         }

@@ -5,18 +5,36 @@
  * kCHW32, DLA HWC4), or gathers pixels into a dense destination (and back). */
 #include "engine/exec/exec.h"
 
-/* the name of an ISA's rows kernel (the f16 spreads and gathers below) and,
- * on Arm, the kernels: AArch64's, or Armv7's for the VFPv4 FPU */
-#if defined(__aarch64__)
-#define TL_ROWS_NAME(base) base "neon"
-#define TL_ARM_F16_GATHER tl_f16_x8_gather4_rows_ukernel__neon
-#define TL_ARM_F16_SPREAD tl_u8_f16_spread4_rows_ukernel__neon
-#elif defined(__ARM_NEON) && !defined(__x86_64__)
-#define TL_ROWS_NAME(base) base "neonfp16"
-#define TL_ARM_F16_GATHER tl_f16_x8_gather4_rows_ukernel__neonfp16
-#define TL_ARM_F16_SPREAD tl_u8_f16_spread4_rows_ukernel__neonfp16
-#else
+/* x86: the name of the AVX2 rows kernels (the f16 spreads and gathers below) */
+#if defined(__x86_64__) || defined(_M_X64)
 #define TL_ROWS_NAME(base) base "avx2"
+#endif
+
+/* Arm: the kDLA_HWC4 f16 <-> RGB kernels of the plan's CPU (move.h):
+ * AArch64's, or those for ARMv8.2's FP16 arithmetic where it has it; on
+ * Armv7 those for the VFPv4 FPU (where tl_exec_neon_f16 says they run) */
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+#define TL_ARM_F16_PX 1
+typedef void (*arm_f16_fn)(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const struct tl_cvt *cv);
+typedef struct arm_f16_px {
+    const char *gather_name, *spread_name;
+    arm_f16_fn gather, spread;
+} arm_f16_px;
+
+static arm_f16_px arm_f16_kernels(const tl_plan *p)
+{
+#if defined(__aarch64__)
+    if (tl_isa_includes(p->isa, TL_ISA_NEON) && tl_cpu_runs(TL_ISA_NEON, TL_FEAT_F16))
+        return (arm_f16_px){"tl_f16_x8_gather4_rows_ukernel__neonfp16arith", "tl_u8_f16_spread4_rows_ukernel__neonfp16arith",
+                            tl_f16_x8_gather4_rows_ukernel__neonfp16arith, tl_u8_f16_spread4_rows_ukernel__neonfp16arith};
+    return (arm_f16_px){"tl_f16_x8_gather4_rows_ukernel__neon", "tl_u8_f16_spread4_rows_ukernel__neon",
+                        tl_f16_x8_gather4_rows_ukernel__neon, tl_u8_f16_spread4_rows_ukernel__neon};
+#else
+    (void)p;
+    return (arm_f16_px){"tl_f16_x8_gather4_rows_ukernel__neonfp16", "tl_u8_f16_spread4_rows_ukernel__neonfp16",
+                        tl_f16_x8_gather4_rows_ukernel__neonfp16, tl_u8_f16_spread4_rows_ukernel__neonfp16};
+#endif
+}
 #endif
 
 /* The smallest word move (4 .. 64 bytes) that holds n bytes; 0 if none. */
@@ -157,14 +175,14 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
     const bool f16_in_register = tl_exec_neon_f16(p);
     if (f16_in_register && f16_rgb_gather(cv, ps, ss, rs)) {
         ps->x.px.shuffle = 4;
-        ps->kernel_name = TL_ROWS_NAME("tl_f16_x8_gather4_rows_ukernel__");
+        ps->kernel_name = arm_f16_kernels(p).gather_name;
         ps->row = NULL;
         return;
     }
     if (f16_in_register && !ps->x.px.gather && cv->sdt == TL_U8 && cv->ddt == TL_F16 && cv->fast &&
         ps->x.px.bytes == 8 && !ps->head && rs == 3 * 2) {
         ps->x.px.shuffle = 3;
-        ps->kernel_name = TL_ROWS_NAME("tl_u8_f16_spread4_rows_ukernel__");
+        ps->kernel_name = arm_f16_kernels(p).spread_name;
         ps->row = NULL;
         return;
     }
@@ -301,9 +319,9 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
             continue;
         }
 #endif
-#if defined(TL_ARM_F16_SPREAD)
+#if defined(TL_ARM_F16_PX)
         if (ps->x.px.shuffle == 3) { /* converts in the register: no tile */
-            TL_ARM_F16_SPREAD(s + b * k, to, &(tl_px_rows){m, 1, 0, 0, 0}, cv);
+            arm_f16_kernels(p).spread(s + b * k, to, &(tl_px_rows){m, 1, 0, 0, 0}, cv);
             tl_flush(p, db, out_tile, m * (size_t)out->ds);
             continue;
         }
@@ -452,9 +470,9 @@ static void run_gather_lines(const tl_plan *p, const tl_pass *ps, const uint8_t 
 static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                 const tl_node *out)
 {
-#if defined(TL_ARM_F16_GATHER)
+#if defined(TL_ARM_F16_PX)
     if (ps->x.px.shuffle == 4) {
-        TL_ARM_F16_GATHER(s, d, &(tl_px_rows){(size_t)out->count, 1, 0, 0, 0}, &p->cv);
+        arm_f16_kernels(p).gather(s, d, &(tl_px_rows){(size_t)out->count, 1, 0, 0, 0}, &p->cv);
         return;
     }
 #endif
@@ -496,9 +514,11 @@ static bool applicable_rows(const tl_plan *p, tl_pass *ps)
     if (ps->nnodes >= 3 && applicable(p, ps) &&
         (ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3 || (ps->x.px.shuffle == 4 && !p->cv.stream))) {
         /* the kernel applicable() named, or VBMI's rows form */
+#if defined(TL_ROWS_NAME) /* (on Arm applicable() named the rows kernels) */
         if (ps->x.px.vbmi == 3) ps->kernel_name = "tl_u8_f16_spread_rows_ukernel__avx512vbmi";
         else if (ps->x.px.shuffle == 3) ps->kernel_name = TL_ROWS_NAME("tl_u8_f16_spread4_rows_ukernel__");
         else ps->kernel_name = TL_ROWS_NAME("tl_f16_x8_gather4_rows_ukernel__");
+#endif
         return true;
     }
     *ps = was;
@@ -511,9 +531,10 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
     tl_px_rows g;
     if (!tl_rows_geometry(p, ps, s, d, in, out, run, ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3 || ps->x.px.shuffle == 4, &g))
         return;
-#if defined(TL_ARM_F16_GATHER)
-    if (ps->x.px.shuffle == 4) TL_ARM_F16_GATHER(s, d, &g, &p->cv);
-    else TL_ARM_F16_SPREAD(s, d, &g, &p->cv);
+#if defined(TL_ARM_F16_PX)
+    const arm_f16_px k = arm_f16_kernels(p);
+    if (ps->x.px.shuffle == 4) k.gather(s, d, &g, &p->cv);
+    else k.spread(s, d, &g, &p->cv);
     return;
 #endif
 #if defined(__x86_64__) || defined(_M_X64)

@@ -355,6 +355,93 @@ static void lut_apply(const uint8_t *lut, const uint8_t *sp, uint8_t *dp, size_t
     for (; i < n; i++) dp[i] = lut[sp[i]];
 }
 
+/* ---- plain codes <-> f16 by one conversion (ARMv8.2 FP16) ------------------------------
+ * Where the rule is the conversion itself: f16 into u8, i8 or i16 plain codes
+ * (plain_codes: x * 1 + 0, NaN code 0), rounded by the row's mode and
+ * saturated, a NaN to 0, which FCVTN/FCVTZ/FCVTA to 16-bit integers and the
+ * saturating narrow give for every half; and u8, i8 or i16 codes without
+ * quantization into f16, where one SCVTF/UCVTF rounds as f32 then f16 does
+ * (a 16-bit integer is exact in f32). 2 instructions per 8 codes against 6
+ * through f32. Compiled only in convert/neonfp16arith.c. */
+static bool fp16_direct(int S, int D, const tl_cvt *cv)
+{
+    const bool int_s = S == TL_U8 || S == TL_I8 || S == TL_I16, int_d = D == TL_U8 || D == TL_I8 || D == TL_I16;
+    if (!TL_NEON_FP16_ARITH) return false;
+    if (S == TL_F16 && int_d) return plain_codes(cv);
+    return int_s && D == TL_F16 && cv->s_q == TL_Q_NONE;
+}
+
+#if TL_NEON_FP16_ARITH
+/* 8 halves -> 8 codes of D in 16-bit lanes (unsigned for u8), by the rounding */
+TL_NI uint16x8_t f16_codes16(int D, int round, uint16x8_t h)
+{
+    const float16x8_t x = vreinterpretq_f16_u16(h);
+    if (D == TL_U8)
+        return round == TL_ROUND_ZERO   ? vcvtq_u16_f16(x)
+               : round == TL_ROUND_AWAY ? vcvtaq_u16_f16(x)
+                                        : vcvtnq_u16_f16(x);
+    return vreinterpretq_u16_s16(round == TL_ROUND_ZERO   ? vcvtq_s16_f16(x)
+                                 : round == TL_ROUND_AWAY ? vcvtaq_s16_f16(x)
+                                                          : vcvtnq_s16_f16(x));
+}
+
+/* f16_codes16's codes of u8 or i8, narrowed saturating */
+TL_NI uint8x8_t codes16_to_8(int D, uint16x8_t c)
+{
+    return D == TL_U8 ? vqmovn_u16(c) : vreinterpret_u8_s8(vqmovn_s16(vreinterpretq_s16_u16(c)));
+}
+
+/* 8 codes of S widened to 16 bits -> 8 halves */
+TL_NI uint16x8_t codes16_to_f16(int S, uint16x8_t c)
+{
+    return vreinterpretq_u16_f16(S == TL_U8 ? vcvtq_f16_u16(c) : vcvtq_f16_s16(vreinterpretq_s16_u16(c)));
+}
+
+/* 16 elements of a fp16_direct row */
+TL_NI void step16_fp16(int S, int D, int round, const uint8_t *sp, uint8_t *dp)
+{
+    uint16x8_t l, h;
+    if (S == TL_F16) {
+        l = f16_codes16(D, round, vld1q_u16((const uint16_t *)sp));
+        h = f16_codes16(D, round, vld1q_u16((const uint16_t *)(sp + 16)));
+        if (D != TL_I16) {
+            vst1q_u8(dp, vcombine_u8(codes16_to_8(D, l), codes16_to_8(D, h)));
+            return;
+        }
+    } else {
+        if (S == TL_I16) {
+            l = vld1q_u16((const uint16_t *)sp), h = vld1q_u16((const uint16_t *)(sp + 16));
+        } else {
+            int16x8_t wl, wh;
+            widen8(S, vld1q_u8(sp), &wl, &wh);
+            l = vreinterpretq_u16_s16(wl), h = vreinterpretq_u16_s16(wh);
+        }
+        l = codes16_to_f16(S, l), h = codes16_to_f16(S, h);
+    }
+    vst1q_u16((uint16_t *)dp, l);
+    vst1q_u16((uint16_t *)(dp + 16), h);
+}
+#endif
+
+/* nb blocks of 16 of a fp16_direct row, the rounding a constant in each
+ * loop; false (nothing done) for the other rows */
+static bool blocks_fp16(int S, int D, const uint8_t *sp, uint8_t *dp, size_t nb, const tl_cvt *cv)
+{
+    if (!fp16_direct(S, D, cv)) return false;
+#if TL_NEON_FP16_ARITH
+    const size_t es = 16 * tl_p_size(S), ed = 16 * tl_p_size(D);
+    if (S == TL_F16 && cv->round == TL_ROUND_ZERO)
+        for (size_t b = 0; b < nb; b++) step16_fp16(S, D, TL_ROUND_ZERO, sp + b * es, dp + b * ed);
+    else if (S == TL_F16 && cv->round == TL_ROUND_AWAY)
+        for (size_t b = 0; b < nb; b++) step16_fp16(S, D, TL_ROUND_AWAY, sp + b * es, dp + b * ed);
+    else
+        for (size_t b = 0; b < nb; b++) step16_fp16(S, D, TL_ROUND_EVEN, sp + b * es, dp + b * ed);
+#else
+    (void)sp, (void)dp, (void)nb;
+#endif
+    return true;
+}
+
 /* ---- the row ---------------------------------------------------------------------------- */
 typedef void (*tl_blocks_fn)(const nk *k, const uint8_t *sp, uint8_t *dp, size_t nblocks, const tl_cvt *cv);
 
@@ -413,6 +500,7 @@ TL_NI void rows_of(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, ptrdiff
                                          const tl_cvt *cv)                                          \
     {                                                                                               \
         const nk k = *kp;                                                                           \
+        if (blocks_fp16(S, D, sp, dp, nb, cv)) return;                                              \
         for (size_t b = 0; b < nb; b++) step16(S, D, &k, sp + b * 16 * tl_p_size(S), dp + b * 16 * tl_p_size(D), cv); \
     }                                                                                               \
     void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n, const tl_cvt *cv); \
@@ -476,11 +564,21 @@ TL_NI void f32_x8_group4_rows(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *d
 /* 16 RGB pixels (48 bytes: vld3) through the rule's source stage and the
  * f16 conversion, stored as 16 pixels of 4 halves, the fourth zero (vst4):
  * 128 bytes. */
-static inline __attribute__((always_inline)) void u8_f16_spread4_step(const nk *k, const uint8_t *s, uint8_t *d)
+static inline __attribute__((always_inline)) void u8_f16_spread4_step(bool direct, const nk *k, const uint8_t *s,
+                                                                      uint8_t *d)
 {
     uint8x16x3_t v = vld3q_u8(s);
     uint16x8x4_t o[2];
     for (int c = 0; c < 3; c++) {
+#if TL_NEON_FP16_ARITH
+        if (direct) { /* no quantization: one conversion per 8 (fp16_direct) */
+            o[0].val[c] = codes16_to_f16(TL_U8, vmovl_u8(vget_low_u8(v.val[c])));
+            o[1].val[c] = codes16_to_f16(TL_U8, vmovl_u8(vget_high_u8(v.val[c])));
+            continue;
+        }
+#else
+        (void)direct;
+#endif
         uint16x8_t l = vmovl_u8(vget_low_u8(v.val[c])), h = vmovl_u8(vget_high_u8(v.val[c]));
         vi q[4] = {vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(l))), vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(l))),
                    vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(h))), vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(h)))};
@@ -498,7 +596,7 @@ static inline __attribute__((always_inline)) void u8_f16_spread4_step(const nk *
  * bytes: 3 halves and a zero one), each row's gap zeroed: the row
  * conversion into an L1 tile and the table spread from it in one pass.
  * A row's last pixels: one overlapping step, or stack buffers below 16. */
-TL_NI void u8_f16_spread4_rows(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
+TL_NI void u8_f16_spread4_rows_as(bool direct, const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
 {
     nk k;
     const bool vec = rows_vector(&k, nk_init(&k, cv));
@@ -515,17 +613,24 @@ TL_NI void u8_f16_spread4_rows(const uint8_t *src, uint8_t *dst, const tl_px_row
             if (g->gap) memset(d + 8 * m, 0, g->gap);
             continue;
         }
-        for (; i + 16 <= m; i += 16) u8_f16_spread4_step(&k, s + 3 * i, d + 8 * i);
+        for (; i + 16 <= m; i += 16) u8_f16_spread4_step(direct, &k, s + 3 * i, d + 8 * i);
         if (i < m && m >= 16) {
-            u8_f16_spread4_step(&k, s + 3 * (m - 16), d + 8 * (m - 16)); /* the last 16 again: same values */
+            u8_f16_spread4_step(direct, &k, s + 3 * (m - 16), d + 8 * (m - 16)); /* the last 16 again: same values */
         } else if (i < m) {
             uint8_t in[48] = {0}, out[128];
             memcpy(in, s + 3 * i, 3 * (m - i));
-            u8_f16_spread4_step(&k, in, out);
+            u8_f16_spread4_step(direct, &k, in, out);
             memcpy(d + 8 * i, out, 8 * (m - i));
         }
         if (g->gap) memset(d + 8 * m, 0, g->gap);
     }
+}
+
+/* no quantization (fp16_direct) or the rule's source stage, a constant in each instance */
+TL_NI void u8_f16_spread4_rows(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
+{
+    if (fp16_direct(TL_U8, TL_F16, cv)) u8_f16_spread4_rows_as(true, src, dst, g, cv);
+    else u8_f16_spread4_rows_as(false, src, dst, g, cv);
 }
 
 /* 16 pixels of 4 f16 halves (128 bytes: two vld4) -> 16 RGB pixels of 8-bit
@@ -537,6 +642,13 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, boo
     uint8x16x3_t o;
 #pragma GCC unroll 3
     for (int c = 0; c < 3; c++) {
+#if TL_NEON_FP16_ARITH
+        if (plain) { /* one conversion per 8 (fp16_direct) */
+            o.val[c] = vcombine_u8(codes16_to_8(D, f16_codes16(D, k->round, v0.val[c])),
+                                   codes16_to_8(D, f16_codes16(D, k->round, v1.val[c])));
+            continue;
+        }
+#endif
         vf x[4] = {f16_to_f32_for_codes(vget_low_u16(v0.val[c])), f16_to_f32_for_codes(vget_high_u16(v0.val[c])),
                    f16_to_f32_for_codes(vget_low_u16(v1.val[c])), f16_to_f32_for_codes(vget_high_u16(v1.val[c]))};
         vi q[4];

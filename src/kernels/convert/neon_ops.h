@@ -42,6 +42,16 @@
 #define TL_NEON_F16_HW 0
 #endif
 
+/* ARMv8.2's half-precision arithmetic (FEAT_FP16): conversions between 8
+ * halves and 8 16-bit integers in one instruction. AArch64 files built with
+ * -march=armv8.2-a+fp16 (convert/neonfp16arith.c, taken where the CPU has
+ * it: HWCAP_ASIMDHP). */
+#if TL_NEON_A64 && defined(__ARM_FEATURE_FP16_VECTOR_ARITHMETIC)
+#define TL_NEON_FP16_ARITH 1
+#else
+#define TL_NEON_FP16_ARITH 0
+#endif
+
 typedef float32x4_t vf;
 typedef int32x4_t vi;
 typedef uint32x4_t vu;

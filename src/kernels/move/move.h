@@ -157,7 +157,8 @@ void tl_gather_ukernel__avx2(const uint8_t *s, size_t ss, uint8_t *t, size_t rs,
  * vtbl2), where tl_spread_fits16 says so: as the AVX2 one. */
 #if defined(__ARM_NEON) && !defined(__x86_64__)
 /* kDLA_HWC4 f16 <-> RGB on Arm, converted in the register (defined with the
- * convert family: convert/neon.c on AArch64, convert/neonfp16.c on Armv7,
+ * convert family: convert/neon.c on AArch64, and convert/neonfp16arith.c for
+ * the CPUs with ARMv8.2's FP16 arithmetic; convert/neonfp16.c on Armv7,
  * which runs them where the CPU has VFPv4), as the AVX2 ones: rows of RGB u8
  * pixels into pixels of 4 f16 halves, and back into u8 or i8 codes; each
  * row's gap zeroed. */
@@ -167,6 +168,10 @@ void tl_u8_f16_spread4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, cons
                                           const struct tl_cvt *cv);
 void tl_f16_x8_gather4_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_px_rows *g,
                                           const struct tl_cvt *cv);
+void tl_u8_f16_spread4_rows_ukernel__neonfp16arith(const uint8_t *src, uint8_t *dst, const tl_px_rows *g,
+                                                   const struct tl_cvt *cv);
+void tl_f16_x8_gather4_rows_ukernel__neonfp16arith(const uint8_t *src, uint8_t *dst, const tl_px_rows *g,
+                                                   const struct tl_cvt *cv);
 #else
 void tl_u8_f16_spread4_rows_ukernel__neonfp16(const uint8_t *src, uint8_t *dst, const tl_px_rows *g,
                                               const struct tl_cvt *cv);
