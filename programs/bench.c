@@ -75,6 +75,9 @@ static const case_def k_cases[] = {
     {"nchw16c->nchw i8 C=80", NCHW16("i8"), NCHW("i8"), ORD_CHW, ORD_CHW, 80, "nChw16c", "nchw"},
     {"quantize f32 nchw->i8 nhwc C=3", NCHW("f32"), NHWC("i8") ":q=affine:zp=3:scale=0.02", ORD_CHW, ORD_HWC, 3,
      "nchw", "nhwc"},
+    /* symmetric quantization (zero point 0: TensorRT's and TIDL's int8) */
+    {"quantize f32 nchw->i8 nhwc C=3 zp=0", NCHW("f32"), NHWC("i8") ":q=affine:scale=0.02", ORD_CHW, ORD_HWC, 3,
+     "nchw", "nhwc"},
     {"dequantize i8 nchw16c->f32 nchw C=64", NCHW16("i8") ":q=affine:zp=-5:scale=0.05", NCHW("f32"), ORD_CHW,
      ORD_CHW, 64, "nChw16c", "nchw"},
     {"u8 nhwc->trt.dla_hwc4 i8 C=3", NHWC("u8"), "trt.dla_hwc4:i8:%lldx%lldx%lldx%lld", ORD_HWC, ORD_CHW, 3, NULL, NULL},

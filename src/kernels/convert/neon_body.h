@@ -176,6 +176,9 @@ TL_NI void load16(int S, int D, const nk *k, const uint8_t *p, vf x[4])
 }
 
 /* ---- the destination stage: 16 reals -> 16 codes ----------------------------------------- */
+/* its forms (q_form below): the rule's multiply, add and NaN select; the multiply only; x */
+enum { Q_FULL, Q_SCALED, Q_PLAIN };
+
 /* (x * d_mul) + d_add (two roundings, never a fused multiply-add), round by
  * the mode, NaN lanes to their code. The range: the conversions saturate
  * (a NaN gives 0), and so do the narrowing moves that follow (narrow16,
@@ -186,11 +189,14 @@ TL_NI void load16(int S, int D, const nk *k, const uint8_t *p, vf x[4])
  * saturates the same; only its away rounding, which overflows past 2^31 and
  * turns a NaN into 1, clamps first (quantize C = 3, Armv7: 0.93 -> 0.83
  * instructions per byte). */
-TL_NI void quant16_as(const nk *k, bool plain, vf x[4], vi r[4])
+TL_NI void quant16_as(const nk *k, int form, vf x[4], vi r[4])
 {
-    if (!plain)
+    if (form == Q_FULL)
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++) x[j] = vaddq_f32(vmulq_f32(x[j], k->da), k->dz);
+    if (form == Q_SCALED)
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) x[j] = vmulq_f32(x[j], k->da);
     if (k->round == TL_ROUND_ZERO) {
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++) r[j] = round_zero(x[j]);
@@ -201,22 +207,35 @@ TL_NI void quant16_as(const nk *k, bool plain, vf x[4], vi r[4])
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++) r[j] = round_even(x[j]);
     }
-    if (!plain)
+    if (form == Q_FULL)
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++) r[j] = vbslq_s32(vceqq_f32(x[j], x[j]), r[j], k->nan);
 }
 
-TL_NI void quant16(const nk *k, vf x[4], vi r[4]) { quant16_as(k, false, x, r); }
-
-/* Plain codes (quant16_as' plain, a constant in the kernels that pass it):
- * multiplier 1 and addend 0 give x, and the NaN code is 0, which the
- * rounding gives a NaN: AArch64's saturating conversions; on Armv7 the
- * clamp's default NaN, truncated to 0 or through the nearest-even addition
- * (a NaN) truncated to 0; not its away rounding, which gives 1. */
-TL_NI bool plain_codes(const tl_cvt *cv)
+/* The destination stage's form for a row (quant16_as' form, a constant in
+ * each loop instance). Where the addend and the NaN code are 0 (symmetric
+ * quantization: TensorRT's and TIDL's int8, a DFP shift; or no quantization)
+ * the add changes only a zero's sign, which rounds to 0, and the NaN code is
+ * what the rounding gives a NaN: AArch64's saturating conversions; on Armv7
+ * the clamp's default NaN, truncated to 0 or through the nearest-even
+ * addition (a NaN) truncated to 0; not its away rounding, which gives 1.
+ * Then plain codes (multiplier 1) skip the multiply too, and scaled codes
+ * keep only it: 2 or 3 operations per 4 values fewer. */
+TL_NI int q_form(const tl_cvt *cv)
 {
-    return cv->d_mul == 1.0f && cv->d_add == 0.0f && cv->nan_code == 0 && (TL_NEON_A64 || cv->round != TL_ROUND_AWAY);
+    if (cv->d_add != 0.0f || cv->nan_code != 0 || (!TL_NEON_A64 && cv->round == TL_ROUND_AWAY)) return Q_FULL;
+    return cv->d_mul == 1.0f ? Q_PLAIN : Q_SCALED;
 }
+
+TL_NI bool plain_codes(const tl_cvt *cv) { return q_form(cv) == Q_PLAIN; }
+
+/* F(args..., form) with the form a constant: one instance per form */
+#define TL_BY_FORM(form, F, ...)                                                                    \
+    do {                                                                                            \
+        if ((form) == Q_PLAIN) F(__VA_ARGS__, Q_PLAIN);                                             \
+        else if ((form) == Q_SCALED) F(__VA_ARGS__, Q_SCALED);                                      \
+        else F(__VA_ARGS__, Q_FULL);                                                                \
+    } while (0)
 
 /* 16 codes of quant16 into 16 bytes of D (u8 or i8), saturating */
 TL_NI uint8x16_t narrow16(int D, const vi r[4])
@@ -226,8 +245,9 @@ TL_NI uint8x16_t narrow16(int D, const vi r[4])
     return vcombine_u8(vqmovun_s16(l), vqmovun_s16(h));
 }
 
-/* (S: the source type; reals from integer codes are never a NaN) */
-TL_NI void store16(int S, int D, const nk *k, uint8_t *p, vf x[4])
+/* (S: the source type; reals from integer codes are never a NaN; form: the
+ * destination stage's, for integer codes) */
+TL_NI void store16(int S, int D, int form, const nk *k, uint8_t *p, vf x[4])
 {
     if (D == TL_F32) {
 #pragma GCC unroll 4
@@ -245,7 +265,7 @@ TL_NI void store16(int S, int D, const nk *k, uint8_t *p, vf x[4])
         return;
     }
     vi r[4];
-    quant16(k, x, r);
+    quant16_as(k, form, x, r);
     if (D == TL_I16) {
         vst1q_s16((int16_t *)p, vcombine_s16(vqmovn_s32(r[0]), vqmovn_s32(r[1])));
         vst1q_s16((int16_t *)(p + 16), vcombine_s16(vqmovn_s32(r[2]), vqmovn_s32(r[3])));
@@ -256,7 +276,7 @@ TL_NI void store16(int S, int D, const nk *k, uint8_t *p, vf x[4])
 
 /* On Armv7 with a multiplier above 2^100, a denormal real sends the step to
  * the scalar pipeline, before anything is stored (src may be dst). */
-TL_NI void step16(int S, int D, const nk *k, const uint8_t *sp, uint8_t *dp, const tl_cvt *cv)
+TL_NI void step16(int S, int D, int form, const nk *k, const uint8_t *sp, uint8_t *dp, const tl_cvt *cv)
 {
     vf x[4];
     load16(S, D, k, sp, x);
@@ -268,7 +288,7 @@ TL_NI void step16(int S, int D, const nk *k, const uint8_t *sp, uint8_t *dp, con
             return;
         }
     }
-    store16(S, D, k, dp, x);
+    store16(S, D, form, k, dp, x);
 }
 
 /* ---- shortcuts ------------------------------------------------------------------------ */
@@ -495,13 +515,23 @@ TL_NI void rows_of(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, ptrdiff
     }
 }
 
+/* nb blocks of 16, the destination stage's form a constant in each loop */
+TL_NI void blocks_as(int S, int D, const nk *k, const uint8_t *sp, uint8_t *dp, size_t nb, const tl_cvt *cv,
+                     int form)
+{
+    for (size_t b = 0; b < nb; b++) step16(S, D, form, k, sp + b * 16 * tl_p_size(S), dp + b * 16 * tl_p_size(D), cv);
+}
+
+/* A row kernel: the FP16 conversions where they are the rule, else the
+ * steps, with one loop per form for integer destinations */
 #define TL_NEON_ROW(fn, blocks_fn, S, D)                                                            \
     static void blocks_fn(const nk *kp, const uint8_t *sp, uint8_t *dp, size_t nb,                  \
                                          const tl_cvt *cv)                                          \
     {                                                                                               \
         const nk k = *kp;                                                                           \
+        const int form = D == TL_U8 || D == TL_I8 || D == TL_I16 ? q_form(cv) : Q_FULL;             \
         if (blocks_fp16(S, D, sp, dp, nb, cv)) return;                                              \
-        for (size_t b = 0; b < nb; b++) step16(S, D, &k, sp + b * 16 * tl_p_size(S), dp + b * 16 * tl_p_size(D), cv); \
+        TL_BY_FORM(form, blocks_as, S, D, &k, sp, dp, nb, cv);                                      \
     }                                                                                               \
     void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n, const tl_cvt *cv); \
     void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n, const tl_cvt *cv)  \
@@ -520,7 +550,7 @@ static bool rows_vector(const nk *k, bool ok)
 /* ---- 4 f32 rows into 4-byte groups of 8-bit codes (kernels.h, the 4-row form) ---------
  * The same 16 elements of 4 rows through the row's destination stage, and
  * one vst4 stores them as 16 groups of 4 codes: no byte transpose after. */
-static inline __attribute__((always_inline)) void f32_x8_group4_step(int D, const nk *k, const uint8_t *s,
+static inline __attribute__((always_inline)) void f32_x8_group4_step(int D, int form, const nk *k, const uint8_t *s,
                                                                      ptrdiff_t ss, uint8_t *d)
 {
     uint8x16x4_t o;
@@ -529,14 +559,14 @@ static inline __attribute__((always_inline)) void f32_x8_group4_step(int D, cons
         vf x[4];
         vi q[4];
         load16(TL_F32, D, k, s + c * ss, x);
-        quant16(k, x, q);
+        quant16_as(k, form, x, q);
         o.val[c] = narrow16(D, q);
     }
     vst4q_u8(d, o);
 }
 
-TL_NI void f32_x8_group4_rows(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds, size_t rows,
-                              size_t n, const tl_cvt *cv)
+TL_NI void f32_x8_group4_rows_as(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds, size_t rows,
+                                 size_t n, const tl_cvt *cv, int form)
 {
     nk k;
     const bool vec = rows_vector(&k, nk_init(&k, cv));
@@ -544,18 +574,24 @@ TL_NI void f32_x8_group4_rows(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *d
     for (size_t g = 0; g + 4 <= rows; g += 4) {
         const uint8_t *s = sp + (ptrdiff_t)g * ss;
         uint8_t *d = dp + (ptrdiff_t)(g / 4) * ds;
-        for (size_t i = 0; i < whole; i += 16) f32_x8_group4_step(D, &k, s + 4 * i, ss, d + 4 * i);
+        for (size_t i = 0; i < whole; i += 16) f32_x8_group4_step(D, form, &k, s + 4 * i, ss, d + 4 * i);
         if (whole == n) continue;
         if (vec) { /* the last n % 16 elements through stack buffers */
             uint8_t tin[4 * 64] = {0}, tout[64];
             for (int c = 0; c < 4; c++) memcpy(tin + 64 * c, s + (ptrdiff_t)c * ss + 4 * whole, 4 * (n - whole));
-            f32_x8_group4_step(D, &k, tin, 64, tout);
+            f32_x8_group4_step(D, form, &k, tin, 64, tout);
             memcpy(d + 4 * whole, tout, 4 * (n - whole));
             continue;
         }
         for (size_t i = 0; i < n; i++)
             for (int c = 0; c < 4; c++) scalar_elems(TL_F32, D, s + (ptrdiff_t)c * ss + 4 * i, d + 4 * i + c, 1, cv);
     }
+}
+
+TL_NI void f32_x8_group4_rows(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds, size_t rows,
+                              size_t n, const tl_cvt *cv)
+{
+    TL_BY_FORM(q_form(cv), f32_x8_group4_rows_as, D, sp, ss, dp, ds, rows, n, cv);
 }
 
 
@@ -635,7 +671,7 @@ TL_NI void u8_f16_spread4_rows(const uint8_t *src, uint8_t *dst, const tl_px_row
 
 /* 16 pixels of 4 f16 halves (128 bytes: two vld4) -> 16 RGB pixels of 8-bit
  * codes (48 bytes: vst3), the rule's destination stage on the first three. */
-static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, bool plain, const nk *k, const uint8_t *s,
+static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, int form, const nk *k, const uint8_t *s,
                                                                       uint8_t *d)
 {
     uint16x8x4_t v0 = vld4q_u16((const uint16_t *)s), v1 = vld4q_u16((const uint16_t *)(s + 64));
@@ -643,7 +679,7 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, boo
 #pragma GCC unroll 3
     for (int c = 0; c < 3; c++) {
 #if TL_NEON_FP16_ARITH
-        if (plain) { /* one conversion per 8 (fp16_direct) */
+        if (form == Q_PLAIN) { /* one conversion per 8 (fp16_direct) */
             o.val[c] = vcombine_u8(codes16_to_8(D, f16_codes16(D, k->round, v0.val[c])),
                                    codes16_to_8(D, f16_codes16(D, k->round, v1.val[c])));
             continue;
@@ -652,7 +688,7 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, boo
         vf x[4] = {f16_to_f32_for_codes(vget_low_u16(v0.val[c])), f16_to_f32_for_codes(vget_high_u16(v0.val[c])),
                    f16_to_f32_for_codes(vget_low_u16(v1.val[c])), f16_to_f32_for_codes(vget_high_u16(v1.val[c]))};
         vi q[4];
-        quant16_as(k, plain, x, q);
+        quant16_as(k, form, x, q);
         o.val[c] = narrow16(D, q);
     }
     vst3q_u8(d, o);
@@ -662,9 +698,9 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, boo
  * pixel, each row's gap zeroed. No step reads the last pixel's slot (a run
  * may start inside its pixel): the steps stop one pixel short, an
  * overlapping step covers the 16 before it, the rest through stack buffers. */
-static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, bool plain, const uint8_t *src, uint8_t *dst,
+static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, const uint8_t *src, uint8_t *dst,
                                                                       const tl_px_rows *g, const nk *kp, bool vec,
-                                                                      const tl_cvt *cv)
+                                                                      const tl_cvt *cv, int form)
 {
     const nk k = *kp;
     const size_t m = g->n;
@@ -673,15 +709,15 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, boo
         uint8_t *d = dst + (ptrdiff_t)r * g->ds;
         size_t i = 0;
         if (vec) {
-            for (; i + 16 < m; i += 16) f16_x8_gather4_step(D, plain, &k, s + 8 * i, d + 3 * i);
+            for (; i + 16 < m; i += 16) f16_x8_gather4_step(D, form, &k, s + 8 * i, d + 3 * i);
             if (m > 16) {
-                f16_x8_gather4_step(D, plain, &k, s + 8 * (m - 17), d + 3 * (m - 17)); /* the 16 before the last again */
+                f16_x8_gather4_step(D, form, &k, s + 8 * (m - 17), d + 3 * (m - 17)); /* the 16 before the last again */
                 i = m - 1;
             }
             if (i < m) {
                 uint8_t in[128] = {0}, out[48];
                 memcpy(in, s + 8 * i, 8 * (m - i - 1) + 6);
-                f16_x8_gather4_step(D, plain, &k, in, out);
+                f16_x8_gather4_step(D, form, &k, in, out);
                 memcpy(d + 3 * i, out, 3 * (m - i));
             }
         } else {
@@ -691,16 +727,16 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, boo
     }
 }
 
-/* The u8 or i8 codes and plain codes or not, constants in each instance:
- * read from the constants instead, GCC kept the tests in the step loop. */
+/* The u8 or i8 codes and the destination stage's form, constants in each
+ * instance: read from the constants instead, GCC kept the tests in the step
+ * loop. */
 TL_NI void f16_x8_gather4_rows_of(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
 {
     nk k;
-    const bool vec = rows_vector(&k, nk_init(&k, cv)), plain = plain_codes(cv);
-    if (cv->ddt == TL_I8 && plain) f16_x8_gather4_rows(TL_I8, true, src, dst, g, &k, vec, cv);
-    else if (cv->ddt == TL_I8) f16_x8_gather4_rows(TL_I8, false, src, dst, g, &k, vec, cv);
-    else if (plain) f16_x8_gather4_rows(TL_U8, true, src, dst, g, &k, vec, cv);
-    else f16_x8_gather4_rows(TL_U8, false, src, dst, g, &k, vec, cv);
+    const bool vec = rows_vector(&k, nk_init(&k, cv));
+    const int form = q_form(cv);
+    if (cv->ddt == TL_I8) TL_BY_FORM(form, f16_x8_gather4_rows, TL_I8, src, dst, g, &k, vec, cv);
+    else TL_BY_FORM(form, f16_x8_gather4_rows, TL_U8, src, dst, g, &k, vec, cv);
 }
 #endif /* TL_NEON_F16_HW */
 #endif /* TL_CONVERT_NEON_BODY_H */
