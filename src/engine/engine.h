@@ -213,6 +213,8 @@ typedef struct tl_pass {
                                  a spread straight from the source plus add8 in the
                                  register (a byte add or a move, tl_cvt_byte_add): 5 */
             uint8_t add8;
+            uint8_t fp16arith; /* AArch64's kDLA_HWC4 f16 kernels (shuffle 3, 4) are those for
+                                  ARMv8.2's FP16 arithmetic (TL_FEAT_F16) */
             uint8_t neon3;    /* 3-byte pixels spread or gathered by NEON structure loads
                                  and stores, mapped in the register: 1 + the map of
                                  tl_x8_spread3 / gather3_ukernel__neon; 0: not */

@@ -920,6 +920,7 @@ TL_TEST(machine_policy)
         } pairs[] = {
             {"trt.dla_hwc4:f16:1x3x9x37", "NHWC:u8:1x9x37x3", true},
             {"trt.dla_hwc4:f16:1x3x5x21", "NHWC:i8:1x5x21x3:q=affine:zp=3:scale=0.5", true},
+            {"trt.dla_hwc4:f16:1x3x5x21", "NHWC:i8:1x5x21x3:scale=0.25", true}, /* zero point 0: scaled codes */
             {"trt.dla_hwc4:f16:1x3x6x19", "NHWC:u8:1x6x19x3:q=affine:zp=0:scale=1:round=away", true}, /* NaN -> 0, not 1 */
             {"trt.dla_hwc4:f16:1x3x7x23", "NHWC:i8:1x7x23x3:round=zero", true},
             {"trt.dla_hwc4:f16:1x3x7x23", "NHWC:i8:1x7x23x3:round=away", true},

@@ -10,8 +10,8 @@
 #define TL_ROWS_NAME(base) base "avx2"
 #endif
 
-/* Arm: the kDLA_HWC4 f16 <-> RGB kernels of the plan's CPU (move.h):
- * AArch64's, or those for ARMv8.2's FP16 arithmetic where it has it; on
+/* Arm: the kDLA_HWC4 f16 <-> RGB kernels of a pass (move.h): AArch64's, or
+ * those for ARMv8.2's FP16 arithmetic where choose_shuffle found it; on
  * Armv7 those for the VFPv4 FPU (where tl_exec_neon_f16 says they run) */
 #if defined(__ARM_NEON) && !defined(__x86_64__)
 #define TL_ARM_F16_PX 1
@@ -21,16 +21,16 @@ typedef struct arm_f16_px {
     arm_f16_fn gather, spread;
 } arm_f16_px;
 
-static arm_f16_px arm_f16_kernels(const tl_plan *p)
+static arm_f16_px arm_f16_kernels(const tl_pass *ps)
 {
 #if defined(__aarch64__)
-    if (tl_isa_includes(p->isa, TL_ISA_NEON) && tl_cpu_runs(TL_ISA_NEON, TL_FEAT_F16))
+    if (ps->x.px.fp16arith)
         return (arm_f16_px){"tl_f16_x8_gather4_rows_ukernel__neonfp16arith", "tl_u8_f16_spread4_rows_ukernel__neonfp16arith",
                             tl_f16_x8_gather4_rows_ukernel__neonfp16arith, tl_u8_f16_spread4_rows_ukernel__neonfp16arith};
     return (arm_f16_px){"tl_f16_x8_gather4_rows_ukernel__neon", "tl_u8_f16_spread4_rows_ukernel__neon",
                         tl_f16_x8_gather4_rows_ukernel__neon, tl_u8_f16_spread4_rows_ukernel__neon};
 #else
-    (void)p;
+    (void)ps;
     return (arm_f16_px){"tl_f16_x8_gather4_rows_ukernel__neonfp16", "tl_u8_f16_spread4_rows_ukernel__neonfp16",
                         tl_f16_x8_gather4_rows_ukernel__neonfp16, tl_u8_f16_spread4_rows_ukernel__neonfp16};
 #endif
@@ -173,16 +173,19 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
     const tl_cvt *cv = &p->cv;
     /* kDLA_HWC4 f16 <-> RGB, converted in the register (vld3/vst4, vld4/vst3) */
     const bool f16_in_register = tl_exec_neon_f16(p);
+#if defined(__aarch64__)
+    ps->x.px.fp16arith = tl_cpu_runs(TL_ISA_NEON, TL_FEAT_F16) != 0; /* the CPU has ARMv8.2's FP16 arithmetic */
+#endif
     if (f16_in_register && f16_rgb_gather(cv, ps, ss, rs)) {
         ps->x.px.shuffle = 4;
-        ps->kernel_name = arm_f16_kernels(p).gather_name;
+        ps->kernel_name = arm_f16_kernels(ps).gather_name;
         ps->row = NULL;
         return;
     }
     if (f16_in_register && !ps->x.px.gather && cv->sdt == TL_U8 && cv->ddt == TL_F16 && cv->fast &&
         ps->x.px.bytes == 8 && !ps->head && rs == 3 * 2) {
         ps->x.px.shuffle = 3;
-        ps->kernel_name = arm_f16_kernels(p).spread_name;
+        ps->kernel_name = arm_f16_kernels(ps).spread_name;
         ps->row = NULL;
         return;
     }
@@ -321,7 +324,7 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
 #endif
 #if defined(TL_ARM_F16_PX)
         if (ps->x.px.shuffle == 3) { /* converts in the register: no tile */
-            arm_f16_kernels(p).spread(s + b * k, to, &(tl_px_rows){m, 1, 0, 0, 0}, cv);
+            arm_f16_kernels(ps).spread(s + b * k, to, &(tl_px_rows){m, 1, 0, 0, 0}, cv);
             tl_flush(p, db, out_tile, m * (size_t)out->ds);
             continue;
         }
@@ -472,7 +475,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
 {
 #if defined(TL_ARM_F16_PX)
     if (ps->x.px.shuffle == 4) {
-        arm_f16_kernels(p).gather(s, d, &(tl_px_rows){(size_t)out->count, 1, 0, 0, 0}, &p->cv);
+        arm_f16_kernels(ps).gather(s, d, &(tl_px_rows){(size_t)out->count, 1, 0, 0, 0}, &p->cv);
         return;
     }
 #endif
@@ -532,7 +535,7 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
     if (!tl_rows_geometry(p, ps, s, d, in, out, run, ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3 || ps->x.px.shuffle == 4, &g))
         return;
 #if defined(TL_ARM_F16_PX)
-    const arm_f16_px k = arm_f16_kernels(p);
+    const arm_f16_px k = arm_f16_kernels(ps);
     if (ps->x.px.shuffle == 4) k.gather(s, d, &g, &p->cv);
     else k.spread(s, d, &g, &p->cv);
     return;
