@@ -671,8 +671,8 @@ TL_NI void u8_f16_spread4_rows(const uint8_t *src, uint8_t *dst, const tl_px_row
 
 /* 16 pixels of 4 f16 halves (128 bytes: two vld4) -> 16 RGB pixels of 8-bit
  * codes (48 bytes: vst3), the rule's destination stage on the first three. */
-static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, int form, const nk *k, const uint8_t *s,
-                                                                      uint8_t *d)
+static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, int form, int round, const nk *k,
+                                                                      const uint8_t *s, uint8_t *d)
 {
     uint16x8x4_t v0 = vld4q_u16((const uint16_t *)s), v1 = vld4q_u16((const uint16_t *)(s + 64));
     uint8x16x3_t o;
@@ -680,10 +680,12 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, int
     for (int c = 0; c < 3; c++) {
 #if TL_NEON_FP16_ARITH
         if (form == Q_PLAIN) { /* one conversion per 8 (fp16_direct) */
-            o.val[c] = vcombine_u8(codes16_to_8(D, f16_codes16(D, k->round, v0.val[c])),
-                                   codes16_to_8(D, f16_codes16(D, k->round, v1.val[c])));
+            o.val[c] = vcombine_u8(codes16_to_8(D, f16_codes16(D, round, v0.val[c])),
+                                   codes16_to_8(D, f16_codes16(D, round, v1.val[c])));
             continue;
         }
+#else
+        (void)round;
 #endif
         vf x[4] = {f16_to_f32_for_codes(vget_low_u16(v0.val[c])), f16_to_f32_for_codes(vget_high_u16(v0.val[c])),
                    f16_to_f32_for_codes(vget_low_u16(v1.val[c])), f16_to_f32_for_codes(vget_high_u16(v1.val[c]))};
@@ -698,7 +700,7 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, int
  * pixel, each row's gap zeroed. No step reads the last pixel's slot (a run
  * may start inside its pixel): the steps stop one pixel short, an
  * overlapping step covers the 16 before it, the rest through stack buffers. */
-static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, const uint8_t *src, uint8_t *dst,
+static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, int round, const uint8_t *src, uint8_t *dst,
                                                                       const tl_px_rows *g, const nk *kp, bool vec,
                                                                       const tl_cvt *cv, int form)
 {
@@ -709,15 +711,15 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, con
         uint8_t *d = dst + (ptrdiff_t)r * g->ds;
         size_t i = 0;
         if (vec) {
-            for (; i + 16 < m; i += 16) f16_x8_gather4_step(D, form, &k, s + 8 * i, d + 3 * i);
+            for (; i + 16 < m; i += 16) f16_x8_gather4_step(D, form, round, &k, s + 8 * i, d + 3 * i);
             if (m > 16) {
-                f16_x8_gather4_step(D, form, &k, s + 8 * (m - 17), d + 3 * (m - 17)); /* the 16 before the last again */
+                f16_x8_gather4_step(D, form, round, &k, s + 8 * (m - 17), d + 3 * (m - 17)); /* the 16 before the last again */
                 i = m - 1;
             }
             if (i < m) {
                 uint8_t in[128] = {0}, out[48];
                 memcpy(in, s + 8 * i, 8 * (m - i - 1) + 6);
-                f16_x8_gather4_step(D, form, &k, in, out);
+                f16_x8_gather4_step(D, form, round, &k, in, out);
                 memcpy(d + 3 * i, out, 3 * (m - i));
             }
         } else {
@@ -727,16 +729,29 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, con
     }
 }
 
-/* The u8 or i8 codes and the destination stage's form, constants in each
- * instance: read from the constants instead, GCC kept the tests in the step
- * loop. */
+/* D (u8 or i8) and the destination stage's form constants in each instance,
+ * and the rounding too where one FP16 conversion is the stage (plain codes):
+ * read from the constants instead, GCC kept the tests in the step loop (3
+ * compares a step). The other forms' steps read it from k. */
+TL_NI void f16_x8_gather4_rows_d(int D, const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const nk *k, bool vec,
+                                 const tl_cvt *cv, int form)
+{
+    if (TL_NEON_FP16_ARITH && form == Q_PLAIN) {
+        if (cv->round == TL_ROUND_ZERO) f16_x8_gather4_rows(D, TL_ROUND_ZERO, src, dst, g, k, vec, cv, Q_PLAIN);
+        else if (cv->round == TL_ROUND_AWAY) f16_x8_gather4_rows(D, TL_ROUND_AWAY, src, dst, g, k, vec, cv, Q_PLAIN);
+        else f16_x8_gather4_rows(D, TL_ROUND_EVEN, src, dst, g, k, vec, cv, Q_PLAIN);
+        return;
+    }
+    f16_x8_gather4_rows(D, cv->round, src, dst, g, k, vec, cv, form);
+}
+
 TL_NI void f16_x8_gather4_rows_of(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
 {
     nk k;
     const bool vec = rows_vector(&k, nk_init(&k, cv));
     const int form = q_form(cv);
-    if (cv->ddt == TL_I8) TL_BY_FORM(form, f16_x8_gather4_rows, TL_I8, src, dst, g, &k, vec, cv);
-    else TL_BY_FORM(form, f16_x8_gather4_rows, TL_U8, src, dst, g, &k, vec, cv);
+    if (cv->ddt == TL_I8) TL_BY_FORM(form, f16_x8_gather4_rows_d, TL_I8, src, dst, g, &k, vec, cv);
+    else TL_BY_FORM(form, f16_x8_gather4_rows_d, TL_U8, src, dst, g, &k, vec, cv);
 }
 #endif /* TL_NEON_F16_HW */
 #endif /* TL_CONVERT_NEON_BODY_H */
