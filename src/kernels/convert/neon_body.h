@@ -189,7 +189,7 @@ enum { Q_FULL, Q_SCALED, Q_PLAIN };
  * saturates the same; only its away rounding, which overflows past 2^31 and
  * turns a NaN into 1, clamps first (quantize C = 3, Armv7: 0.93 -> 0.83
  * instructions per byte). */
-TL_NI void quant16_as(const nk *k, int form, vf x[4], vi r[4])
+TL_NI void quant16_as(const nk *k, int form, int round, vf x[4], vi r[4])
 {
     if (form == Q_FULL)
 #pragma GCC unroll 4
@@ -197,10 +197,10 @@ TL_NI void quant16_as(const nk *k, int form, vf x[4], vi r[4])
     if (form == Q_SCALED)
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++) x[j] = vmulq_f32(x[j], k->da);
-    if (k->round == TL_ROUND_ZERO) {
+    if (round == TL_ROUND_ZERO) {
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++) r[j] = round_zero(x[j]);
-    } else if (k->round == TL_ROUND_AWAY) {
+    } else if (round == TL_ROUND_AWAY) {
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++) r[j] = round_away(TL_NEON_A64 ? x[j] : vminq_f32(vmaxq_f32(x[j], k->lo), k->hi));
     } else {
@@ -237,6 +237,15 @@ TL_NI bool plain_codes(const tl_cvt *cv) { return q_form(cv) == Q_PLAIN; }
         else F(__VA_ARGS__, Q_FULL);                                                                \
     } while (0)
 
+/* F(args..., round) with nearest-even, the rounding nearly every row has, a
+ * constant (GCC otherwise keeps the rounding's tests in the step loop: 4
+ * instructions per 16 codes) */
+#define TL_BY_EVEN(round, F, ...)                                                                   \
+    do {                                                                                            \
+        if ((round) == TL_ROUND_EVEN) F(__VA_ARGS__, TL_ROUND_EVEN);                                \
+        else F(__VA_ARGS__, round);                                                                 \
+    } while (0)
+
 /* 16 codes of quant16 into 16 bytes of D (u8 or i8), saturating */
 TL_NI uint8x16_t narrow16(int D, const vi r[4])
 {
@@ -247,7 +256,7 @@ TL_NI uint8x16_t narrow16(int D, const vi r[4])
 
 /* (S: the source type; reals from integer codes are never a NaN; form: the
  * destination stage's, for integer codes) */
-TL_NI void store16(int S, int D, int form, const nk *k, uint8_t *p, vf x[4])
+TL_NI void store16(int S, int D, int form, int round, const nk *k, uint8_t *p, vf x[4])
 {
     if (D == TL_F32) {
 #pragma GCC unroll 4
@@ -265,7 +274,7 @@ TL_NI void store16(int S, int D, int form, const nk *k, uint8_t *p, vf x[4])
         return;
     }
     vi r[4];
-    quant16_as(k, form, x, r);
+    quant16_as(k, form, round, x, r);
     if (D == TL_I16) {
         vst1q_s16((int16_t *)p, vcombine_s16(vqmovn_s32(r[0]), vqmovn_s32(r[1])));
         vst1q_s16((int16_t *)(p + 16), vcombine_s16(vqmovn_s32(r[2]), vqmovn_s32(r[3])));
@@ -276,7 +285,7 @@ TL_NI void store16(int S, int D, int form, const nk *k, uint8_t *p, vf x[4])
 
 /* On Armv7 with a multiplier above 2^100, a denormal real sends the step to
  * the scalar pipeline, before anything is stored (src may be dst). */
-TL_NI void step16(int S, int D, int form, const nk *k, const uint8_t *sp, uint8_t *dp, const tl_cvt *cv)
+TL_NI void step16(int S, int D, int form, int round, const nk *k, const uint8_t *sp, uint8_t *dp, const tl_cvt *cv)
 {
     vf x[4];
     load16(S, D, k, sp, x);
@@ -288,7 +297,7 @@ TL_NI void step16(int S, int D, int form, const nk *k, const uint8_t *sp, uint8_
             return;
         }
     }
-    store16(S, D, form, k, dp, x);
+    store16(S, D, form, round, k, dp, x);
 }
 
 /* ---- shortcuts ------------------------------------------------------------------------ */
@@ -515,11 +524,18 @@ TL_NI void rows_of(int S, int D, tl_blocks_fn blocks, const uint8_t *sp, ptrdiff
     }
 }
 
-/* nb blocks of 16, the destination stage's form a constant in each loop */
+/* nb blocks of 16, the destination stage's form and rounding constants in each loop */
+TL_NI void blocks_round(int S, int D, int form, const nk *k, const uint8_t *sp, uint8_t *dp, size_t nb,
+                        const tl_cvt *cv, int round)
+{
+    for (size_t b = 0; b < nb; b++)
+        step16(S, D, form, round, k, sp + b * 16 * tl_p_size(S), dp + b * 16 * tl_p_size(D), cv);
+}
+
 TL_NI void blocks_as(int S, int D, const nk *k, const uint8_t *sp, uint8_t *dp, size_t nb, const tl_cvt *cv,
                      int form)
 {
-    for (size_t b = 0; b < nb; b++) step16(S, D, form, k, sp + b * 16 * tl_p_size(S), dp + b * 16 * tl_p_size(D), cv);
+    TL_BY_EVEN(k->round, blocks_round, S, D, form, k, sp, dp, nb, cv);
 }
 
 /* A row kernel: the FP16 conversions where they are the rule, else the
@@ -550,8 +566,8 @@ static bool rows_vector(const nk *k, bool ok)
 /* ---- 4 f32 rows into 4-byte groups of 8-bit codes (kernels.h, the 4-row form) ---------
  * The same 16 elements of 4 rows through the row's destination stage, and
  * one vst4 stores them as 16 groups of 4 codes: no byte transpose after. */
-static inline __attribute__((always_inline)) void f32_x8_group4_step(int D, int form, const nk *k, const uint8_t *s,
-                                                                     ptrdiff_t ss, uint8_t *d)
+static inline __attribute__((always_inline)) void f32_x8_group4_step(int D, int form, int round, const nk *k,
+                                                                     const uint8_t *s, ptrdiff_t ss, uint8_t *d)
 {
     uint8x16x4_t o;
 #pragma GCC unroll 4
@@ -559,14 +575,14 @@ static inline __attribute__((always_inline)) void f32_x8_group4_step(int D, int 
         vf x[4];
         vi q[4];
         load16(TL_F32, D, k, s + c * ss, x);
-        quant16_as(k, form, x, q);
+        quant16_as(k, form, round, x, q);
         o.val[c] = narrow16(D, q);
     }
     vst4q_u8(d, o);
 }
 
-TL_NI void f32_x8_group4_rows_as(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds, size_t rows,
-                                 size_t n, const tl_cvt *cv, int form)
+TL_NI void f32_x8_group4_rows_round(int D, int form, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds,
+                                    size_t rows, size_t n, const tl_cvt *cv, int round)
 {
     nk k;
     const bool vec = rows_vector(&k, nk_init(&k, cv));
@@ -574,18 +590,29 @@ TL_NI void f32_x8_group4_rows_as(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t
     for (size_t g = 0; g + 4 <= rows; g += 4) {
         const uint8_t *s = sp + (ptrdiff_t)g * ss;
         uint8_t *d = dp + (ptrdiff_t)(g / 4) * ds;
-        for (size_t i = 0; i < whole; i += 16) f32_x8_group4_step(D, form, &k, s + 4 * i, ss, d + 4 * i);
+        for (size_t i = 0; i < whole; i += 16) f32_x8_group4_step(D, form, round, &k, s + 4 * i, ss, d + 4 * i);
         if (whole == n) continue;
         if (vec) { /* the last n % 16 elements through stack buffers */
             uint8_t tin[4 * 64] = {0}, tout[64];
             for (int c = 0; c < 4; c++) memcpy(tin + 64 * c, s + (ptrdiff_t)c * ss + 4 * whole, 4 * (n - whole));
-            f32_x8_group4_step(D, form, &k, tin, 64, tout);
+            f32_x8_group4_step(D, form, round, &k, tin, 64, tout);
             memcpy(d + 4 * whole, tout, 4 * (n - whole));
             continue;
         }
         for (size_t i = 0; i < n; i++)
             for (int c = 0; c < 4; c++) scalar_elems(TL_F32, D, s + (ptrdiff_t)c * ss + 4 * i, d + 4 * i + c, 1, cv);
     }
+}
+
+TL_NI void f32_x8_group4_rows_as(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds, size_t rows,
+                                 size_t n, const tl_cvt *cv, int form)
+{
+#if TL_NEON_A64
+    TL_BY_EVEN(cv->round, f32_x8_group4_rows_round, D, form, sp, ss, dp, ds, rows, n, cv);
+#else /* Armv7: its 16 q registers hold a step's 16 vectors, and GCC spilled more with
+         the rounding a constant (quantize C = 64 at 256 KiB: 0.78 -> 0.82 instructions a byte) */
+    f32_x8_group4_rows_round(D, form, sp, ss, dp, ds, rows, n, cv, cv->round);
+#endif
 }
 
 TL_NI void f32_x8_group4_rows(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds, size_t rows,
@@ -684,13 +711,11 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, int
                                    codes16_to_8(D, f16_codes16(D, round, v1.val[c])));
             continue;
         }
-#else
-        (void)round;
 #endif
         vf x[4] = {f16_to_f32_for_codes(vget_low_u16(v0.val[c])), f16_to_f32_for_codes(vget_high_u16(v0.val[c])),
                    f16_to_f32_for_codes(vget_low_u16(v1.val[c])), f16_to_f32_for_codes(vget_high_u16(v1.val[c]))};
         vi q[4];
-        quant16_as(k, form, x, q);
+        quant16_as(k, form, round, x, q);
         o.val[c] = narrow16(D, q);
     }
     vst3q_u8(d, o);
@@ -729,10 +754,10 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, int
     }
 }
 
-/* D (u8 or i8) and the destination stage's form constants in each instance,
- * and the rounding too where one FP16 conversion is the stage (plain codes):
- * read from the constants instead, GCC kept the tests in the step loop (3
- * compares a step). The other forms' steps read it from k. */
+/* D (u8 or i8), the destination stage's form and the rounding constants in
+ * each instance (every rounding where one FP16 conversion is the stage, plain
+ * codes; else nearest-even, TL_BY_EVEN): read from the constants instead, GCC
+ * kept the tests in the step loop. */
 TL_NI void f16_x8_gather4_rows_d(int D, const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const nk *k, bool vec,
                                  const tl_cvt *cv, int form)
 {
@@ -742,7 +767,8 @@ TL_NI void f16_x8_gather4_rows_d(int D, const uint8_t *src, uint8_t *dst, const 
         else f16_x8_gather4_rows(D, TL_ROUND_EVEN, src, dst, g, k, vec, cv, Q_PLAIN);
         return;
     }
-    f16_x8_gather4_rows(D, cv->round, src, dst, g, k, vec, cv, form);
+    if (cv->round == TL_ROUND_EVEN) f16_x8_gather4_rows(D, TL_ROUND_EVEN, src, dst, g, k, vec, cv, form);
+    else f16_x8_gather4_rows(D, cv->round, src, dst, g, k, vec, cv, form);
 }
 
 TL_NI void f16_x8_gather4_rows_of(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
