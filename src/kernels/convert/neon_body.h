@@ -1,20 +1,25 @@
 /* The NEON convert kernels' body, included by the files that name the
- * kernels: convert/neon.c (every pair, AArch64 and Armv7) and, on Armv7,
+ * kernels: convert/neon.c (every pair, AArch64 and Armv7); on Armv7
  * convert/neonfp16.c (the pairs with f16, compiled for the VFPv4 FPU, whose
- * vcvt converts f16). Without the FPU option (-mfp16-format=ieee
- * -mfpu=neon-vfpv4), Armv7 converts f16 in integer code (neon_ops.h).
+ * vcvt converts f16; without the FPU option, -mfp16-format=ieee
+ * -mfpu=neon-vfpv4, Armv7 converts f16 in integer code, neon_ops.h); on
+ * AArch64 convert/neonfp16arith.c (f16 <-> 8- and 16-bit codes, compiled for
+ * ARMv8.2's FP16 arithmetic: one conversion where it is the rule).
  *
  * Contiguous convert, NEON (AArch64 and Armv7): pipeline.h's f32 pipeline,
  * 16 elements per step in four q registers, for all 36 pairs of u8 i8 i16
  * f16 bf16 f32 (convert.inc). neon_ops.h holds the lane operations and says
- * where Armv7 differs. Three shortcuts give the same bits as the pipeline:
+ * where Armv7 differs. Four shortcuts give the same bits as the pipeline:
  *   - integer to integer without quantization (rule c) saturates with one
  *     instruction (vmin, vmax, vqmovn, vqmovun, or a plain widening);
  *   - an 8-bit to 8-bit row of 512 elements or more is converted through a
  *     256-entry table, built by this same pipeline from the 256 codes
  *     (u8 -> i8 zero-point shifts, requantization);
  *   - on Armv7, a step whose multiply would meet a denormal goes to the scalar
- *     pipeline, and so does a row whose multiplier is itself denormal.
+ *     pipeline, and so does a row whose multiplier is itself denormal;
+ *   - the destination stage drops the add and the NaN select where the addend
+ *     and the NaN code are 0, the multiply too for plain codes (q_form), each
+ *     form, and nearest-even, a constant in its own loop instance.
  * Tails go through a 16-element stack buffer: nothing outside the caller's
  * rows is read or written. With equal element sizes src may be dst: every
  * step reads its 16 elements before it writes them. */
