@@ -251,6 +251,15 @@ TL_NI bool plain_codes(const tl_cvt *cv) { return q_form(cv) == Q_PLAIN; }
         else F(__VA_ARGS__, round);                                                                 \
     } while (0)
 
+/* F(args..., round) with each rounding a constant (where the instruction
+ * differs per rounding: the FP16 conversions) */
+#define TL_BY_ROUND(round, F, ...)                                                                  \
+    do {                                                                                            \
+        if ((round) == TL_ROUND_ZERO) F(__VA_ARGS__, TL_ROUND_ZERO);                                \
+        else if ((round) == TL_ROUND_AWAY) F(__VA_ARGS__, TL_ROUND_AWAY);                           \
+        else F(__VA_ARGS__, TL_ROUND_EVEN);                                                         \
+    } while (0)
+
 /* 16 codes of quant16 into 16 bytes of D (u8 or i8), saturating */
 TL_NI uint8x16_t narrow16(int D, const vi r[4])
 {
@@ -457,19 +466,21 @@ TL_NI void step16_fp16(int S, int D, int round, const uint8_t *sp, uint8_t *dp)
 }
 #endif
 
+#if TL_NEON_FP16_ARITH
+TL_NI void blocks_fp16_round(int S, int D, const uint8_t *sp, uint8_t *dp, size_t nb, int round)
+{
+    const size_t es = 16 * tl_p_size(S), ed = 16 * tl_p_size(D);
+    for (size_t b = 0; b < nb; b++) step16_fp16(S, D, round, sp + b * es, dp + b * ed);
+}
+#endif
+
 /* nb blocks of 16 of a fp16_direct row, the rounding a constant in each
- * loop; false (nothing done) for the other rows */
+ * loop (into f16 it is nearest-even); false (nothing done) for the other rows */
 static bool blocks_fp16(int S, int D, const uint8_t *sp, uint8_t *dp, size_t nb, const tl_cvt *cv)
 {
     if (!fp16_direct(S, D, cv)) return false;
 #if TL_NEON_FP16_ARITH
-    const size_t es = 16 * tl_p_size(S), ed = 16 * tl_p_size(D);
-    if (S == TL_F16 && cv->round == TL_ROUND_ZERO)
-        for (size_t b = 0; b < nb; b++) step16_fp16(S, D, TL_ROUND_ZERO, sp + b * es, dp + b * ed);
-    else if (S == TL_F16 && cv->round == TL_ROUND_AWAY)
-        for (size_t b = 0; b < nb; b++) step16_fp16(S, D, TL_ROUND_AWAY, sp + b * es, dp + b * ed);
-    else
-        for (size_t b = 0; b < nb; b++) step16_fp16(S, D, TL_ROUND_EVEN, sp + b * es, dp + b * ed);
+    TL_BY_ROUND(S == TL_F16 ? cv->round : TL_ROUND_EVEN, blocks_fp16_round, S, D, sp, dp, nb);
 #else
     (void)sp, (void)dp, (void)nb;
 #endif
@@ -730,9 +741,9 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, int
  * pixel, each row's gap zeroed. No step reads the last pixel's slot (a run
  * may start inside its pixel): the steps stop one pixel short, an
  * overlapping step covers the 16 before it, the rest through stack buffers. */
-static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, int round, const uint8_t *src, uint8_t *dst,
+static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, int form, const uint8_t *src, uint8_t *dst,
                                                                       const tl_px_rows *g, const nk *kp, bool vec,
-                                                                      const tl_cvt *cv, int form)
+                                                                      const tl_cvt *cv, int round)
 {
     const nk k = *kp;
     const size_t m = g->n;
@@ -761,19 +772,13 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, int
 
 /* D (u8 or i8), the destination stage's form and the rounding constants in
  * each instance (every rounding where one FP16 conversion is the stage, plain
- * codes; else nearest-even, TL_BY_EVEN): read from the constants instead, GCC
+ * codes, TL_BY_ROUND; else nearest-even, TL_BY_EVEN): read from the constants instead, GCC
  * kept the tests in the step loop. */
 TL_NI void f16_x8_gather4_rows_d(int D, const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const nk *k, bool vec,
                                  const tl_cvt *cv, int form)
 {
-    if (TL_NEON_FP16_ARITH && form == Q_PLAIN) {
-        if (cv->round == TL_ROUND_ZERO) f16_x8_gather4_rows(D, TL_ROUND_ZERO, src, dst, g, k, vec, cv, Q_PLAIN);
-        else if (cv->round == TL_ROUND_AWAY) f16_x8_gather4_rows(D, TL_ROUND_AWAY, src, dst, g, k, vec, cv, Q_PLAIN);
-        else f16_x8_gather4_rows(D, TL_ROUND_EVEN, src, dst, g, k, vec, cv, Q_PLAIN);
-        return;
-    }
-    if (cv->round == TL_ROUND_EVEN) f16_x8_gather4_rows(D, TL_ROUND_EVEN, src, dst, g, k, vec, cv, form);
-    else f16_x8_gather4_rows(D, cv->round, src, dst, g, k, vec, cv, form);
+    if (TL_NEON_FP16_ARITH && form == Q_PLAIN) TL_BY_ROUND(cv->round, f16_x8_gather4_rows, D, Q_PLAIN, src, dst, g, k, vec, cv);
+    else TL_BY_EVEN(cv->round, f16_x8_gather4_rows, D, form, src, dst, g, k, vec, cv);
 }
 
 TL_NI void f16_x8_gather4_rows_of(const uint8_t *src, uint8_t *dst, const tl_px_rows *g, const tl_cvt *cv)
