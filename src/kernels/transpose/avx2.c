@@ -16,7 +16,7 @@
 /* 16 source rows of 8 elements into 8 whole destination lines, streamed:
  * two 8x8 blocks, each line's halves stored back to back so that its
  * write-combining buffer leaves full (from DRAM, the staged 8x8 blocks'
- * 16-byte streams ran at 0.35x memcpy into 16 planes: docs/performance.md) */
+ * 16-byte streams ran at 0.35x memcpy into 16 planes: docs/performance-history.md) */
 TL_FN void tl_micro_x32_16x8_nt(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1)
 {
     __m256 a[8], b[8];

@@ -119,7 +119,7 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             /* (planes) are read at once and short source rows are read in */                 \
             /* address order (an L1 staging buffer in between measured */                     \
             /* slower from DRAM: NCHW <-> NHWC f32 C = 16, 256 MiB, AVX-512 */                \
-            /* 0.57 -> 0.8x, 0.75 -> 0.9x; AVX2, Zen 3: docs/performance.md) */               \
+            /* 0.57 -> 0.8x, 0.75 -> 0.9x; AVX2, Zen 3: docs/performance-history.md) */       \
             size_t h0 = n0 / T0 * T0, h1 = NT_COLS ? n1 / NT_COLS * NT_COLS : 0;            \
             for (size_t i0 = 0; i0 < h0; i0 += T0)                                            \
                 for (size_t i1 = 0; i1 < h1; i1 += NT_COLS)                                   \
@@ -138,7 +138,7 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             /* in a copy. The best run differs between machines: NHWC -> NCHW */              \
             /* f32 C = 64, 256 MiB, Zen 5 (AVX-512): runs of 2 0.82x memcpy, */              \
             /* of 4 0.72x, of 8 0.69x; Zen 3 (AVX2): 2 0.53x, 4 0.57x, 8 0.75x */              \
-            /* (docs/performance.md). Rows close together are one stream. */                  \
+            /* (docs/performance-history.md). Rows close together are one stream. */          \
             /* Plain stores to rows whose lines share one L1 set */                           \
             /* (TL_T2D_DST_ALIAS): runs of up to 8, so the stores in flight */               \
             /* spread over 8 sets (x86_bytes512.h, b512_run_b); when more than */            \
@@ -217,11 +217,11 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             /* every source line read once, SL in a row (one line per row at a */            \
             /* time left the loads waiting on L2 in turn: NCHW -> NHWC u8 */                  \
             /* C = 16, 128 x 128, AVX2, Zen 3 8-way L1, 28 GB/s with SL = 1, */               \
-            /* 32 with 2, 43 with 4 and 8; docs/performance.md) */                            \
+            /* 32 with 2, 43 with 4 and 8; docs/performance-history.md) */                    \
             /* Dense destination rows (a block pack, into pixels of <= 16 */                 \
             /* bytes) allowed to stream: a chunk's SC rows are assembled in */                \
             /* a second L1 buffer and leave as whole lines, no read for */                    \
-            /* ownership (NCHW -> nChw16c i8, 256 MiB, Zen 3: docs/performance.md) */         \
+            /* ownership (NCHW -> nChw16c i8, 256 MiB, Zen 3: docs/performance-history.md) */ \
             enum { SL = 8, SW = 64 * SL, SC = T0 * SL };                                      \
             _Alignas(64) uint8_t S[MK0 * SW], D[MK0 * SW];                                    \
             const int dense = (stream & TL_T2D_STREAM) && f0 == n0 && (size_t)ds1 == n0 * E &&  \
