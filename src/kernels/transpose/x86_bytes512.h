@@ -620,26 +620,37 @@ TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
  * (dst_alias, the machine policy's verdict: NCHW planes of a 64x64 image;
  * in cache the kernel's entry sends them to the AVX2 kernel, so they come
  * here from streams whose rows are off line boundaries) and streaming to
- * more than 16 far rows go through an L1 buffer instead, so that each
- * destination row gets a run of consecutive lines (below). */
+ * 16 or more far rows go through an L1 buffer instead, so that each
+ * destination row gets a run of consecutive lines (below). `run`: the
+ * policy's lines per far row when streaming (tl_machine.stream_run_lines),
+ * taken for exactly 16 rows. */
 TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
-                           int nt, int dst_alias)
+                           int nt, int dst_alias, size_t run)
 {
     size_t i0 = 0;
-    /* Lines per destination row and run. Streaming: 4, so DRAM sees bursts,
-     * not 64-byte writes spread over n1 rows (NHWC -> NCHW u8 with C = 64:
-     * +20%; 16 rows: no gain). Rows sharing a set: 8. A block's 16 stores
-     * all go to one set there, and the L1 commits stores to one set slowly
-     * (measured, 64-byte stores alone to 16 rows 4096 B apart: 16 lines of
-     * one set among the stores in flight 35 GB/s, 4: 53, 2: 92, 1: 102); a
-     * run of 8 lines per row puts 2 per set into 16 stores (u8, 16 rows 4096
-     * B apart, kernel alone: 51 -> 62 GB/s; 64 rows 36 -> 40). With the
-     * lanes block, more than 16 rows take runs of 4 (NHWC -> NCHW u8 C = 64,
-     * 64 x 64, Zen 5: 40 -> 44 GB/s, 16 lines 33); 16 rows keep 8 (C = 16,
-     * 128 x 128: 55-57 GB/s, 51-53 with 4). Streaming to exactly 16 rows
-     * too: the runs bring the source prefetch below (NCHW16c -> NCHW i8,
-     * 16 planes of 2048 x 2048, Zen 5: 33 -> 44 GB/s). */
-    size_t runs = nt && n1 >= 16 && ds1 >= 4096 ? 4 : !nt && dst_alias && n1 >= 16 ? (n1 > 16 ? 4 : 8) : 0;
+    /* Lines per destination row and run.
+     * Streaming: runs, so DRAM sees bursts, not 64-byte writes spread over
+     * n1 rows, and the source prefetch below comes with them. More than 16
+     * rows: 4 (NHWC -> NCHW u8 with C = 64: +20 % on a Zen 5; on a Zen 4,
+     * EPYC 9004, direct stores 25 GB/s, runs of 2 31, 4 34, 8 23-26).
+     * Exactly 16 rows: the policy's run (tl_machine.stream_run_lines, 2 on
+     * AVX-512; 1: each block's lines straight from the registers), where
+     * machines differ: on a Zen 5 runs of 4 took NCHW16c -> NCHW i8 from 33
+     * to 44 GB/s (16 planes of 2048 x 2048, against direct stores without
+     * the prefetch); on the Zen 4 the L1 buffer costs more than it brings
+     * (NHWC -> NCHW u8 C = 16 direct 38-40 GB/s, runs of 2 40, 4 33-37, 8
+     * 28-32; NCHW16c -> NCHW i8 C = 64 38 / 37 / 32 / 28-31).
+     * Rows sharing a set, in cache: 8. A block's 16 stores all go to one set
+     * there, and the L1 commits stores to one set slowly (measured, 64-byte
+     * stores alone to 16 rows 4096 B apart: 16 lines of one set among the
+     * stores in flight 35 GB/s, 4: 53, 2: 92, 1: 102); a run of 8 lines per
+     * row puts 2 per set into 16 stores (u8, 16 rows 4096 B apart, kernel
+     * alone: 51 -> 62 GB/s; 64 rows 36 -> 40). With the lanes block, more
+     * than 16 rows take runs of 4 (NHWC -> NCHW u8 C = 64, 64 x 64, Zen 5:
+     * 40 -> 44 GB/s, 16 lines 33); 16 rows keep 8 (C = 16, 128 x 128: 55-57
+     * GB/s, 51-53 with 4). */
+    size_t stream_runs = n1 > 16 ? 4 : run > 1 ? run : 0;
+    size_t runs = nt && n1 >= 16 && ds1 >= 4096 ? stream_runs : !nt && dst_alias && n1 >= 16 ? (n1 > 16 ? 4 : 8) : 0;
     if (runs) {
         _Alignas(64) uint8_t buf[16 * 64 * 8];
         size_t gl = 64 * runs, g0 = n0 / gl * gl, f1 = n1 / 16 * 16;
@@ -739,8 +750,8 @@ static __attribute__((noinline)) TL_B512 void b512_stream_shifted(const uint8_t 
             _mm512_mask_storeu_epi8(dst + (ptrdiff_t)(i1 + (size_t)c) * ds1 + f0 - 64, ~(__mmask64)0 << sh[c], prev[c]);
     }
     _mm_sfence();
-    b512_run_b(src + (ptrdiff_t)f0 * ss0, ss0, dst + f0, ds1, n0 - f0, f1, 0, 0); /* the last columns */
-    b512_run_b(src + f1, ss0, dst + (ptrdiff_t)f1 * ds1, ds1, n0, n1 - f1, 0, 0);  /* the last rows */
+    b512_run_b(src + (ptrdiff_t)f0 * ss0, ss0, dst + f0, ds1, n0 - f0, f1, 0, 0, 1); /* the last columns */
+    b512_run_b(src + f1, ss0, dst + (ptrdiff_t)f1 * ds1, ds1, n0, n1 - f1, 0, 0, 1);  /* the last rows */
 }
 #endif
 
@@ -782,6 +793,7 @@ TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptr
 #endif
     if (by_a)
         b512_run_a(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_SRC_ALIAS);
-    else b512_run_b(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_DST_ALIAS);
+    else b512_run_b(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_DST_ALIAS,
+                    (size_t)1 << ((stream >> TL_T2D_RUN_SHIFT) & 3));
     if (nt) _mm_sfence();
 }
