@@ -1,5 +1,5 @@
-/* TensorRT / DLA formats (src/vendors/trt.c): every vector N1-N18 of
- * derived from NvInferRuntime.h, the runtime strides of getTensorStrides, descriptors from runtime
+/* TensorRT / DLA formats (src/vendors/trt.c): every numbered case N1-N18 of
+ * docs/tensorrt.md, derived from NvInferRuntime.h, the runtime strides of getTensorStrides, descriptors from runtime
  * strides, INT4 packing, symmetric INT8 quantization, and the two conversions
  * of the issue, each checked against index arithmetic written out here. */
 #include <math.h>
