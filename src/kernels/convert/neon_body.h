@@ -737,10 +737,36 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, int
     vst3q_u8(d, o);
 }
 
+/* A row's last pixel, from the 16 bytes that end with its third half (the
+ * slot after it is not read): halves 5, 6 and 7 of the load, through the
+ * step's destination stage, stored as its 3 codes. */
+static inline __attribute__((always_inline)) void f16_x8_gather4_last(int D, int form, int round, const nk *k,
+                                                                      const uint8_t *s_end, uint8_t *d)
+{
+    uint16x8_t v = vld1q_u16((const uint16_t *)(s_end - 16));
+    uint8x8_t c;
+#if TL_NEON_FP16_ARITH
+    if (form == Q_PLAIN) c = codes16_to_8(D, f16_codes16(D, round, v));
+    else
+#endif
+    {
+        vf lo = f16_to_f32_for_codes(vget_low_u16(v)), hi = f16_to_f32_for_codes(vget_high_u16(v));
+        vf x[4] = {lo, hi, lo, hi};
+        vi q[4];
+        quant16_as(k, form, round, x, q);
+        c = vget_low_u8(narrow16(D, q));
+    }
+    vst1_lane_u8(d, c, 5);
+    vst1_lane_u8(d + 1, c, 6);
+    vst1_lane_u8(d + 2, c, 7);
+}
+
 /* Rows of kDLA_HWC4 f16 pixels (tl_px_rows) -> rows of 3 u8 or i8 codes a
  * pixel, each row's gap zeroed. No step reads the last pixel's slot (a run
  * may start inside its pixel): the steps stop one pixel short, an
- * overlapping step covers the 16 before it, the rest through stack buffers. */
+ * overlapping step covers the 16 before it and the last pixel is converted
+ * from the 16 bytes that end with its third half; rows of 16 or fewer
+ * pixels go through stack buffers. */
 static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, int form, const uint8_t *src, uint8_t *dst,
                                                                       const tl_px_rows *g, const nk *kp, bool vec,
                                                                       const tl_cvt *cv, int round)
@@ -755,7 +781,8 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_rows(int D, int
             for (; i + 16 < m; i += 16) f16_x8_gather4_step(D, form, round, &k, s + 8 * i, d + 3 * i);
             if (m > 16) {
                 f16_x8_gather4_step(D, form, round, &k, s + 8 * (m - 17), d + 3 * (m - 17)); /* the 16 before the last again */
-                i = m - 1;
+                f16_x8_gather4_last(D, form, round, &k, s + 8 * m - 2, d + 3 * (m - 1));
+                i = m;
             }
             if (i < m) {
                 uint8_t in[128] = {0}, out[48];
