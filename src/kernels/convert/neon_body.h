@@ -712,6 +712,23 @@ TL_NI void u8_f16_spread4_rows(const uint8_t *src, uint8_t *dst, const tl_px_row
     else u8_f16_spread4_rows_as(false, src, dst, g, cv);
 }
 
+/* 16 halves (a, then b) through the rule's destination stage into 16 codes
+ * of D: one FP16 conversion per 8 where that is the stage (fp16_direct),
+ * else the f32 steps. */
+static inline __attribute__((always_inline)) uint8x16_t f16_codes_of(int D, int form, int round, const nk *k,
+                                                                     uint16x8_t a, uint16x8_t b)
+{
+#if TL_NEON_FP16_ARITH
+    if (form == Q_PLAIN)
+        return vcombine_u8(codes16_to_8(D, f16_codes16(D, round, a)), codes16_to_8(D, f16_codes16(D, round, b)));
+#endif
+    vf x[4] = {f16_to_f32_for_codes(vget_low_u16(a)), f16_to_f32_for_codes(vget_high_u16(a)),
+               f16_to_f32_for_codes(vget_low_u16(b)), f16_to_f32_for_codes(vget_high_u16(b))};
+    vi q[4];
+    quant16_as(k, form, round, x, q);
+    return narrow16(D, q);
+}
+
 /* 16 pixels of 4 f16 halves (128 bytes: two vld4) -> 16 RGB pixels of 8-bit
  * codes (48 bytes: vst3), the rule's destination stage on the first three. */
 static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, int form, int round, const nk *k,
@@ -720,20 +737,7 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_step(int D, int
     uint16x8x4_t v0 = vld4q_u16((const uint16_t *)s), v1 = vld4q_u16((const uint16_t *)(s + 64));
     uint8x16x3_t o;
 #pragma GCC unroll 3
-    for (int c = 0; c < 3; c++) {
-#if TL_NEON_FP16_ARITH
-        if (form == Q_PLAIN) { /* one conversion per 8 (fp16_direct) */
-            o.val[c] = vcombine_u8(codes16_to_8(D, f16_codes16(D, round, v0.val[c])),
-                                   codes16_to_8(D, f16_codes16(D, round, v1.val[c])));
-            continue;
-        }
-#endif
-        vf x[4] = {f16_to_f32_for_codes(vget_low_u16(v0.val[c])), f16_to_f32_for_codes(vget_high_u16(v0.val[c])),
-                   f16_to_f32_for_codes(vget_low_u16(v1.val[c])), f16_to_f32_for_codes(vget_high_u16(v1.val[c]))};
-        vi q[4];
-        quant16_as(k, form, round, x, q);
-        o.val[c] = narrow16(D, q);
-    }
+    for (int c = 0; c < 3; c++) o.val[c] = f16_codes_of(D, form, round, k, v0.val[c], v1.val[c]);
     vst3q_u8(d, o);
 }
 
@@ -744,18 +748,7 @@ static inline __attribute__((always_inline)) void f16_x8_gather4_last(int D, int
                                                                       const uint8_t *s_end, uint8_t *d)
 {
     uint16x8_t v = vld1q_u16((const uint16_t *)(s_end - 16));
-    uint8x8_t c;
-#if TL_NEON_FP16_ARITH
-    if (form == Q_PLAIN) c = codes16_to_8(D, f16_codes16(D, round, v));
-    else
-#endif
-    {
-        vf lo = f16_to_f32_for_codes(vget_low_u16(v)), hi = f16_to_f32_for_codes(vget_high_u16(v));
-        vf x[4] = {lo, hi, lo, hi};
-        vi q[4];
-        quant16_as(k, form, round, x, q);
-        c = vget_low_u8(narrow16(D, q));
-    }
+    uint8x8_t c = vget_low_u8(f16_codes_of(D, form, round, k, v, v));
     vst1_lane_u8(d, c, 5);
     vst1_lane_u8(d + 1, c, 6);
     vst1_lane_u8(d + 2, c, 7);
