@@ -3,8 +3,12 @@
  * (transpose/neon_micro.h): 16x16 bytes (8x16 and 16x8 for V = 8), 8x8 of
  * 16-bit, 4x4 of 32-bit. V = 4 is the 4-channel (de)interleave
  * (interleave/neon.c, vst4/vld4), which the registry lists first. A partial
- * register block at the end goes through a stack tile (libyuv's ANY), so
- * nothing outside the caller's rows is touched. */
+ * block at the end is the whole register block that ends at the last
+ * element, over part of the one before it: those bytes are written twice,
+ * with the same values, instead of going through a stack tile (7 x 7 maps of
+ * 80 channels, NCHW -> NCHW16c i8: docs/performance.md). Only fewer
+ * elements than one block take a stack tile (libyuv's ANY). Nothing outside
+ * the caller's rows is touched. */
 #if defined(__ARM_NEON)
 #include <string.h>
 
@@ -12,20 +16,33 @@
 
 typedef void (*tl_nm_fn)(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds);
 
-/* Pack, the last t (< C) columns: R rows of t elements -> t rows of R. */
-static void pack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint8_t *src, ptrdiff_t ss0,
-                      uint8_t *dst, ptrdiff_t ds1, size_t t)
+/* Pack, the last t (< C) columns: R rows of t elements -> t rows of R. With
+ * at least C columns in all (n1), the register block that ends at the last
+ * column, over part of the one before it; else through a stack tile. Not
+ * inlined: inlined, the kernels' own loops cost up to 9 % more instructions
+ * on Armv7 (bench/icount_arm.sh). */
+static __attribute__((noinline)) void pack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint8_t *src,
+                                                ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t t, size_t n1)
 {
+    if (n1 >= C) {
+        micro(src - (C - t) * e, ss0, dst - (ptrdiff_t)(C - t) * ds1, ds1);
+        return;
+    }
     uint8_t in[256] = {0}, out[256];
     for (size_t r = 0; r < R; r++) memcpy(in + r * C * e, src + (ptrdiff_t)r * ss0, t * e);
     micro(in, (ptrdiff_t)(C * e), out, (ptrdiff_t)(R * e));
     for (size_t c = 0; c < t; c++) memcpy(dst + (ptrdiff_t)c * ds1, out + c * R * e, R * e);
 }
 
-/* Unpack, the last t (< R) rows: t rows of C elements -> C rows of t. */
-static void unpack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint8_t *src, ptrdiff_t ss0,
-                        uint8_t *dst, ptrdiff_t ds1, size_t t)
+/* Unpack, the last t (< R) rows: t rows of C elements -> C rows of t; with
+ * at least R rows in all (n0), the block that ends at the last row. */
+static __attribute__((noinline)) void unpack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint8_t *src,
+                                                  ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t t, size_t n0)
 {
+    if (n0 >= R) {
+        micro(src - (ptrdiff_t)(R - t) * ss0, ss0, dst - (R - t) * e, ds1);
+        return;
+    }
     uint8_t in[256] = {0}, out[256];
     for (size_t r = 0; r < t; r++) memcpy(in + r * C * e, src + (ptrdiff_t)r * ss0, C * e);
     micro(in, (ptrdiff_t)(C * e), out, (ptrdiff_t)(R * e));
@@ -49,7 +66,7 @@ static void unpack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint
         if (f1 < n1)                                                                                  \
             for (size_t r = 0; r < V; r += R)                                                         \
                 pack_tail(MICRO, E, R, C, src + (ptrdiff_t)r * ss0 + f1 * E, ss0,                     \
-                          dst + (ptrdiff_t)f1 * ds1 + r * E, ds1, n1 - f1);                           \
+                          dst + (ptrdiff_t)f1 * ds1 + r * E, ds1, n1 - f1, n1);                           \
     }
 
 /* unpack: n0 blocks of V elements (src stride ss0) -> V planes of n0 (stride ds1).
@@ -69,7 +86,7 @@ static void unpack_tail(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint
         if (f0 < n0)                                                                                  \
             for (size_t c = 0; c < V; c += C)                                                         \
                 unpack_tail(MICRO, E, R, C, src + (ptrdiff_t)f0 * ss0 + c * E, ss0,                   \
-                            dst + (ptrdiff_t)c * ds1 + f0 * E, ds1, n0 - f0);                         \
+                            dst + (ptrdiff_t)c * ds1 + f0 * E, ds1, n0 - f0, n0);                         \
     }
 
 /* the micro kernels as plain functions (the tails take their address) */
