@@ -757,11 +757,15 @@ static __attribute__((noinline)) TL_B512 void b512_stream_shifted(const uint8_t 
 
 /* A reads whole lines of 16 source rows and suits long source rows with the
  * larger stride on the source side (planes -> pixels, block pack); B writes
- * whole lines of 16 destination rows (pixels -> planes, block unpack). */
+ * whole lines of 16 destination rows (pixels -> planes, block unpack).
+ * 16 source rows at most take A: B would run them as partial blocks of 64
+ * rows, where A's one masked block of 16 rows fits (a block pack of a small
+ * map, NCHW -> NCHW16c i8 C = 80 at 7 x 7, 16 rows of 49 bytes: 0.06 ->
+ * 0.19x memcpy, tl_bench --size 4K, Zen 4). */
 TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
                             int stream)
 {
-    int by_a = n1 >= 16 && (n0 < 16 || (n1 >= 64 && (n0 < 64 || ss0 >= ds1)));
+    int by_a = n1 >= 16 && (n0 <= 16 || (n1 >= 64 && (n0 < 64 || ss0 >= ds1)));
     /* up to 8 planes into pixels: the AVX2 8x8 blocks store 8 bytes a row
      * where block A would store 16-byte lanes under a mask (NCHW -> NHWC u8
      * C = 8, 4096 x 4096, Zen 5: 15 -> 24 GB/s; C = 4 in cache 64 -> 100) */
