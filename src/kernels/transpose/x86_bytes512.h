@@ -214,10 +214,17 @@ static __attribute__((noinline)) TL_B512 void b512_block_b(const uint8_t *s, ptr
     if (m0 == 64 && ss0 == 16 && m1 == 16) { /* 4 rows per load (a masked load costs more) */
         TL_UNROLL
         for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_si512((const void *)(s + 64 * i));
-    } else if (m0 == 64 && ss0 == 16) { /* fewer than 16 columns: the last row's tail masked off */
+    } else if (ss0 == 16) {
+        /* contiguous rows, fewer than 64 or of fewer than 16 columns: 64-byte
+         * loads up to the last row's last column, masked there (a block
+         * unpack of a small map, 49 rows: one load per 4 rows instead of
+         * a masked load and an insert per row) */
+        size_t left = (m0 - 1) * 16 + m1;
         TL_UNROLL
-        for (int i = 0; i < 15; i++) r[i] = _mm512_loadu_si512((const void *)(s + 64 * i));
-        r[15] = _mm512_maskz_loadu_epi8((__mmask64)lm << 48 | ~(~0ull << 48), s + 64 * 15);
+        for (size_t i = 0; i < 16; i++)
+            r[i] = left >= 64 * i + 64 ? _mm512_loadu_si512((const void *)(s + 64 * i))
+                   : left > 64 * i     ? _mm512_maskz_loadu_epi8(b512_mask(left - 64 * i), s + 64 * i)
+                                       : _mm512_setzero_si512();
     } else if (m0 == 64) {
         /* 16 bytes from row k are read whole when they end inside the
          * block's last row (the bytes between rows are the source's) */
