@@ -32,7 +32,8 @@ void tl_walk_pass(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8
     unsigned db = tl_dtype_bits((tl_dtype)p->dst.dtype);
     bool fill = ps->kind == TL_PASS_FILL;
     int n = ps->nnodes;
-    int64_t idx[TL_MAX_NODES] = {0};
+    int64_t idx[TL_MAX_NODES]; /* the nodes above the innermost only (run.c, byte_pass) */
+    for (int i = 0; i < n - 1; i++) idx[i] = 0;
     const tl_node *in = &nodes[n - 1];
     for (;;) {
         int64_t d = dbit, s = sbit;
