@@ -92,14 +92,18 @@ void tl_pass_run(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_
     }
     /* A part takes a slice of one node (slice_node); a pass that has none
      * sliceable is done by part 0. */
-    tl_node nodes[TL_MAX_NODES];
-    memcpy(nodes, ps->nodes, (size_t)ps->nnodes * sizeof nodes[0]);
     int cut = nparts > 1 ? slice_node(p, ps, nparts) : -1, c = cut < 0 ? 0 : cut;
     if (nparts > 1 && cut < 0 && part != 0) return;
-    int64_t b = 0, e = nodes[c].count;
-    if (cut >= 0) tl_part_range(nodes[c].count, part, nparts, &b, &e);
+    int64_t b = 0, e = ps->nodes[c].count;
+    if (cut >= 0) tl_part_range(ps->nodes[c].count, part, nparts, &b, &e);
     if (b >= e) return;
-    nodes[c].count = e - b;
+    tl_node sliced[TL_MAX_NODES]; /* the pass's nodes with the slice's count (a whole run: as they are) */
+    const tl_node *nodes = ps->nodes;
+    if (cut >= 0) {
+        memcpy(sliced, ps->nodes, (size_t)ps->nnodes * sizeof sliced[0]);
+        sliced[c].count = e - b;
+        nodes = sliced;
+    }
     if (ps->ex == &tl_exec_walk) {
         tl_walk_pass(p, ps, src, dst, nodes, ps->src_bit + b * nodes[c].ss, ps->dst_bit + b * nodes[c].ds);
         return;
