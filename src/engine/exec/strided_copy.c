@@ -48,6 +48,11 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
             tl_x8_zip_even_ukernel__avx512(s, s + in->ss, d, n, p->cv.stream);
             return;
         }
+#elif defined(__ARM_NEON)
+        if (tl_isa_includes(p->isa, TL_ISA_NEON)) {
+            tl_x8_zip_even_ukernel__neon(s, s + in->ss, d, n);
+            return;
+        }
 #endif
         tl_x8_zip_even_ukernel__scalar(s, s + in->ss, d, n);
         return;

@@ -99,6 +99,9 @@ void tl_x8_dup_even_rows2_ukernel__neon(const uint8_t *s, uint8_t *d, size_t n, 
  * pair in one pass (the AVX-512 one: nt streams the whole lines of d, the
  * caller fences). */
 void tl_x8_zip_even_ukernel__scalar(const uint8_t *u, const uint8_t *v, uint8_t *d, size_t n);
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+void tl_x8_zip_even_ukernel__neon(const uint8_t *u, const uint8_t *v, uint8_t *d, size_t n);
+#endif
 #if defined(__x86_64__) || defined(_M_X64)
 void tl_x8_dup_even_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n);
 void tl_x8_dup_even_rows_ukernel__avx512(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);

@@ -225,6 +225,29 @@ void tl_x8_dup_even_rows2_ukernel__neon(const uint8_t *s, uint8_t *d, size_t n, 
 {
     dup_even_rows(s, d, n, rows, ds, 2, pd);
 }
+
+/* zip even (two planes into an interleaved chroma pair, YUV 4:4:4 -> NV12):
+ * vld2 keeps each row's 16 even bytes, vst2 interleaves the two. Whole steps
+ * while a step's 32 bytes are readable (2n - 1 of each row), then one step
+ * ending at the last readable byte, then the last sample. */
+static inline __attribute__((always_inline)) void zip_even_step(const uint8_t *u, const uint8_t *v, uint8_t *d,
+                                                                size_t j)
+{
+    uint8x16x2_t o = {{vld2q_u8(u + 2 * j).val[0], vld2q_u8(v + 2 * j).val[0]}};
+    vst2q_u8(d + 2 * j, o);
+}
+
+void tl_x8_zip_even_ukernel__neon(const uint8_t *u, const uint8_t *v, uint8_t *d, size_t n)
+{
+    size_t got = n ? 2 * n - 1 : 0, j = 0;
+    for (; 2 * j + 32 <= got; j += 16) zip_even_step(u, v, d, j);
+    if (j < n && j > 0) {
+        j = (got - 32) / 2;
+        zip_even_step(u, v, d, j);
+        j += 16;
+    }
+    for (; j < n; j++) d[2 * j] = u[2 * j], d[2 * j + 1] = v[2 * j];
+}
 #endif
 
 #if defined(__ARM_NEON) && !defined(__x86_64__)
