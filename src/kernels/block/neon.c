@@ -10,11 +10,7 @@
  * elements than one block take a stack tile (libyuv's ANY). Nothing outside
  * the caller's rows is touched. */
 #if defined(__ARM_NEON)
-#include <string.h>
-
 #include "kernels/transpose/neon_micro.h"
-
-typedef void (*tl_nm_fn)(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds);
 
 /* Pack, the last t (< C) columns: R rows of t elements -> t rows of R. With
  * at least C columns in all (n1), the register block that ends at the last
@@ -28,10 +24,7 @@ static __attribute__((noinline)) void pack_tail(tl_nm_fn micro, size_t e, size_t
         micro(src - (C - t) * e, ss0, dst - (ptrdiff_t)(C - t) * ds1, ds1);
         return;
     }
-    uint8_t in[256] = {0}, out[256];
-    for (size_t r = 0; r < R; r++) memcpy(in + r * C * e, src + (ptrdiff_t)r * ss0, t * e);
-    micro(in, (ptrdiff_t)(C * e), out, (ptrdiff_t)(R * e));
-    for (size_t c = 0; c < t; c++) memcpy(dst + (ptrdiff_t)c * ds1, out + c * R * e, R * e);
+    tl_nm_tile(micro, e, R, C, src, ss0, dst, ds1, R, t);
 }
 
 /* Unpack, the last t (< R) rows: t rows of C elements -> C rows of t; with
@@ -43,10 +36,7 @@ static __attribute__((noinline)) void unpack_tail(tl_nm_fn micro, size_t e, size
         micro(src - (ptrdiff_t)(R - t) * ss0, ss0, dst - (R - t) * e, ds1);
         return;
     }
-    uint8_t in[256] = {0}, out[256];
-    for (size_t r = 0; r < t; r++) memcpy(in + r * C * e, src + (ptrdiff_t)r * ss0, C * e);
-    micro(in, (ptrdiff_t)(C * e), out, (ptrdiff_t)(R * e));
-    for (size_t c = 0; c < C; c++) memcpy(dst + (ptrdiff_t)c * ds1, out + c * R * e, t * e);
+    tl_nm_tile(micro, e, R, C, src, ss0, dst, ds1, t, C);
 }
 
 /* pack: n0 == V planes of n1 elements -> n1 blocks of V (dst stride ds1).

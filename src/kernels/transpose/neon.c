@@ -5,11 +5,7 @@
  * shorter than a block goes through a stack tile (libyuv's ANY). Nothing
  * outside the caller's rows is read or written. */
 #if defined(__ARM_NEON)
-#include <string.h>
-
 #include "kernels/transpose/neon_micro.h"
-
-typedef void (*tl_nm_fn)(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds);
 
 /* A block of rows (<= m) source rows of cols (<= m) elements: the register
  * block itself when whole, else through a stack tile. */
@@ -20,10 +16,7 @@ static void edge_block(tl_nm_fn micro, size_t e, size_t m, const uint8_t *src, p
         micro(src, ss0, dst, ds1);
         return;
     }
-    uint8_t in[256] = {0}, out[256];
-    for (size_t r = 0; r < rows; r++) memcpy(in + r * m * e, src + (ptrdiff_t)r * ss0, cols * e);
-    micro(in, (ptrdiff_t)(m * e), out, (ptrdiff_t)(m * e));
-    for (size_t c = 0; c < cols; c++) memcpy(dst + (ptrdiff_t)c * ds1, out + c * m * e, rows * e);
+    tl_nm_tile(micro, e, m, m, src, ss0, dst, ds1, rows, cols);
 }
 
 /* The right edge (the columns past f1, for rows 0..f0), then the bottom rows

@@ -15,6 +15,7 @@
 #include <arm_neon.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define TL_NM static inline __attribute__((always_inline))
 
@@ -118,4 +119,21 @@ TL_NM void tl_nm_x32_4x4(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t d
     _Pragma("GCC unroll 4") for (int i = 0; i < 4; i++) vst1q_u8(d + i * ds, r[i]);
 }
 
+/* A micro kernel as a function (the partial blocks take its address). */
+typedef void (*tl_nm_fn)(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds);
+
+/* A partial block: rows <= R source rows of cols <= C elements (element
+ * size e) through the R x C micro kernel in a stack tile (libyuv's ANY), so
+ * nothing outside the caller's rows is read or written. The kernels place a
+ * side's last block where it ends at the side's last element, so only a
+ * side shorter than a block comes here. Inlined into each kernel file's own
+ * out-of-line tail function, whose constant arguments the compiler folds. */
+TL_NM void tl_nm_tile(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint8_t *src, ptrdiff_t ss0,
+                      uint8_t *dst, ptrdiff_t ds1, size_t rows, size_t cols)
+{
+    uint8_t in[256] = {0}, out[256];
+    for (size_t r = 0; r < rows; r++) memcpy(in + r * C * e, src + (ptrdiff_t)r * ss0, cols * e);
+    micro(in, (ptrdiff_t)(C * e), out, (ptrdiff_t)(R * e));
+    for (size_t c = 0; c < cols; c++) memcpy(dst + (ptrdiff_t)c * ds1, out + c * R * e, rows * e);
+}
 #endif
