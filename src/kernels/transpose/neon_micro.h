@@ -126,8 +126,10 @@ typedef void (*tl_nm_fn)(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t d
  * size e) through the R x C micro kernel in a stack tile (libyuv's ANY), so
  * nothing outside the caller's rows is read or written. The kernels place a
  * side's last block where it ends at the side's last element, so only a
- * side shorter than a block comes here. Inlined into each kernel file's own
- * out-of-line tail function, whose constant arguments the compiler folds. */
+ * side shorter than a block comes here. Inlined into each kernel file's
+ * tail functions (transpose/neon.c's edge_block, block/neon.c's pack_tail
+ * and unpack_tail), which fold their constant arguments: one shared
+ * out-of-line function measured up to 18 % more instructions. */
 TL_NM void tl_nm_tile(tl_nm_fn micro, size_t e, size_t R, size_t C, const uint8_t *src, ptrdiff_t ss0,
                       uint8_t *dst, ptrdiff_t ds1, size_t rows, size_t cols)
 {

@@ -203,7 +203,8 @@ TL_B512_FN __m128i b512_row16(const uint8_t *p, __mmask16 m, int whole)
  * c1c0 byte). P and S make the position (c3c2, r1r0, c1c0 -> lane c3c2,
  * dword c1c0, byte r1r0); t4l swaps r5r4 into the lane, t4d r3r2 into the
  * dword: register c holds destination row c. */
-/* Partial blocks and strided rows keep their own function (not inlined):
+/* Partial blocks (fewer than 64 rows or 16 columns; whole ones are
+ * b512_full_b16 / b512_full_bs) keep their own function (not inlined):
  * inlined into the loops, they left the whole-block path short of registers
  * (spills, measured 30% slower). */
 static __attribute__((noinline)) TL_B512 void b512_block_b(const uint8_t *s, ptrdiff_t ss0, uint8_t *d, ptrdiff_t ds1,
@@ -211,14 +212,11 @@ static __attribute__((noinline)) TL_B512 void b512_block_b(const uint8_t *s, ptr
 {
     __m512i r[16];
     __mmask16 lm = (__mmask16)b512_mask(m1);
-    if (m0 == 64 && ss0 == 16 && m1 == 16) { /* 4 rows per load (a masked load costs more) */
-        TL_UNROLL
-        for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_si512((const void *)(s + 64 * i));
-    } else if (ss0 == 16) {
-        /* contiguous rows, fewer than 64 or of fewer than 16 columns: 64-byte
-         * loads up to the last row's last column, masked there (a block
-         * unpack of a small map, 49 rows: one load per 4 rows instead of
-         * a masked load and an insert per row) */
+    if (ss0 == 16) {
+        /* contiguous rows: 64-byte loads up to the last row's last column,
+         * masked only there (a masked load costs more than a plain one; a
+         * block unpack of a small map, 49 rows: one load per 4 rows instead
+         * of a masked load and an insert per row) */
         size_t left = (m0 - 1) * 16 + m1;
         TL_UNROLL
         for (size_t i = 0; i < 16; i++)
