@@ -710,6 +710,58 @@ TL_TEST(differential_vendor_specs)
     CHECK(ran >= 4);
 }
 
+/* Every f16 value in every channel of kDLA_HWC4 f16 pixels into 8-bit
+ * codes, on every path, against the reference. The kernels convert in the
+ * register, one of them without F16C (AVX-512 VBMI: an integer clamp and a
+ * rounding add), so ties, 255.5, the infinities, NaNs, negatives and
+ * subnormals each need a check that random bytes would rarely make (they
+ * hit 255.5 to 256, the first to saturate, once in 16384 halves). */
+TL_TEST(f16_pixels_every_half)
+{
+    static const char *const to[] = {"NHWC:u8:1x256x256x3", "NHWC:i8:1x256x256x3",
+                                     "NHWC:u8:1x256x256x3:zp=3:scale=0.5", "NHWC:u8:1x256x256x3:round=zero"};
+    static const uint32_t mul[3] = {1, 40503, 7919}, add[3] = {0, 12345, 777}; /* odd: each a permutation */
+    tl_desc s, d;
+    REQUIRE_STATUS(tl_desc_parse(&s, "trt.dla_hwc4:f16:1x3x256x256"), TL_OK);
+    size_t sl = (size_t)s.size_bytes;
+    uint8_t *src = calloc(1, sl), *ref = NULL, *out = NULL;
+    REQUIRE(src != NULL);
+    for (int64_t i = 0; i < 65536; i++)
+        for (int64_t c = 0; c < 3; c++) {
+            const int64_t at[4] = {0, c, i / 256, i % 256};
+            uint64_t o = 0;
+            REQUIRE_STATUS(tl_desc_offset(&s, at, &o), TL_OK);
+            uint16_t h = (uint16_t)((uint32_t)i * mul[c] + add[c]);
+            memcpy(src + o, &h, 2);
+        }
+    for (size_t k = 0; k < sizeof to / sizeof to[0] && TL_TEST_FAILURES() == 0; k++) {
+        REQUIRE_STATUS(tl_desc_parse(&d, to[k]), TL_OK);
+        size_t dl = (size_t)d.size_bytes;
+        ref = calloc(1, dl), out = malloc(dl);
+        REQUIRE(ref != NULL && out != NULL);
+        REQUIRE_STATUS(tl_convert_reference(&s, src, sl, &d, ref, dl, 0), TL_OK);
+        for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
+            if (!tl_cpu_has(isa)) continue;
+            tl_plan *p = NULL;
+            REQUIRE_STATUS(tl_plan_create_isa(&p, &s, &d, 0, isa), TL_OK);
+            memset(out, 0xA5, dl);
+            CHECK_STATUS(tl_plan_run(p, src, sl, out, dl), TL_OK);
+            for (size_t b = 0; b < dl; b++)
+                if (out[b] != ref[b]) {
+                    uint16_t h;
+                    int64_t i = (int64_t)(b / 3), c = (int64_t)(b % 3);
+                    h = (uint16_t)((uint32_t)i * mul[c] + add[c]);
+                    FAILF("%s on %s: half 0x%04x (pixel %lld, channel %lld) -> %u, reference %u\n%s", to[k],
+                          tl_isa_name(isa), h, (long long)i, (long long)c, out[b], ref[b], tl_plan_describe(p));
+                    break;
+                }
+            tl_plan_destroy(p);
+        }
+        free(ref), free(out);
+    }
+    free(src);
+}
+
 /* Every ISA path on large-ish rows and tiles: vector bodies, tails of every
  * length, strides of every alignment. */
 TL_TEST(differential_kernel_sizes)
@@ -1222,6 +1274,7 @@ int main(int argc, char **argv)
     TL_RUN(differential_dtypes);
     TL_RUN(differential_kernel_sizes);
     TL_RUN(differential_vendor_specs);
+    TL_RUN(f16_pixels_every_half);
     TL_RUN(differential_random);
     TL_RUN(differential_streaming);
     TL_RUN(machine_set_copies);

@@ -310,7 +310,7 @@ TL_KERNEL void tl_f16_x8_gather4_rows_ukernel__avx2(const uint8_t *s, uint8_t *d
     /* the steps with constant modes: an RGB image's plain codes (a DLA
      * output as it is) without the multiply and the add; the rest tested */
     const tl_cvt *cv = &cv_local;
-    if (plain_u8(cv, TL_U8) && cv->round == TL_ROUND_EVEN) f16_x8_gather4_rows(s, d, g, cv, 0, 1, TL_ROUND_EVEN);
+    if (plain_u8(cv, cv->ddt) && cv->round == TL_ROUND_EVEN) f16_x8_gather4_rows(s, d, g, cv, 0, 1, TL_ROUND_EVEN);
     else if (cv->ddt == TL_I8) f16_x8_gather4_rows(s, d, g, cv, 1, 0, cv->round);
     else f16_x8_gather4_rows(s, d, g, cv, 0, 0, cv->round);
 }
