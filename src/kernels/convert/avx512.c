@@ -215,6 +215,73 @@ TL_VBMI_CVT void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, ui
     TL_Q8_DISPATCH(q8_mode(cv, cv->ddt), TL_F16_LINES);
 #undef TL_F16_LINES
 }
+/* ---- f16 pixels -> RGB u8 plain codes, without F16C (AVX-512 VBMI) ------------
+ * kDLA_HWC4 f16 into an RGB u8 image under the plain rule (nearest even,
+ * saturated to 0..255, NaN 0), 16 pixels a step, in cache. Each half is
+ * clamped as a 16-bit integer: a NaN or a negative (above 0x7C00 unsigned)
+ * to +0, anything from 255.375 (0x5BFB) up to +inf to 255.375, which
+ * rounds to 255. A multiply-add of the halves by 2^13 (vpmaddwd: one half
+ * of each dword, the other times 0) puts a half's exponent and mantissa in
+ * an f32's bits: the same value times 2^-112, exactly (an f16 normal is an
+ * f32 normal there; a subnormal rounds to 0 either way). Adding 1.5 * 2^-89,
+ * whose last mantissa bit is worth 2^-112, rounds that to an integer in the
+ * sum's low mantissa bits, nearest even by the add's own rounding; the low
+ * byte of the sum is the code. One byte permute of the two sums (R and B
+ * halves, G and padding halves) orders each pixel's three codes. The F16C
+ * conversion, clamp, conversion to int32 and packs (the AVX2 kernel) took
+ * 0.264 ns a pixel against 0.141 here (256 KiB, Zen 4; the same output for
+ * all 65536 halves). */
+TL_VBMI_CVT __attribute__((always_inline)) static inline __m256i f16_u8_codes8(__m512i h, __m512i order)
+{
+    const __mmask32 ordered = _mm512_cmple_epu16_mask(h, _mm512_set1_epi16(0x7C00));
+    h = _mm512_maskz_min_epu16(ordered, h, _mm512_set1_epi16(0x5BFB));
+    const __m512 round = _mm512_castsi512_ps(_mm512_set1_epi32(0x13400000)); /* 1.5 * 2^-89 */
+    __m512 rb = _mm512_castsi512_ps(_mm512_madd_epi16(h, _mm512_set1_epi32(1 << 13)));
+    __m512 gx = _mm512_castsi512_ps(_mm512_madd_epi16(h, _mm512_set1_epi32((1 << 13) << 16)));
+    rb = _mm512_add_round_ps(rb, round, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    gx = _mm512_add_round_ps(gx, round, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    return _mm512_castsi512_si256(_mm512_permutex2var_epi8(_mm512_castps_si512(rb), order, _mm512_castps_si512(gx)));
+}
+
+/* 16 pixels at s -> 48 codes at d. Whole (part 0): two 128-byte loads and
+ * two 32-byte stores, 8 bytes past the step (the next step's). Part: the
+ * t <= 16 pixels' bytes, the last pixel's 6 (its padding half may be
+ * missing), and exactly 3t codes. */
+TL_VBMI_CVT __attribute__((always_inline)) static inline void f16_u8_step(const uint8_t *s, uint8_t *d, __m512i order,
+                                                                        int part, size_t t)
+{
+    const ptrdiff_t in = part ? 8 * (ptrdiff_t)t - 2 : 128, out = 3 * (ptrdiff_t)t;
+    for (int k = 0; k < 2; k++) {
+        __m512i h = part ? _mm512_maskz_loadu_epi8(tl_first_bits(in - 64 * k), s + 64 * k)
+                         : _mm512_loadu_si512((const void *)(s + 64 * k));
+        __m256i c = f16_u8_codes8(h, order);
+        if (part) _mm256_mask_storeu_epi8(d + 24 * k, (__mmask32)tl_first_bits(out - 24 * k), c);
+        else _mm256_storeu_si256((__m256i *)(d + 24 * k), c);
+    }
+}
+
+/* Rows of pixels of 4 f16 halves (tl_px_rows; kDLA_HWC4 f16) -> rows of 3
+ * u8 codes a pixel under the plain rule, each row's gap zeroed. Only a
+ * pixel's first 6 bytes are read where it ends a row. */
+TL_VBMI_CVT void tl_f16_u8_gather4_rows_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, const tl_px_rows *g)
+{
+    _Alignas(64) uint8_t ix[64] = {0}; /* pixel p: R, G, B at bytes 8p, 64 + 8p, 8p + 4 of the sums */
+    for (unsigned p = 0; p < 8; p++) ix[3 * p] = (uint8_t)(8 * p), ix[3 * p + 1] = (uint8_t)(64 + 8 * p), ix[3 * p + 2] = (uint8_t)(8 * p + 4);
+    const __m512i order = _mm512_load_si512((const void *)ix);
+    const size_t m = g->n;
+    for (size_t r = 0; r < g->rows; r++) {
+        const uint8_t *s = src + (ptrdiff_t)r * g->ss;
+        uint8_t *d = dst + (ptrdiff_t)r * g->ds;
+        size_t i = 0;
+        for (; i + 19 <= m; i += 16) f16_u8_step(s + 8 * i, d + 3 * i, order, 0, 16); /* 128 bytes read, 56 written */
+        for (size_t t; i < m; i += t) {
+            t = m - i < 16 ? m - i : 16;
+            f16_u8_step(s + 8 * i, d + 3 * i, order, 1, t);
+        }
+        if (g->gap) memset(d + 3 * m, 0, g->gap);
+    }
+}
+
 /* ---- f32 planes -> 8-bit packed 3-channel pixels (AVX-512 VBMI) ----------------
  * Quantizing an NCHW f32 tensor into an NHWC i8 image with 3 channels: 64
  * pixels a step, each plane's 64 floats converted with the row kernel's

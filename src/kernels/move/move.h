@@ -226,6 +226,9 @@ void tl_u8_f16_spread4_rows_ukernel__avx2(const uint8_t *s, size_t k, uint8_t *d
  * stores), the first three halves converted by cv in the register. */
 void tl_f16_x8_gather4_rows_ukernel__avx2(const uint8_t *s, uint8_t *d, const tl_px_rows *g,
                                           const struct tl_cvt *cv);
+/* The same for u8 codes under the plain rule only (nearest even, 0..255,
+ * NaN 0: cv's d_mul 1, d_add 0), with AVX-512 VBMI (convert/avx512.c). */
+void tl_f16_u8_gather4_rows_ukernel__avx512vbmi(const uint8_t *s, uint8_t *d, const tl_px_rows *g);
 /* The same over rows of pixels (tl_px_rows), each row's gap zeroed. */
 void tl_u8_f16_spread_rows_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, const tl_px_rows *g,
                                                size_t w, const uint8_t *perm, uint64_t keep,
