@@ -541,6 +541,16 @@ static const char *const k_specs[][2] = {
     {"NHWC:u8:1x6x33x3:zp=5:scale=0.7", "trt.dla_hwc4:f16:1x3x6x33"},
     {"NHWC:u8:1x5x19x3", "NHWC:f16:1x5x19x3:pad=0,0,0,0,0,0,13,1"},
     {"NHWC:u8:1x4x24x1", "NHWC:f16:1x4x24x1:pad=0,0,0,0,0,0,3,1"},
+    /* a 16-channel block of 8-bit codes into 16 f32 planes in the registers
+     * (NEON in cache, x86 streamed): steps of 16 pixels and an overlapping
+     * last one, fewer than 16 through a stack block, every source stage */
+    {"NCHW16c:i8:1x32x5x13:zp=-3:scale=0.1", "NCHW:f32:1x32x5x13"},
+    {"NCHW16c:u8:1x16x3x3:zp=7:scale=0.25", "NCHW:f32:1x16x3x3"},
+    {"NCHW16c:i8:1x16x4x9:q=dfp:fl=3", "NCHW:f32:1x16x4x9"},
+    {"NCHW16c:u8:1x48x2x40:q=inv:scale=3", "NCHW:f32:1x48x2x40"},
+    {"NCHW16c:i8:1x16x1x16", "NCHW:f32:1x16x1x16"},
+    {"NCHW16c:u8:1x16x2x20:zp=-5:scale=0.5", "NCHW:f32:1x16x2x20"}, /* zero points outside */
+    {"NCHW16c:i8:1x16x2x20:zp=200:scale=0.5", "NCHW:f32:1x16x2x20"}, /* the codes' type */
     /* 16-bit planes into 4-half pixels (SSE2 unpacks: 8 pixels a step), the
      * rows' padding in the same sweep (interleave rows) */
     {"NCHW:f16:1x3x5x13", "trt.dla_hwc4:f16:1x3x5x13"},

@@ -274,7 +274,9 @@ static const plan_case k_plans[] = {
     {"NHWC:u8:1x24x40x3", "tidl:i8:1x3x24x40:pad=1,1,1,1", {"tl_x8_deinterleave3_rows_ukernel__neon", NULL}}, /* saturated */
     {"NCHW:f32:1x3x16x16", "NHWC:i8:1x16x16x3:scale=0.05:zp=-3",
      {"tl_x8_interleave3_ukernel__neon", "tl_f32_i8_convert_ukernel__neon"}},
-    {"NCHW16c:i8:1x64x8x8:scale=0.1", "NCHW:f32:1x64x8x8",
+    {"NCHW16c:i8:1x64x8x8:scale=0.1", "NCHW:f32:1x64x8x8", {"tl_x8_f32_unblock16_ukernel__neon", NULL}},
+    /* (16 planes 16 KiB apart, in one L1 set: the tile path) */
+    {"NCHW16c:i8:1x16x64x64:scale=0.1", "NCHW:f32:1x16x64x64",
      {"tl_x8_unpack16_ukernel__neon", "tl_i8_f32_convert_ukernel__neon"}},
     {"NCHW:u8:1x64x8x9", "NCHW32c:u8:1x64x8x9", {"tl_x8_pack32_ukernel__neon", NULL}},
     {"NCHW:u8:1x16x8x9", "NCHW8c:u8:1x16x8x9", {"tl_x8_pack8_ukernel__neon", NULL}},

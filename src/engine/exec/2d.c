@@ -45,20 +45,20 @@ static uint8_t alias_flags(const tl_plan *p, const tl_node *in, const tl_node *o
  * and of 16 f32 planes into a 16-channel block (NCHW f32 -> NCHW16c i8),
  * and the dequantization of a 16-channel block into 16 f32 planes (NCHW16c
  * i8 -> NCHW f32). 1: the table, 2: f32 codes of 3 planes, 3: of 16
- * planes, 4: floats of a block's 16 channels (AVX2 or VBMI); 0: none. */
+ * planes, 4: floats of a block's 16 channels (AVX2, VBMI or NEON); 0: none. */
 static int convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const tl_node *in, const tl_node *out)
 {
-#if defined(__x86_64__) || defined(_M_X64)
     const tl_cvt *cv = &p->cv;
     bool code_floats = cv->ddt == TL_F32 && (cv->sdt == TL_U8 || cv->sdt == TL_I8) && cv->fast;
-    bool unblock16 = code_floats && cv->stream && k->shape == TL_T2D_ANY && out->count == 16 && out->ss == 1 &&
-                     in->ss == 16 && in->ds == 4;
+    bool unblock16 = code_floats && k->esize == 1 && (k->shape == TL_T2D_ANY || k->shape == TL_T2D_UNPACK) &&
+                     out->count == 16 && out->ss == 1 && in->ss == 16 && in->ds == 4;
+#if defined(__x86_64__) || defined(_M_X64)
     /* its 16 stores a step go to 16 planes: streamed only. In cache the
      * tiles' runs of lines per plane measured as fast or faster (256 KiB,
      * Zen 5: 64x64 planes, all 16 in one L1 set, 0.64 -> 0.30x memcpy;
      * 50x82 27 against 53 GB/s; 60x70 72 against 59; the AVX2 kernel on
      * Zen 3 likewise) */
-    if (unblock16 && k->esize == 1 && tl_isa_includes(p->isa, TL_ISA_AVX2))
+    if (unblock16 && cv->stream && tl_isa_includes(p->isa, TL_ISA_AVX2))
         return 4; /* one 16-channel block into 16 planes (NCHW16c -> NCHW): VBMI's 16 pixels a step where it runs, else AVX2's 32 */
     if (!tl_exec_vbmi(p)) return 0;
     if (k->isa != TL_ISA_AVX512 || k->esize != 1) return 0;
@@ -69,8 +69,17 @@ static int convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const t
     if (cv->lut8 && k->shape == TL_T2D_DILV) return in->ss == 3;   /* packed source pixels */
     if (cv->lut8 && k->shape == TL_T2D_ILV) return out->ds == 3;   /* packed destination pixels */
     if (f32_codes && k->shape == TL_T2D_ILV && out->ds == 3) return 2;
+#elif defined(__ARM_NEON)
+    /* in cache too, unless the 16 planes' lines meet in one L1 set past its
+     * ways (the machine policy's verdict): the same whole-line stores to 16
+     * planes in one set ran at half the tile path's speed on x86 (above),
+     * and no Arm board here says otherwise. NCHW16c i8 -> NCHW f32, C = 64,
+     * 63 x 64 planes (250 KiB): 0.47 -> 0.28 instructions per byte on
+     * AArch64, 0.64 -> 0.46 on Armv7, against the unpack and a row
+     * conversion (bench/icount_arm.sh --size 250K) */
+    if (unblock16 && tl_isa_includes(p->isa, TL_ISA_NEON) && !(alias_flags(p, in, out) & TL_T2D_DST_ALIAS)) return 4;
 #else
-    (void)p, (void)k, (void)in, (void)out;
+    (void)p, (void)k, (void)in, (void)out, (void)unblock16;
 #endif
     return 0;
 }
@@ -79,7 +88,10 @@ static int convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const t
 static void t2d_lut(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
                     const tl_node *out)
 {
-#if defined(__x86_64__) || defined(_M_X64)
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+    (void)ps; /* lut 4 only */
+    tl_x8_f32_unblock16_ukernel__neon(s, d, (size_t)out->ds, (size_t)in->count, 0, &p->cv);
+#elif defined(__x86_64__) || defined(_M_X64)
     int stream = tl_exec_streams(p, (uint64_t)in->count * (uint64_t)out->count);
     if (ps->x.t2d.lut == 4) {
         (tl_exec_vbmi(p) ? tl_x8_f32_unblock16_ukernel__avx512vbmi
@@ -118,7 +130,8 @@ static bool choose(const tl_plan *p, tl_pass *ps)
     int in_reg = convert_in_register(p, k, in, out);
     if (in_reg) {
         ps->x.t2d.lut = (uint8_t)in_reg;
-        ps->kernel_name = in_reg == 4 && !tl_exec_vbmi(p) ? "tl_x8_f32_unblock16_ukernel__avx2"
+        ps->kernel_name = in_reg == 4 && tl_isa_includes(p->isa, TL_ISA_NEON) ? "tl_x8_f32_unblock16_ukernel__neon"
+                          : in_reg == 4 && !tl_exec_vbmi(p) ? "tl_x8_f32_unblock16_ukernel__avx2"
                           : in_reg == 4                ? "tl_x8_f32_unblock16_ukernel__avx512vbmi"
                           : in_reg == 3                ? "tl_f32_x8_block16_ukernel__avx512vbmi"
                           : in_reg == 2                ? "tl_f32_x8_interleave3_ukernel__avx512vbmi"

@@ -1,6 +1,7 @@
 /* The NEON convert kernels (AArch64 and Armv7): all 36 pairs of u8 i8 i16
- * f16 bf16 f32 (convert.inc), the 4-row form and, on AArch64, the
- * kDLA_HWC4 f16 <-> RGB kernels; the code is neon_body.h's. */
+ * f16 bf16 f32 (convert.inc), the 4-row form, a 16-channel block of 8-bit
+ * codes into 16 f32 planes and, on AArch64, the kDLA_HWC4 f16 <-> RGB
+ * kernels; the code is neon_body.h's. */
 #if defined(__ARM_NEON)
 #include "kernels/convert/neon_body.h"
 
@@ -55,6 +56,15 @@ void tl_f32_i8_group4_ukernel__neon(const void *src, ptrdiff_t ss, void *dst, pt
                                     const tl_cvt *cv)
 {
     f32_x8_group4_rows(TL_I8, (const uint8_t *)src, ss, (uint8_t *)dst, ds, rows, n, cv);
+}
+
+void tl_x8_f32_unblock16_ukernel__neon(const uint8_t *src, uint8_t *planes, size_t plane_stride, size_t n, int stream,
+                                      const tl_cvt *cv);
+void tl_x8_f32_unblock16_ukernel__neon(const uint8_t *src, uint8_t *planes, size_t plane_stride, size_t n, int stream,
+                                      const tl_cvt *cv)
+{
+    (void)stream; /* plain stores */
+    x8_f32_unblock16_of(src, planes, plane_stride, n, cv);
 }
 
 #if TL_NEON_A64 /* Armv7: convert/neonfp16.c, where the CPU converts f16 */

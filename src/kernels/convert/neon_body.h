@@ -31,6 +31,7 @@
 #include "kernels/convert/pipeline.h"
 #include "kernels/convert/affine8_neon.h"
 #include "kernels/move/move.h" /* the f16 rows kernels' declarations */
+#include "kernels/transpose/neon_micro.h"
 
 /* Calls of at least this many elements (8-bit to 8-bit) build and use a table. */
 #define TL_NEON_LUT_MIN 512
@@ -119,45 +120,73 @@ __attribute__((noinline)) static void scalar_elems(int S, int D, const uint8_t *
 }
 
 /* ---- the source stage: 16 codes -> 16 reals -------------------------------------------- */
-TL_NI void dequant16(const nk *k, const vi c[4], vf x[4])
+/* sub: c[] are the codes, not yet less the zero point */
+TL_NI void dequant16_as(int smode, bool sub, const nk *k, const vi c[4], vf x[4])
 {
-    if (k->smode == SRC_NONE) {
+    if (smode == SRC_NONE) {
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++) x[j] = vcvtq_f32_s32(c[j]);
         return;
     }
-    if (k->smode == SRC_DIV) {
+#define TL_REAL(j) vcvtq_f32_s32(sub ? vsubq_s32(c[j], k->zp) : c[j])
+    if (smode == SRC_DIV) {
 #pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) x[j] = div_lanes(vcvtq_f32_s32(vsubq_s32(c[j], k->zp)), k->sdiv);
+        for (int j = 0; j < 4; j++) x[j] = div_lanes(TL_REAL(j), k->sdiv);
         return;
     }
-    if (k->smode == SRC_MUL2) {
+    if (smode == SRC_MUL2) {
 #pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) x[j] = vmulq_f32(vmulq_f32(vcvtq_f32_s32(vsubq_s32(c[j], k->zp)), k->a), k->b);
+        for (int j = 0; j < 4; j++) x[j] = vmulq_f32(vmulq_f32(TL_REAL(j), k->a), k->b);
         return;
     }
 #pragma GCC unroll 4
-    for (int j = 0; j < 4; j++) x[j] = vmulq_f32(vcvtq_f32_s32(vsubq_s32(c[j], k->zp)), k->a);
+    for (int j = 0; j < 4; j++) x[j] = vmulq_f32(TL_REAL(j), k->a);
+#undef TL_REAL
+}
+
+TL_NI void dequant16(const nk *k, const vi c[4], vf x[4]) { dequant16_as(k->smode, true, k, c, x); }
+
+static inline __attribute__((always_inline)) void widen16(int16x8_t l, int16x8_t h, vi c[4])
+{
+    c[0] = vmovl_s16(vget_low_s16(l));
+    c[1] = vmovl_s16(vget_high_s16(l));
+    c[2] = vmovl_s16(vget_low_s16(h));
+    c[3] = vmovl_s16(vget_high_s16(h));
+}
+
+/* 16 u8 or i8 codes -> 16 int32 (zero or sign extension) */
+TL_NI void codes16(int S, uint8x16_t b, vi c[4])
+{
+    if (S == TL_U8) {
+        uint16x8_t l = vmovl_u8(vget_low_u8(b)), h = vmovl_u8(vget_high_u8(b));
+        widen16(vreinterpretq_s16_u16(l), vreinterpretq_s16_u16(h), c); /* (below 2^15) */
+    } else {
+        int8x16_t v = vreinterpretq_s8_u8(b);
+        widen16(vmovl_s8(vget_low_s8(v)), vmovl_s8(vget_high_s8(v)), c);
+    }
+}
+
+/* The same less a zero point z of the codes' own type, subtracted in 16 bits
+ * by the widening itself (|c - z| < 2^8: the u8 difference wraps to its
+ * int16 value). */
+TL_NI void codes16_less(int S, uint8x16_t b, uint8x8_t z, vi c[4])
+{
+    if (S == TL_U8) {
+        widen16(vreinterpretq_s16_u16(vsubl_u8(vget_low_u8(b), z)), vreinterpretq_s16_u16(vsubl_u8(vget_high_u8(b), z)),
+                c);
+    } else {
+        int8x16_t v = vreinterpretq_s8_u8(b);
+        int8x8_t zs = vreinterpret_s8_u8(z);
+        widen16(vsubl_s8(vget_low_s8(v), zs), vsubl_s8(vget_high_s8(v), zs), c);
+    }
 }
 
 /* (D: the destination type; for integer codes f16 NaNs need not keep their bits) */
 TL_NI void load16(int S, int D, const nk *k, const uint8_t *p, vf x[4])
 {
     vi c[4];
-    if (S == TL_U8) {
-        uint8x16_t b = vld1q_u8(p);
-        uint16x8_t l = vmovl_u8(vget_low_u8(b)), h = vmovl_u8(vget_high_u8(b));
-        c[0] = vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(l)));
-        c[1] = vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(l)));
-        c[2] = vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(h)));
-        c[3] = vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(h)));
-    } else if (S == TL_I8) {
-        int8x16_t b = vld1q_s8((const int8_t *)p);
-        int16x8_t l = vmovl_s8(vget_low_s8(b)), h = vmovl_s8(vget_high_s8(b));
-        c[0] = vmovl_s16(vget_low_s16(l));
-        c[1] = vmovl_s16(vget_high_s16(l));
-        c[2] = vmovl_s16(vget_low_s16(h));
-        c[3] = vmovl_s16(vget_high_s16(h));
+    if (S == TL_U8 || S == TL_I8) {
+        codes16(S, vld1q_u8(p), c);
     } else if (S == TL_I16) {
         int16x8_t l = vld1q_s16((const int16_t *)p), h = vld1q_s16((const int16_t *)(p + 16));
         c[0] = vmovl_s16(vget_low_s16(l));
@@ -810,4 +839,99 @@ TL_NI void f16_x8_gather4_rows_of(const uint8_t *src, uint8_t *dst, const tl_px_
     else TL_BY_FORM(form, f16_x8_gather4_rows_d, TL_U8, src, dst, g, &k, vec, cv);
 }
 #endif /* TL_NEON_F16_HW */
+
+/* ---- one 16-channel block of 8-bit codes -> 16 f32 planes (NCHW16c -> NCHW) ------------
+ * 16 pixels a step: the 16 x 16 byte transpose (transpose/neon_micro.h) in
+ * the registers turns them into 16 channel rows of 16 codes, each through
+ * the source stage (dequant16) and stored as 64 bytes of its plane. The
+ * tile path (the block unpack into an L1 tile, then a row conversion per
+ * plane) stored and loaded every code once more. A run's last pixels are
+ * the 16 that end with it, over part of the step before (the same values
+ * written twice); fewer than 16 in all go through a stack block. */
+TL_NI void x8_unblock16_step(int S, int smode, bool z8, uint8x8_t z, const nk *k, const uint8_t *s, float *d,
+                             size_t ps)
+{
+    uint8x16_t r[16];
+#if TL_NEON_A64
+#pragma GCC unroll 4
+    for (int i = 0; i < 16; i += 4) {
+        uint8x16x4_t v = vld1q_u8_x4(s + 16 * i);
+        r[i] = v.val[0], r[i + 1] = v.val[1], r[i + 2] = v.val[2], r[i + 3] = v.val[3];
+    }
+#else
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; i++) r[i] = vld1q_u8(s + 16 * i);
+#endif
+    TL_NM_STAGE(r, 16, 1, tl_nm_trn8)
+    TL_NM_STAGE(r, 16, 2, tl_nm_trn16)
+    TL_NM_STAGE(r, 16, 4, tl_nm_trn32)
+    TL_NM_STAGE(r, 16, 8, tl_nm_trn64)
+#pragma GCC unroll 16
+    for (int c = 0; c < 16; c++) { /* channel c of the 16 pixels */
+        vi q[4];
+        vf x[4];
+        if (z8) codes16_less(S, r[c], z, q);
+        else codes16(S, r[c], q);
+        dequant16_as(smode, !z8, k, q, x);
+#if TL_NEON_A64
+        vst1q_f32_x4(d + (size_t)c * ps, (float32x4x4_t){{x[0], x[1], x[2], x[3]}});
+#else
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) vst1q_f32(d + (size_t)c * ps + 4 * j, x[j]);
+#endif
+    }
+}
+
+/* (the source stage's mode a constant in each instance; z8: the zero point
+ * z, of the codes' type, subtracted in 16 bits) */
+TL_NI void x8_unblock16(int S, int smode, bool z8, uint8x8_t z, const nk *k, const uint8_t *s, float *d, size_t ps,
+                        size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) x8_unblock16_step(S, smode, z8, z, k, s + 16 * i, d + i, ps);
+    if (i == n) return;
+    if (n >= 16) {
+        x8_unblock16_step(S, smode, z8, z, k, s + 16 * (n - 16), d + n - 16, ps);
+        return;
+    }
+    uint8_t blk[256] = {0};
+    float tile[256];
+    memcpy(blk, s, 16 * n);
+    x8_unblock16_step(S, smode, z8, z, k, blk, tile, 16);
+    for (size_t c = 0; c < 16; c++) memcpy(d + c * ps, tile + 16 * c, 4 * n);
+}
+
+TL_NI void x8_unblock16_of(int S, int32_t zp, const nk *k, const uint8_t *s, float *d, size_t ps, size_t n)
+{
+    const bool fits = S == TL_U8 ? zp >= 0 && zp <= 255 : zp >= -128 && zp <= 127;
+    const uint8x8_t z = vdup_n_u8((uint8_t)zp);
+    if (!fits || k->smode == SRC_MUL2) { /* (DFP codes have no zero point) */
+        x8_unblock16(S, k->smode, false, z, k, s, d, ps, n);
+        return;
+    }
+    switch (k->smode) {
+    case SRC_NONE: x8_unblock16(S, SRC_NONE, false, z, k, s, d, ps, n); break;
+    case SRC_MUL1: x8_unblock16(S, SRC_MUL1, true, z, k, s, d, ps, n); break;
+    default: x8_unblock16(S, SRC_DIV, true, z, k, s, d, ps, n); break;
+    }
+}
+
+/* n 16-byte pixels at src -> n floats of each of 16 planes (interleave_lut.h).
+ * Armv7 multipliers that NEON would flush to zero (nk_init): the scalar
+ * pipeline, code by code. */
+TL_NI void x8_f32_unblock16_of(const uint8_t *src, uint8_t *planes, size_t plane_stride, size_t n, const tl_cvt *cv)
+{
+    const int S = cv->sdt == TL_I8 ? TL_I8 : TL_U8;
+    nk k;
+    if (!nk_init(&k, cv)) {
+        for (size_t c = 0; c < 16; c++)
+            for (size_t i = 0; i < n; i++)
+                tl_p_store(cv, TL_F32, planes + c * plane_stride + 4 * i, tl_p_load(cv, S, src + 16 * i + c));
+        return;
+    }
+    float *d = (float *)(void *)planes;
+    const int32_t zp = vgetq_lane_s32(k.zp, 0);
+    if (S == TL_I8) x8_unblock16_of(TL_I8, zp, &k, src, d, plane_stride / 4, n);
+    else x8_unblock16_of(TL_U8, zp, &k, src, d, plane_stride / 4, n);
+}
 #endif /* TL_CONVERT_NEON_BODY_H */

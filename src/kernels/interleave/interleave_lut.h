@@ -71,10 +71,15 @@ void tl_x8_f32_unblock16_ukernel__avx2(const uint8_t *src, uint8_t *planes, size
 #endif
 
 #if defined(__ARM_NEON) && !defined(__x86_64__)
+struct tl_cvt;
+/* n 16-byte pixels of 8-bit codes (one NCHW16c channel block) -> n floats
+ * of each of 16 f32 planes, as the x86 kernels above (convert/neon.c; plain
+ * stores, stream ignored). */
+void tl_x8_f32_unblock16_ukernel__neon(const uint8_t *src, uint8_t *planes, size_t plane_stride, size_t n, int stream,
+                                      const struct tl_cvt *cv);
 /* The rows (de)interleave on NEON (vld3 / vst3): a plain move (cv NULL),
  * or through a table that is an affine map (tl_cvt affine8), mapped in the
  * registers (TIDL's padded planes from and into an RGB image, i8 or u8). */
-struct tl_cvt;
 void tl_x8_deinterleave3_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
                                             const struct tl_cvt *cv);
 void tl_x8_interleave3_rows_ukernel__neon(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
