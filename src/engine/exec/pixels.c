@@ -115,7 +115,7 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
     if (w < 1 || w > 64 || (w & (w - 1)) || rd + h > (size_t)w) return;
     /* in cache the rows kernels that convert in the register (choose_shuffle)
      * are faster than the line gather (kDLA_HWC4 f16 -> RGB u8, 256 KiB, Zen 4:
-     * VBMI's plain u8 codes 0.58-0.64, AVX2's 0.36, the line gather 0.31x
+     * VBMI's plain u8 codes 0.55-0.56, AVX2's 0.34-0.36, the line gather 0.31x
      * memcpy); streamed, the line gather's whole-line stores win. There the
      * memory is the bound: the line gather with the plain codes' integer
      * form (twice its in-cache rate) ran at the same 28-30 GB/s */
