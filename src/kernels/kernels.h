@@ -149,6 +149,15 @@ typedef struct tl_cvt {
     uint8_t lut[256];   /* lut[source byte] = destination byte */
 } tl_cvt;
 
+/* Plain u8 codes: an unquantized u8 destination (x * 1 + 0) rounded to
+ * nearest even or toward zero, a NaN to 0. The x86 steps for it drop the
+ * multiply and the add (convert/x86_body.h), and kDLA_HWC4 f16 -> RGB u8
+ * has an integer form for its nearest-even case (convert/avx512.c). */
+static inline int tl_cvt_plain_u8(const tl_cvt *cv)
+{
+    return cv->ddt == TL_U8 && cv->d_mul == 1.0f && cv->d_add == 0.0f && cv->round != TL_ROUND_AWAY;
+}
+
 /* ---- an 8-bit conversion as a byte map ----------------------------------- */
 /* What a conversion between 8-bit codes does to each byte, as the byte
  * kernels compile it: one constant per case, so their loops carry no tests.

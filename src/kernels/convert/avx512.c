@@ -243,7 +243,7 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline __m256i f16_u8_codes8(_
     return _mm512_castsi512_si256(_mm512_permutex2var_epi8(_mm512_castps_si512(rb), order, _mm512_castps_si512(gx)));
 }
 
-/* 16 pixels at s -> 48 codes at d. Whole (part 0): two 128-byte loads and
+/* 16 pixels at s -> 48 codes at d. Whole (part 0): two 64-byte loads and
  * two 32-byte stores, 8 bytes past the step (the next step's). Part: the
  * t <= 16 pixels' bytes, the last pixel's 6 (its padding half may be
  * missing), and exactly 3t codes. */
@@ -266,7 +266,11 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void f16_u8_step(const 
 TL_VBMI_CVT void tl_f16_u8_gather4_rows_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, const tl_px_rows *g)
 {
     _Alignas(64) uint8_t ix[64] = {0}; /* pixel p: R, G, B at bytes 8p, 64 + 8p, 8p + 4 of the sums */
-    for (unsigned p = 0; p < 8; p++) ix[3 * p] = (uint8_t)(8 * p), ix[3 * p + 1] = (uint8_t)(64 + 8 * p), ix[3 * p + 2] = (uint8_t)(8 * p + 4);
+    for (unsigned p = 0; p < 8; p++) {
+        ix[3 * p] = (uint8_t)(8 * p);
+        ix[3 * p + 1] = (uint8_t)(64 + 8 * p);
+        ix[3 * p + 2] = (uint8_t)(8 * p + 4);
+    }
     const __m512i order = _mm512_load_si512((const void *)ix);
     const size_t m = g->n;
     for (size_t r = 0; r < g->rows; r++) {

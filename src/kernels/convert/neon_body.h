@@ -843,7 +843,9 @@ TL_NI void f16_x8_gather4_rows_of(const uint8_t *src, uint8_t *dst, const tl_px_
 /* ---- one 16-channel block of 8-bit codes -> 16 f32 planes (NCHW16c -> NCHW) ------------
  * 16 pixels a step: the 16 x 16 byte transpose (transpose/neon_micro.h) in
  * the registers turns them into 16 channel rows of 16 codes, each through
- * the source stage (dequant16) and stored as 64 bytes of its plane. The
+ * the source stage (dequant16_as, its mode a constant per instance; an
+ * 8-bit zero point subtracted by the widening) and stored as 64 bytes of
+ * its plane. The
  * tile path (the block unpack into an L1 tile, then a row conversion per
  * plane) stored and loaded every code once more. A run's last pixels are
  * the 16 that end with it, over part of the step before (the same values
@@ -862,10 +864,7 @@ TL_NI void x8_unblock16_step(int S, int smode, bool z8, uint8x8_t z, const nk *k
 #pragma GCC unroll 16
     for (int i = 0; i < 16; i++) r[i] = vld1q_u8(s + 16 * i);
 #endif
-    TL_NM_STAGE(r, 16, 1, tl_nm_trn8)
-    TL_NM_STAGE(r, 16, 2, tl_nm_trn16)
-    TL_NM_STAGE(r, 16, 4, tl_nm_trn32)
-    TL_NM_STAGE(r, 16, 8, tl_nm_trn64)
+    tl_nm_x8_16x16_regs(r);
 #pragma GCC unroll 16
     for (int c = 0; c < 16; c++) { /* channel c of the 16 pixels */
         vi q[4];

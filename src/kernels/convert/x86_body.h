@@ -107,10 +107,7 @@ TL_FN vi quantize8_mode(const tl_cvt *cv, int round, vf x)
  * second operand when one is a NaN, so the NaN is that operand. Three
  * operations fewer per vector than quantize8 (an f16 DLA output into an RGB
  * image: the conversion is most of that path's time). */
-TL_FN int plain_u8(const tl_cvt *cv, int D)
-{
-    return D == TL_U8 && cv->d_mul == 1.0f && cv->d_add == 0.0f && cv->round != TL_ROUND_AWAY;
-}
+TL_FN int plain_u8(const tl_cvt *cv, int D) { return D == TL_U8 && tl_cvt_plain_u8(cv); }
 
 TL_FN vi quantize8_plain_mode(const tl_cvt *cv, int round, vf x) { return round_mode(round, vf_min(vf_set1(cv->hi), x)); }
 

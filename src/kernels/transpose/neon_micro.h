@@ -60,15 +60,22 @@ TL_NM void tl_nm_trn64(uint8x16_t *a, uint8x16_t *b)
     _Pragma("GCC unroll 16") for (int i_ = 0; i_ < (n); i_++) \
         if (!(i_ & (b))) trn(&(r)[i_], &(r)[i_ + (b)]);
 
+/* 16 x 16 bytes held in 16 registers, in place (also the NEON dequantization
+ * of a 16-channel block, convert/neon_body.h). */
+TL_NM void tl_nm_x8_16x16_regs(uint8x16_t r[16])
+{
+    TL_NM_STAGE(r, 16, 1, tl_nm_trn8)
+    TL_NM_STAGE(r, 16, 2, tl_nm_trn16)
+    TL_NM_STAGE(r, 16, 4, tl_nm_trn32)
+    TL_NM_STAGE(r, 16, 8, tl_nm_trn64)
+}
+
 /* 16 x 16 bytes. */
 TL_NM void tl_nm_x8_16x16(const uint8_t *s, ptrdiff_t ss, uint8_t *d, ptrdiff_t ds)
 {
     uint8x16_t r[16];
     _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++) r[i] = vld1q_u8(s + i * ss);
-    TL_NM_STAGE(r, 16, 1, tl_nm_trn8)
-    TL_NM_STAGE(r, 16, 2, tl_nm_trn16)
-    TL_NM_STAGE(r, 16, 4, tl_nm_trn32)
-    TL_NM_STAGE(r, 16, 8, tl_nm_trn64)
+    tl_nm_x8_16x16_regs(r);
     _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++) vst1q_u8(d + i * ds, r[i]);
 }
 
