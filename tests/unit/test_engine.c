@@ -720,31 +720,33 @@ TL_TEST(differential_vendor_specs)
     CHECK(ran >= 4);
 }
 
-/* Every f16 value in every channel of kDLA_HWC4 f16 pixels into 8-bit
- * codes, on every path, against the reference. The kernels convert in the
- * register, one of them without F16C (AVX-512 VBMI, plain u8 codes: an
- * integer clamp and a rounding add), so ties, 255.5, the infinities, NaNs,
- * negatives and subnormals each need a check that random bytes would rarely
- * make (they hit 255.5 to 256, the first to saturate, once in 16384 halves). */
-TL_TEST(f16_pixels_every_half)
+/* Every f16 value in every channel into 8-bit codes, on every path, against
+ * the reference: channel c's element i (of h x w) holds the half i * mul[c]
+ * + add[c] (odd multipliers: all 65536 halves in each channel once h x w
+ * reaches 65536). The kernels convert in the register, and AVX-512 without
+ * F16C for plain u8 codes (an integer clamp and a rounding add), so ties,
+ * 255.5, the infinities, NaNs, negatives and subnormals each need a check
+ * that random bytes would rarely make (they hit 255.5 to 256, the first to
+ * saturate, once in 16384 halves). int_kernel: the plan's kernel for to[0]
+ * with VBMI in cache, and for the others on that path. */
+static void every_half(const char *from, int64_t h, int64_t w, const char *const *to, size_t nto, bool hwc,
+                       const char *int_kernel, const char *other_kernel)
 {
-    static const char *const to[] = {"NHWC:u8:1x256x256x3", "NHWC:i8:1x256x256x3",
-                                     "NHWC:u8:1x256x256x3:zp=3:scale=0.5", "NHWC:u8:1x256x256x3:round=zero"};
-    static const uint32_t mul[3] = {1, 40503, 7919}, add[3] = {0, 12345, 777}; /* odd: each a permutation */
+    static const uint32_t mul[3] = {1, 40503, 7919}, add[3] = {0, 12345, 777};
     tl_desc s, d;
-    REQUIRE_STATUS(tl_desc_parse(&s, "trt.dla_hwc4:f16:1x3x256x256"), TL_OK);
+    REQUIRE_STATUS(tl_desc_parse(&s, from), TL_OK);
     size_t sl = (size_t)s.size_bytes;
     uint8_t *src = calloc(1, sl), *ref = NULL, *out = NULL;
     REQUIRE(src != NULL);
-    for (int64_t i = 0; i < 65536; i++)
+    for (int64_t i = 0; i < h * w; i++)
         for (int64_t c = 0; c < 3; c++) {
-            const int64_t at[4] = {0, c, i / 256, i % 256};
+            const int64_t at[4] = {0, c, i / w, i % w};
             uint64_t o = 0;
             REQUIRE_STATUS(tl_desc_offset(&s, at, &o), TL_OK);
-            uint16_t h = (uint16_t)((uint32_t)i * mul[c] + add[c]);
-            memcpy(src + o, &h, 2);
+            uint16_t v = (uint16_t)((uint32_t)i * mul[c] + add[c]);
+            memcpy(src + o, &v, 2);
         }
-    for (size_t k = 0; k < sizeof to / sizeof to[0] && TL_TEST_FAILURES() == 0; k++) {
+    for (size_t k = 0; k < nto && TL_TEST_FAILURES() == 0; k++) {
         REQUIRE_STATUS(tl_desc_parse(&d, to[k]), TL_OK);
         size_t dl = (size_t)d.size_bytes;
         ref = calloc(1, dl), out = malloc(dl);
@@ -755,20 +757,20 @@ TL_TEST(f16_pixels_every_half)
             tl_plan *p = NULL;
             REQUIRE_STATUS(tl_plan_create_isa(&p, &s, &d, 0, isa), TL_OK);
 #if defined(__x86_64__)
-            /* in cache the integer form takes the plain u8 codes only (to[0]) */
             if (isa == TL_ISA_AVX512 && tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI) && !p->cv.stream)
-                CHECK_STR_CONTAINS(tl_plan_describe(p), k == 0 ? "tl_f16_u8_gather4_rows_ukernel__avx512vbmi"
-                                                               : "tl_f16_x8_gather4_rows_ukernel__avx2");
+                CHECK_STR_CONTAINS(tl_plan_describe(p), k == 0 ? int_kernel : other_kernel);
+#else
+            (void)int_kernel, (void)other_kernel;
 #endif
             memset(out, 0xA5, dl);
             CHECK_STATUS(tl_plan_run(p, src, sl, out, dl), TL_OK);
             for (size_t b = 0; b < dl; b++)
                 if (out[b] != ref[b]) {
-                    uint16_t h;
-                    int64_t i = (int64_t)(b / 3), c = (int64_t)(b % 3);
-                    h = (uint16_t)((uint32_t)i * mul[c] + add[c]);
-                    FAILF("%s on %s: half 0x%04x (pixel %lld, channel %lld) -> %u, reference %u\n%s", to[k],
-                          tl_isa_name(isa), h, (long long)i, (long long)c, out[b], ref[b], tl_plan_describe(p));
+                    int64_t i = hwc ? (int64_t)(b / 3) : (int64_t)b % (h * w);
+                    int64_t c = hwc ? (int64_t)(b % 3) : (int64_t)b / (h * w);
+                    uint16_t v = (uint16_t)((uint32_t)i * mul[c] + add[c]);
+                    FAILF("%s -> %s on %s: half 0x%04x (element %lld, channel %lld) -> %u, reference %u\n%s", from,
+                          to[k], tl_isa_name(isa), v, (long long)i, (long long)c, out[b], ref[b], tl_plan_describe(p));
                     break;
                 }
             tl_plan_destroy(p);
@@ -776,6 +778,21 @@ TL_TEST(f16_pixels_every_half)
         free(ref), free(out);
     }
     free(src);
+}
+
+/* kDLA_HWC4 f16 pixels into RGB (AVX-512 VBMI: the integer form for plain
+ * u8 codes, else AVX2's), and f16 planes into 8-bit planes (the row
+ * kernels; AVX-512's integer form inside them), rows ending inside a vector */
+TL_TEST(f16_codes_every_half)
+{
+    static const char *const rgb[] = {"NHWC:u8:1x256x256x3", "NHWC:i8:1x256x256x3",
+                                      "NHWC:u8:1x256x256x3:zp=3:scale=0.5", "NHWC:u8:1x256x256x3:round=zero"};
+    every_half("trt.dla_hwc4:f16:1x3x256x256", 256, 256, rgb, 4, true, "tl_f16_u8_gather4_rows_ukernel__avx512vbmi",
+               "tl_f16_x8_gather4_rows_ukernel__avx2");
+    static const char *const planes[] = {"NCHW:u8:1x3x263x251", "NCHW:i8:1x3x263x251",
+                                         "NCHW:u8:1x3x263x251:round=zero"};
+    every_half("NCHW:f16:1x3x263x251", 263, 251, planes, 3, false, "tl_f16_u8_convert_ukernel__avx512",
+               "_convert_ukernel__avx512");
 }
 
 /* Every ISA path on large-ish rows and tiles: vector bodies, tails of every
@@ -1290,7 +1307,7 @@ int main(int argc, char **argv)
     TL_RUN(differential_dtypes);
     TL_RUN(differential_kernel_sizes);
     TL_RUN(differential_vendor_specs);
-    TL_RUN(f16_pixels_every_half);
+    TL_RUN(f16_codes_every_half);
     TL_RUN(differential_random);
     TL_RUN(differential_streaming);
     TL_RUN(machine_set_copies);

@@ -99,6 +99,61 @@ TL_FN void sat8_tail(const uint8_t *s, uint8_t *d, size_t n, int to_i8)
     _mm512_mask_storeu_epi8(d, m, x);
 }
 
+/* ---- f16 -> u8 plain codes without F16C ------------------------------------------
+ * The plain u8 rule (nearest even, saturated to 0..255, NaN 0), 32 halves a
+ * vector. On this Zen 4 F16C's vcvtph2ps, the clamp, vcvtps2dq and the packs
+ * share about one 512-bit operation a cycle; this takes none of them. Each
+ * half is clamped as a 16-bit integer: a NaN or a negative (above 0x7C00
+ * unsigned) to +0, anything from 255.375 (0x5BFB) up to +inf to 255.375,
+ * which rounds to 255. A multiply-add of the halves by 2^13 (vpmaddwd: one
+ * half of each dword, the other times 0) puts a half's exponent and mantissa
+ * in an f32's bits: the same value times 2^-112, exactly (an f16 normal is
+ * an f32 normal there; a subnormal rounds to 0 either way). Adding 1.5 *
+ * 2^-89, whose last mantissa bit is worth 2^-112, rounds that to an integer
+ * in the sum's low mantissa bits, nearest even by the add's own rounding
+ * (in the instruction, not MXCSR); the low byte of each sum is a code. The
+ * same output as F16C's for all 65536 halves (test_engine). */
+TL_FN void f16_u8_sums(__m512i h, __m512i *even, __m512i *odd)
+{
+    const __mmask32 ordered = _mm512_cmple_epu16_mask(h, _mm512_set1_epi16(0x7C00));
+    h = _mm512_maskz_min_epu16(ordered, h, _mm512_set1_epi16(0x5BFB));
+    const __m512 round = _mm512_castsi512_ps(_mm512_set1_epi32(0x13400000)); /* 1.5 * 2^-89 */
+    __m512 e = _mm512_castsi512_ps(_mm512_madd_epi16(h, _mm512_set1_epi32(1 << 13)));
+    __m512 o = _mm512_castsi512_ps(_mm512_madd_epi16(h, _mm512_set1_epi32((1 << 13) << 16)));
+    *even = _mm512_castps_si512(_mm512_add_round_ps(e, round, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    *odd = _mm512_castps_si512(_mm512_add_round_ps(o, round, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
+/* 32 halves -> their 32 codes in order: each dword's two codes joined in
+ * its low 16 bits (a bit select of the even sum and the odd one shifted),
+ * the dwords narrowed to words */
+TL_FN __m256i f16_u8_codes32(__m512i h)
+{
+    __m512i even, odd;
+    f16_u8_sums(h, &even, &odd);
+    const __m512i w = _mm512_ternarylogic_epi32(_mm512_set1_epi32(0xFF), even, _mm512_slli_epi32(odd, 8), 0xCA);
+    return _mm512_cvtepi32_epi16(w);
+}
+
+/* Rows of f16 -> u8 plain codes (pipeline_rows takes these for the rule): a
+ * row's last n % 32 by a masked load and a masked store. */
+#define TL_X86_F16_U8 1
+TL_FN void f16_u8_plain_rows(const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds, size_t rows, size_t n)
+{
+    for (size_t r = 0; r < rows; r++) {
+        const uint8_t *s = sp + (ptrdiff_t)r * ss;
+        uint8_t *d = dp + (ptrdiff_t)r * ds;
+        size_t i = 0;
+        for (; i + 32 <= n; i += 32)
+            _mm256_storeu_si256((__m256i *)(d + i), f16_u8_codes32(_mm512_loadu_si512((const void *)(s + 2 * i))));
+        if (i < n) {
+            const __mmask32 k = (__mmask32)tl_first_bits((ptrdiff_t)(n - i));
+            __m256i c = f16_u8_codes32(_mm512_maskz_loadu_epi16(k, s + 2 * i));
+            _mm512_mask_storeu_epi8(d + i, (__mmask64)k, _mm512_castsi256_si512(c));
+        }
+    }
+}
+
 #include "kernels/convert/x86_body.h"
 
 TL_X86_ROW(tl_u8_u8_convert_ukernel__avx512, TL_U8, TL_U8)
@@ -216,31 +271,17 @@ TL_VBMI_CVT void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, ui
 #undef TL_F16_LINES
 }
 /* ---- f16 pixels -> RGB u8 plain codes, without F16C (AVX-512 VBMI) ------------
- * kDLA_HWC4 f16 into an RGB u8 image under the plain rule (nearest even,
- * saturated to 0..255, NaN 0), 16 pixels a step, in cache. Each half is
- * clamped as a 16-bit integer: a NaN or a negative (above 0x7C00 unsigned)
- * to +0, anything from 255.375 (0x5BFB) up to +inf to 255.375, which
- * rounds to 255. A multiply-add of the halves by 2^13 (vpmaddwd: one half
- * of each dword, the other times 0) puts a half's exponent and mantissa in
- * an f32's bits: the same value times 2^-112, exactly (an f16 normal is an
- * f32 normal there; a subnormal rounds to 0 either way). Adding 1.5 * 2^-89,
- * whose last mantissa bit is worth 2^-112, rounds that to an integer in the
- * sum's low mantissa bits, nearest even by the add's own rounding; the low
- * byte of the sum is the code. One byte permute of the two sums (R and B
- * halves, G and padding halves) orders each pixel's three codes. The F16C
- * conversion, clamp, conversion to int32 and packs (the AVX2 kernel) took
- * 0.264 ns a pixel against 0.141 here (256 KiB, Zen 4; the same output for
- * all 65536 halves). */
+ * kDLA_HWC4 f16 into an RGB u8 image under the plain rule, 16 pixels a step,
+ * in cache: the halves' sums as for rows (f16_u8_sums), then one byte
+ * permute of the even sums (R and B) and the odd ones (G and padding)
+ * orders each pixel's three codes. The F16C conversion, clamp, conversion to
+ * int32 and packs (the AVX2 kernel) took 0.264 ns a pixel against 0.141
+ * here (256 KiB, Zen 4). */
 TL_VBMI_CVT __attribute__((always_inline)) static inline __m256i f16_u8_codes8(__m512i h, __m512i order)
 {
-    const __mmask32 ordered = _mm512_cmple_epu16_mask(h, _mm512_set1_epi16(0x7C00));
-    h = _mm512_maskz_min_epu16(ordered, h, _mm512_set1_epi16(0x5BFB));
-    const __m512 round = _mm512_castsi512_ps(_mm512_set1_epi32(0x13400000)); /* 1.5 * 2^-89 */
-    __m512 rb = _mm512_castsi512_ps(_mm512_madd_epi16(h, _mm512_set1_epi32(1 << 13)));
-    __m512 gx = _mm512_castsi512_ps(_mm512_madd_epi16(h, _mm512_set1_epi32((1 << 13) << 16)));
-    rb = _mm512_add_round_ps(rb, round, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    gx = _mm512_add_round_ps(gx, round, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    return _mm512_castsi512_si256(_mm512_permutex2var_epi8(_mm512_castps_si512(rb), order, _mm512_castps_si512(gx)));
+    __m512i even, odd;
+    f16_u8_sums(h, &even, &odd);
+    return _mm512_castsi512_si256(_mm512_permutex2var_epi8(even, order, odd));
 }
 
 /* 16 pixels at s -> 48 codes at d. Whole (part 0): two 64-byte loads and
