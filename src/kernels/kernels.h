@@ -150,12 +150,14 @@ typedef struct tl_cvt {
 } tl_cvt;
 
 /* Plain u8 codes: an unquantized u8 destination (x * 1 + 0) rounded to
- * nearest even or toward zero, a NaN to 0. The x86 steps for it drop the
- * multiply and the add (convert/x86_body.h), and kDLA_HWC4 f16 -> RGB u8
- * has an integer form for its nearest-even case (convert/avx512.c). */
+ * nearest even or toward zero, a NaN to 0 (engine/cvt.c gives an addend of
+ * 0 the NaN code 0; asked here all the same). The x86 steps for it drop the
+ * multiply and the add (convert/x86_body.h), and f16 -> u8 has an integer
+ * form for its nearest-even case (convert/avx512.c). */
 static inline int tl_cvt_plain_u8(const tl_cvt *cv)
 {
-    return cv->ddt == TL_U8 && cv->d_mul == 1.0f && cv->d_add == 0.0f && cv->round != TL_ROUND_AWAY;
+    return cv->ddt == TL_U8 && cv->d_mul == 1.0f && cv->d_add == 0.0f && cv->nan_code == 0 &&
+           cv->round != TL_ROUND_AWAY;
 }
 
 /* ---- an 8-bit conversion as a byte map ----------------------------------- */
