@@ -84,7 +84,7 @@ static const case_def k_cases[] = {
     {"u8 nhwc->tidl padded C=3", NHWC("u8"), "tidl:u8:%lldx%lldx%lldx%lld:pad=1,1,1,1", ORD_HWC, ORD_CHW, 3, NULL, NULL},
     /* The vendor paths of `tlayout demo` (issue #20), both directions: a 3-plane
      * YUV 4:4:4 image <-> NV12, an NHWC u8 image <-> TIDL padded i8, TensorRT
-     * kCHW32 i8, DLA kDLA_HWC4 i8 and f16, RKNN NC1HWC2 i8; and the
+     * kCHW32 i8, DLA kDLA_HWC4 i8 and f16, DirectML NHWC f16, RKNN NC1HWC2 i8; and the
      * quantizations of the issue. */
     {"u8 yuv444 chw->yuv.nv12", "CHW:u8:%lldx%lldx%lld", "yuv.nv12:u8:%lldx%lldx%lld", ORD_YUV, ORD_YUV, 3, NULL, NULL},
     {"u8 yuv.nv12->yuv444 chw", "yuv.nv12:u8:%lldx%lldx%lld", "CHW:u8:%lldx%lldx%lld", ORD_YUV, ORD_YUV, 3, NULL, NULL},
@@ -97,6 +97,8 @@ static const case_def k_cases[] = {
     {"trt.dla_hwc4 i8->u8 nhwc C=3", "trt.dla_hwc4:i8:%lldx%lldx%lldx%lld", NHWC("u8"), ORD_CHW, ORD_HWC, 3, NULL, NULL},
     {"u8 nhwc->trt.dla_hwc4 f16 C=3", NHWC("u8"), "trt.dla_hwc4:f16:%lldx%lldx%lldx%lld", ORD_HWC, ORD_CHW, 3, NULL, NULL},
     {"trt.dla_hwc4 f16->u8 nhwc C=3", "trt.dla_hwc4:f16:%lldx%lldx%lldx%lld", NHWC("u8"), ORD_CHW, ORD_HWC, 3, NULL, NULL},
+    {"u8 nhwc->dml.nhwc f16 C=3", NHWC("u8"), "dml.nhwc:f16:%lldx%lldx%lldx%lld", ORD_HWC, ORD_CHW, 3, NULL, NULL},
+    {"dml.nhwc f16->u8 nhwc C=3", "dml.nhwc:f16:%lldx%lldx%lldx%lld", NHWC("u8"), ORD_CHW, ORD_HWC, 3, NULL, NULL},
     {"u8 nhwc->rknn.nc1hwc2 i8 C=3", NHWC("u8"), "rknn.nc1hwc2:i8:%lldx%lldx%lldx%lld:c2=16:zp=-128:scale=1", ORD_HWC,
      ORD_CHW, 3, NULL, NULL},
     {"rknn.nc1hwc2 i8->u8 nhwc C=3", "rknn.nc1hwc2:i8:%lldx%lldx%lldx%lld:c2=16:zp=-128:scale=1", NHWC("u8"), ORD_CHW,

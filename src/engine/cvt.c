@@ -172,6 +172,17 @@ void tl_cvt_init_dt(tl_cvt *cv, tl_dtype s, const tl_quant *sq, tl_dtype d, cons
         cv->lut8 = 1;
         find_affine8(cv);
     }
+    /* an 8-bit source into a 16-bit destination: 256 answers too, looked
+     * up as two byte tables (u8/i8 -> i16 without quantization stays a
+     * sign or zero extension) */
+    bool widen = (s == TL_U8 || s == TL_I8) && (d == TL_F16 || d == TL_BF16 || d == TL_I16);
+    if (widen && cv->fast && !(d == TL_I16 && cv->path == TL_EP_INT)) {
+        for (unsigned c = 0; c < 256; c++) {
+            uint16_t h = (uint16_t)tl_elem_convert_raw(op, c);
+            cv->lut[c] = (uint8_t)h, cv->lut_hi[c] = (uint8_t)(h >> 8);
+        }
+        cv->lut16 = 1;
+    }
 }
 
 void tl_cvt_init(tl_cvt *cv, const tl_desc *src, const tl_desc *dst)

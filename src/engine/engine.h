@@ -118,10 +118,15 @@ static inline int tl_fast_dtype(int t)
 /* The best kernel whose ISA the plan's path includes (and whose extra
  * features the CPU has), or NULL. */
 const tl_row_kernel *tl_find_row(int isa, tl_dtype s, tl_dtype d);
-/* The byte table-lookup row kernel for cv->lut8 conversions on this path,
- * or NULL where the f32 pipeline is faster (SSE2, AVX2, AVX-512 without
- * VBMI, Armv7). */
+/* The table-lookup row kernel for conversions with a table of the rule's
+ * 256 answers (cv->lut8, cv->lut16) on this path, or NULL where the f32
+ * pipeline is faster (SSE2, AVX2, AVX-512 without VBMI, NEON). */
 const tl_row_kernel *tl_find_lut(int isa);
+/* cv's table kernel on this path: NULL without a table or such a kernel */
+static inline const tl_row_kernel *tl_find_table_row(int isa, const tl_cvt *cv)
+{
+    return cv->lut8 || cv->lut16 ? tl_find_lut(isa) : NULL;
+}
 void tl_registry_luts(const tl_row_kernel **k, size_t *n);
 /* The 4-row form of a row kernel (kernels.h: 4 rows into 4-byte groups) on
  * this path, or NULL (not every ISA and pair has one). */
@@ -202,7 +207,7 @@ typedef struct tl_pass {
             uint8_t gather; /* 1 = source pixels to a dense destination */
             uint8_t vbmi;   /* the AVX-512 VBMI byte permute moves the pixels: 1, and
                                saturates u8 <-> i8 in the register: 2 (gathers),
-                               converts u8 -> f16 by the rule's table (f16_lut) in
+                               converts u8 -> f16 by the rule's table (tl_cvt lut16) in
                                the register: 3 (spreads) */
             uint8_t perm[64]; /* its index table, and the lanes it keeps (spread) */
             uint64_t keep;
@@ -222,11 +227,7 @@ typedef struct tl_pass {
             uint8_t lines;    /* gathers: whole 64-pixel steps by the line gather, 8-bit
                                  pixels: 1, f16 pixels converted to 8 bits: 2 (AVX-512
                                  VBMI; the ends by the gather above) */
-            union {
-                tl_px_lines lt;         /* the line gather's tables */
-                uint8_t f16_lut[2][256]; /* the u8 -> f16 spread (vbmi 3): the rule's
-                                            answer for each code, low and high bytes */
-            };
+            tl_px_lines lt; /* the line gather's tables */
         } px;
     } x;
     /* TL_PASS_ELEMENTS: the region, plane-local padded starts per dst dim */

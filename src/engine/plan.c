@@ -88,6 +88,7 @@ static void describe_conversion(const tl_cvt *cv, tl_strbuf *sb)
         tl_sb_printf(sb, ", saturated");
     }
     else if (cv->lut8) tl_sb_printf(sb, "byte table of the rule's 256 answers");
+    else if (cv->lut16) tl_sb_printf(sb, "table of the rule's 256 answers, two bytes each");
     else tl_sb_printf(sb, "%s", cv->fast ? "f32 pipeline" : "element rule");
 }
 

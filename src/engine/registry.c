@@ -103,8 +103,9 @@ static const tl_repack_kernel k_repack[] = {
 static const tl_fill_kernel k_fill[] = {
     TL_FILL_X86(FILL_ENTRY) TL_FILL_NEON(FILL_ENTRY) TL_FILL_SCALAR(FILL_ENTRY)};
 
-/* 8-bit table lookups (cv->lut8): where a byte shuffle of 256 entries is
- * cheap. NEON rows use the same table inside their own kernels. */
+/* 8-bit sources by table lookup (cv->lut8, cv->lut16): where a byte shuffle
+ * of 256 entries is cheap. NEON rows use the 8-bit table inside their own
+ * kernels. */
 void tl_x8_lut_ukernel__scalar(const void *, ptrdiff_t, void *, ptrdiff_t, size_t, size_t, const tl_cvt *);
 #if defined(__x86_64__) || defined(_M_X64)
 void tl_x8_lut_ukernel__avx512vbmi(const void *, ptrdiff_t, void *, ptrdiff_t, size_t, size_t, const tl_cvt *);
@@ -151,8 +152,8 @@ const tl_row_kernel *tl_find_group4(int isa, tl_dtype s, tl_dtype d)
     return find_row_in(GROUP4_FIRST, GROUP4_COUNT, isa, s, d);
 }
 
-/* The scalar path looks up bytes (one load each, against the scalar f32
- * pipeline's dozen operations); vector paths only with a table shuffle. */
+/* The scalar path looks up its answers (one load each, against the scalar
+ * f32 pipeline's dozen operations); vector paths only with a table shuffle. */
 const tl_row_kernel *tl_find_lut(int isa)
 {
     for (size_t i = 0; i < COUNT(k_lut); i++) {

@@ -192,7 +192,7 @@ void tl_img_enc_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const
     tl_cvt_init_dt(&e->cv, e->identity ? TL_U8 : TL_F32, NULL, (tl_dtype)d->dtype, &d->quant);
     if (!e->cv.fast) return;
     if (e->cv.path != TL_EP_COPY) {
-        const tl_row_kernel *k = e->cv.lut8 ? tl_find_lut(isa) : NULL;
+        const tl_row_kernel *k = tl_find_table_row(isa, &e->cv);
         if (!k) k = tl_find_row(isa, (tl_dtype)e->cv.sdt, (tl_dtype)e->cv.ddt);
         if (!k) return;
         e->elem = k->fn, e->elem_name = k->name;
@@ -201,7 +201,7 @@ void tl_img_enc_init(tl_img_enc *e, const tl_img_dst *w, const tl_desc *d, const
      * table writer's one OR of dc words and two stores per pixel beat the
      * f32 pipeline plus a shuffle, unless step 2 is a byte copy or the byte
      * table shuffle (AVX-512 VBMI) */
-    bool byte_step = e->identity && (e->cv.path == TL_EP_COPY || (e->cv.lut8 && tl_find_lut(isa)));
+    bool byte_step = e->identity && (e->cv.path == TL_EP_COPY || (e->cv.lut8 && tl_find_table_row(isa, &e->cv)));
     if (w->shape == TL_DST_PIXELS && w->eb == 1 && w->ps >= 16 && !byte_step) return;
     if (w->shape == TL_DST_PLANES && dc > 1) {
         const tl_t2d_kernel *t = tl_find_t2d(isa, 1, TL_IMG_ENC_CHUNK, (size_t)dc);

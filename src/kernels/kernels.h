@@ -135,6 +135,9 @@ typedef struct tl_cvt {
     /* 8-bit code -> 8-bit code through a quantization (TIDL, RKNN, TensorRT
      * int8 images): the rule has 256 answers, computed once by elem.c */
     uint8_t lut8;       /* lut[] is valid (both dtypes 8-bit, not a raw copy) */
+    uint8_t lut16;      /* lut[] and lut_hi[] are valid: an 8-bit source into a
+                           16-bit destination (f16, bf16, or i16 not on the integer
+                           path), the rule's 256 answers as low and high bytes */
     uint8_t affine8;    /* and it is an affine map in 16-bit fixed point, saturated
                            to the destination range: with t = v * affine8_mul +
                            affine8_add (v the source code), q = (t + affine8_bias +
@@ -146,7 +149,8 @@ typedef struct tl_cvt {
                            (engine/cvt.c) */
     uint8_t affine8_shift, affine8_odd;
     int16_t affine8_mul, affine8_add, affine8_bias;
-    uint8_t lut[256];   /* lut[source byte] = destination byte */
+    uint8_t lut[256];   /* lut[source byte] = destination byte (lut16: its low byte) */
+    uint8_t lut_hi[256]; /* lut16: the answer's high byte */
 } tl_cvt;
 
 /* Plain u8 codes: an unquantized u8 destination (x * 1 + 0) rounded to

@@ -284,6 +284,18 @@ TL_TEST(plan_shapes)
         REQUIRE_STATUS(tl_plan_create_isa(&p, &a, &b, 0, TL_ISA_SCALAR), TL_OK);
         CHECK(!p->cv.lut8);
         tl_plan_destroy(p);
+        /* u8 into f16: the same kernels with two-byte answers */
+        REQUIRE_STATUS(tl_desc_parse(&b, "NHWC:f16:1x4x5x3"), TL_OK);
+        REQUIRE_STATUS(tl_plan_create_isa(&p, &a, &b, 0, TL_ISA_SCALAR), TL_OK);
+        CHECK(p->cv.lut16);
+        CHECK_STR_CONTAINS(tl_plan_describe(p), "tl_x8_lut_ukernel__scalar");
+        tl_plan_destroy(p);
+        if (tl_cpu_has(TL_ISA_AVX512)) {
+            REQUIRE_STATUS(tl_plan_create_isa(&p, &a, &b, 0, TL_ISA_AVX512), TL_OK);
+            CHECK_STR_CONTAINS(tl_plan_describe(p), tl_cpu_avx512vbmi() ? "tl_x8_lut_ukernel__avx512vbmi"
+                                                                        : "tl_u8_f16_convert_ukernel__avx512");
+            tl_plan_destroy(p);
+        }
     }
 
     /* a plain copy is one contiguous row */

@@ -201,48 +201,70 @@ TL_TEST(convert_affine8)
     CHECK(cv.lut[3] == 2 && cv.lut[5] == 2 && cv.lut[7] == 4); /* 1.5 -> 2, 2.5 -> 2, 3.5 -> 4 */
 }
 
-/* The 8-bit table kernels against the element rule, for every quantization
- * pair of u8/i8: whole table, odd lengths, unaligned starts, in place, and
- * nothing written past the row. */
+/* The table kernels against the element rule, for every quantization of
+ * u8/i8 sources into u8/i8 (one-byte answers) and into f16, bf16 and i16
+ * (two-byte answers): whole table, odd lengths (the masked last step ends
+ * in either half of a vector's answers), unaligned starts, two rows (the
+ * second row backward, bytes between rows kept), in place where the sizes
+ * match, and nothing written past the rows. */
 TL_TEST(convert_lut_kernels)
 {
     const tl_row_kernel *ks;
     size_t nk;
     tl_registry_luts(&ks, &nk);
     tl_rng r = tl_test_rng();
-    static const tl_dtype t8[] = {TL_U8, TL_I8};
-    uint8_t src[600], out[600 + 64], want[600];
-    int checked = 0;
+    static const tl_dtype t8[] = {TL_U8, TL_I8}, into[2][3] = {{TL_U8, TL_I8}, {TL_F16, TL_BF16, TL_I16}};
+    enum { N = 600, GAP = 5, OUT = 2 * (2 * N + GAP) + 2 };
+    uint8_t src[2 * N], out[OUT], want[OUT];
+    int checked[2] = {0, 0};
     for (size_t k = 0; k < nk; k++) {
         const tl_row_kernel *kr = &ks[k];
         if (tl_find_lut(kr->isa) != kr) continue; /* not runnable here (no VBMI) */
-        for (int a = 0; a < 2; a++)
-            for (int b = 0; b < 2; b++)
-                for (int qs = 0; qs < NQUANT; qs++)
-                    for (int qd = 0; qd < NQUANT; qd++) {
-                        tl_quant sq, dq;
-                        tl_cvt cv;
-                        tl_cvt_init_dt(&cv, t8[a], quant_set(qs, &sq), t8[b], quant_set(qd, &dq));
-                        if (!cv.lut8) continue;
-                        for (int i = 0; i < 600; i++) src[i] = (uint8_t)(i < 256 ? i : tl_rng_range(&r, 0, 255));
-                        size_t off = (size_t)tl_rng_range(&r, 0, 63), len = 600 - off - (size_t)tl_rng_range(&r, 0, 63);
-                        for (size_t i = 0; i < len; i++) want[i] = (uint8_t)tl_elem_convert_raw(&cv.op, src[off + i]);
-                        memset(out, 0xA5, sizeof out);
-                        kr->fn(src + off, 0, out + 1, 0, 1, len, &cv);
-                        CHECK(memcmp(out + 1, want, len) == 0);
-                        CHECK(out[0] == 0xA5 && out[len + 1] == 0xA5);
-                        kr->fn(src + off, 0, src + off, 0, 1, len, &cv); /* in place */
-                        CHECK(memcmp(src + off, want, len) == 0);
-                        checked++;
-                    }
+        for (size_t ed = 1; ed <= 2; ed++)
+            for (int a = 0; a < 2; a++)
+                for (int b = 0; b < 3 && into[ed - 1][b]; b++)
+                    for (int qs = 0; qs < NQUANT; qs++)
+                        for (int qd = 0; qd < NQUANT; qd++) {
+                            tl_quant sq, dq;
+                            tl_cvt cv;
+                            tl_dtype d = into[ed - 1][b];
+                            if (qd && !is_intt(d)) continue;
+                            tl_cvt_init_dt(&cv, t8[a], quant_set(qs, &sq), d, quant_set(qd, &dq));
+                            if (!(ed == 1 ? cv.lut8 : cv.lut16)) continue;
+                            for (int i = 0; i < 2 * N; i++) src[i] = (uint8_t)(i < 256 ? i : tl_rng_range(&r, 0, 255));
+                            size_t off = (size_t)tl_rng_range(&r, 0, 63), len = N - off - (size_t)tl_rng_range(&r, 0, 63);
+                            /* row 0 at out + 1 + ds, row 1 at out + 1 (ds < 0 from the first) */
+                            const ptrdiff_t ds = (ptrdiff_t)(len * ed + GAP);
+                            memset(want, 0xA5, sizeof want);
+                            for (size_t row = 0; row < 2; row++)
+                                for (size_t i = 0; i < len; i++)
+                                    tl_store_raw(want + 1 + (1 - row) * (size_t)ds, (int64_t)(8 * ed * i), 8 * ed,
+                                                 tl_elem_convert_raw(&cv.op, src[row * N + off + i]));
+                            memset(out, 0xA5, sizeof out);
+                            kr->fn(src + off, N, out + 1 + ds, -ds, 2, len, &cv);
+                            if (memcmp(out, want, sizeof out) != 0)
+                                FAILF("%s: %s -> %s quant %d -> %d, %zu codes: wrong", kr->name, tl_dtype_name(t8[a]),
+                                      tl_dtype_name(d), qs, qd, len);
+                            if (ed == 1) {
+                                kr->fn(src + off, 0, src + off, 0, 1, len, &cv); /* in place */
+                                CHECK(memcmp(src + off, want + 1 + ds, len) == 0);
+                            }
+                            checked[ed - 1]++;
+                        }
     }
-    CHECK(checked > 100);
-    /* a raw copy and a plain saturation take no table */
+    CHECK(checked[0] > 100);
+    CHECK(checked[1] > 10);
+    /* a raw copy and a plain saturation take no table; nor does an 8-bit
+     * code widened to i16 unquantized (a sign or zero extension) */
     tl_cvt cv;
     tl_cvt_init_dt(&cv, TL_U8, NULL, TL_I8, NULL);
-    CHECK(!cv.lut8);
+    CHECK(!cv.lut8 && !cv.lut16);
     tl_cvt_init_dt(&cv, TL_U8, NULL, TL_U8, NULL);
-    CHECK(!cv.lut8);
+    CHECK(!cv.lut8 && !cv.lut16);
+    tl_cvt_init_dt(&cv, TL_I8, NULL, TL_I16, NULL);
+    CHECK(!cv.lut16);
+    tl_cvt_init_dt(&cv, TL_U8, NULL, TL_F16, NULL);
+    CHECK(cv.lut16 && cv.lut[255] == 0xF8 && cv.lut_hi[255] == 0x5B); /* 255 = 0x5BF8 */
 }
 
 /* One call of a row kernel on `rows` rows (kernels.h tl_row_fn): every
@@ -276,7 +298,7 @@ TL_TEST(convert_rows_strided)
                     tl_quant sq, dq;
                     tl_cvt cv;
                     tl_cvt_init_dt(&cv, (tl_dtype)kr->sdt, quant_set(qs, &sq), (tl_dtype)kr->ddt, quant_set(qd, &dq));
-                    if (cv.path == TL_EP_COPY || !cv.fast || (set == 1 && !cv.lut8)) continue;
+                    if (cv.path == TL_EP_COPY || !cv.fast || (set == 1 && !cv.lut8 && !cv.lut16)) continue;
                     for (int back = 0; back < 2; back++) {
                         memset(want, 0xA5, sizeof want);
                         for (size_t row = 0; row < ROWS; row++) {
@@ -705,7 +727,7 @@ static void check_f16_spread(tl_rng *r, unsigned k, unsigned w, unsigned h, size
     uint8_t *base = aligned_alloc(64, cap), *out = base + 16; /* out + PAD on a line */
     REQUIRE(base);
     memset(out, 0xA5, m * w + 2 * PAD);
-    tl_u8_f16_spread_ukernel__avx512vbmi(g.at, k, out + PAD, m, w, perm, keep, (const uint8_t(*)[256])lut, nt);
+    tl_u8_f16_spread_ukernel__avx512vbmi(g.at, k, out + PAD, m, w, perm, keep, lut[0], lut[1], nt);
     tl_store_fence();
     for (size_t i = 0; i < m * w + 2 * PAD; i++) {
         uint8_t want = 0xA5;

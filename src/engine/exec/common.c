@@ -4,7 +4,7 @@
 
 const tl_row_kernel *tl_plan_row_kernel(const tl_plan *p)
 {
-    const tl_row_kernel *k = p->cv.lut8 ? tl_find_lut(p->isa) : NULL;
+    const tl_row_kernel *k = tl_find_table_row(p->isa, &p->cv);
     return k ? k : tl_find_row(p->isa, (tl_dtype)p->cv.sdt, (tl_dtype)p->cv.ddt);
 }
 

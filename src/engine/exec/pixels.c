@@ -137,14 +137,10 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
     } else {
         ps->x.px.keep = tl_px_perm_spread(ps->x.px.perm, (unsigned)w, (unsigned)rd, (unsigned)h);
         ps->kernel_name = "tl_x8_spread_ukernel__avx512vbmi";
-        if (p->cv.sdt == TL_U8 && p->cv.ddt == TL_F16) { /* u8 -> f16 by a table in the register */
+        if (p->cv.lut16 && p->cv.sdt == TL_U8 && p->cv.ddt == TL_F16) { /* by the plan's table in the register */
             ps->x.px.vbmi = 3;
             ps->kernel_name = "tl_u8_f16_spread_ukernel__avx512vbmi";
             ps->row = NULL;
-            for (unsigned c = 0; c < 256; c++) {
-                uint16_t h = (uint16_t)tl_elem_convert_raw(&p->cv.op, c);
-                ps->x.px.f16_lut[0][c] = (uint8_t)h, ps->x.px.f16_lut[1][c] = (uint8_t)(h >> 8);
-            }
         }
     }
 #else
@@ -342,7 +338,7 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
         }
         if (ps->x.px.vbmi == 3) { /* converts in the register: no tile */
             tl_u8_f16_spread_ukernel__avx512vbmi(s + b * k, k, to, m, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep,
-                                                 (const uint8_t(*)[256])ps->x.px.f16_lut, direct);
+                                                 p->cv.lut, p->cv.lut_hi, direct);
             if (!direct) tl_flush(p, db, out_tile, m * (size_t)out->ds);
             continue;
         }
@@ -575,7 +571,7 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
         return;
     }
     tl_u8_f16_spread_rows_ukernel__avx512vbmi(s, (size_t)in->count, d, &g, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep,
-                                              (const uint8_t(*)[256])ps->x.px.f16_lut, p->cv.stream);
+                                              p->cv.lut, p->cv.lut_hi, p->cv.stream);
 #endif
 }
 

@@ -51,8 +51,11 @@ TL_SCALAR_ROW(tl_f32_f16_convert_ukernel__scalar, TL_F32, TL_F16)
 TL_SCALAR_ROW(tl_f32_bf16_convert_ukernel__scalar, TL_F32, TL_BF16)
 TL_SCALAR_ROW(tl_f32_f32_convert_ukernel__scalar, TL_F32, TL_F32)
 
-/* 8-bit -> 8-bit through the plan's table (cv->lut8, engine/cvt.c). In
- * place is fine: each byte is read before it is written. */
+/* 8-bit codes through the plan's tables of the rule's 256 answers
+ * (engine/cvt.c): one-byte answers (cv->lut8; in place is fine, each byte is
+ * read before it is written) or two-byte ones (cv->lut16: low and high
+ * bytes), one load per byte against the scalar f32 pipeline's dozen
+ * operations (and, into f16, its software conversion). */
 void tl_x8_lut_ukernel__scalar(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,
                                const tl_cvt *cv);
 void tl_x8_lut_ukernel__scalar(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,
@@ -61,6 +64,9 @@ void tl_x8_lut_ukernel__scalar(const void *src, ptrdiff_t ss, void *dst, ptrdiff
     for (size_t r = 0; r < rows; r++) {
         const uint8_t *s = (const uint8_t *)src + (ptrdiff_t)r * ss;
         uint8_t *d = (uint8_t *)dst + (ptrdiff_t)r * ds;
-        for (size_t i = 0; i < n; i++) d[i] = cv->lut[s[i]];
+        if (!cv->lut16)
+            for (size_t i = 0; i < n; i++) d[i] = cv->lut[s[i]];
+        else
+            for (size_t i = 0; i < n; i++) d[2 * i] = cv->lut[s[i]], d[2 * i + 1] = cv->lut_hi[s[i]];
     }
 }

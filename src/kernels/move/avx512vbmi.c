@@ -101,7 +101,7 @@ TL_VBMI static inline __m512i lut_step(__m512i x, const __m512i t[4])
  * m pixels of k u8 codes, dense in s (exactly m * k bytes read), into m
  * pixels of w bytes in d (DLA kDLA_HWC4 f16 from RGB: k = 3, w = 8). Any
  * u8 -> f16 rule, quantized or not, has 256 answers, which the plan keeps
- * as low and high bytes (lut[0], lut[1]): two table lookups per 64 codes
+ * as low and high bytes (lo, hi: tl_cvt lut16): two table lookups per 64 codes
  * (two vpermi2b and a blend each) and one two-source byte permute per
  * 64-byte line, which puts each code's two bytes where the spread's index
  * table (perm, keep: tl_px_perm_spread for runs of 2k bytes) wants them.
@@ -178,14 +178,14 @@ TL_VBMI __attribute__((always_inline)) static inline void f16_spread(const uint8
 
 TL_VBMI void tl_u8_f16_spread_rows_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, const tl_px_rows *g,
                                                        size_t w, const uint8_t *perm, uint64_t keep,
-                                                       const uint8_t lut[2][256], int nt)
+                                                       const uint8_t *lo, const uint8_t *hi, int nt)
 {
     const size_t cpl = 64 / w * k;                       /* codes a line */
     const size_t lpr = 64 / cpl < 8 ? 64 / cpl : 8;      /* lines a register */
     f16_tables tb;
     for (int q = 0; q < 4; q++) {
-        tb.lo_t[q] = _mm512_loadu_si512((const void *)(lut[0] + 64 * q));
-        tb.hi_t[q] = _mm512_loadu_si512((const void *)(lut[1] + 64 * q));
+        tb.lo_t[q] = _mm512_loadu_si512((const void *)(lo + 64 * q));
+        tb.hi_t[q] = _mm512_loadu_si512((const void *)(hi + 64 * q));
     }
     /* the index table split into the code (perm / 2) and the table (perm % 2) */
     const __m512i p = _mm512_loadu_si512((const void *)perm);
@@ -198,11 +198,11 @@ TL_VBMI void tl_u8_f16_spread_rows_ukernel__avx512vbmi(const uint8_t *s, size_t 
 }
 
 TL_VBMI void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, size_t m, size_t w,
-                                                  const uint8_t *perm, uint64_t keep, const uint8_t lut[2][256],
-                                                  int nt)
+                                                  const uint8_t *perm, uint64_t keep, const uint8_t *lo,
+                                                  const uint8_t *hi, int nt)
 {
     const tl_px_rows g = {m, 1, 0, 0, 0};
-    tl_u8_f16_spread_rows_ukernel__avx512vbmi(s, k, d, &g, w, perm, keep, lut, nt);
+    tl_u8_f16_spread_rows_ukernel__avx512vbmi(s, k, d, &g, w, perm, keep, lo, hi, nt);
 }
 
 /* A load of 64 bytes, or of those of them below lim (part): masked only

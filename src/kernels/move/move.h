@@ -204,13 +204,14 @@ void tl_u8_i8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t
                                          const uint8_t *perm);
 void tl_i8_u8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
                                          const uint8_t *perm);
-/* The spread converting u8 -> f16 by the plan's table of the rule's 256
- * answers (lut[0] low bytes, lut[1] high bytes): m pixels of k u8 codes,
+/* The spread converting u8 -> f16 by the plan's tables of the rule's 256
+ * answers (lo: their low bytes, hi: their high bytes): m pixels of k u8 codes,
  * dense (exactly m * k bytes read), into pixels of w bytes whose 2k-byte f16
  * run the index table places. The spreads' nt: whole 64-byte steps streamed
  * (d on a line; the caller fences). */
 void tl_u8_f16_spread_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, size_t m, size_t w,
-                                          const uint8_t *perm, uint64_t keep, const uint8_t lut[2][256], int nt);
+                                          const uint8_t *perm, uint64_t keep, const uint8_t *lo, const uint8_t *hi,
+                                          int nt);
 /* AVX2 + F16C: m pixels of k <= 4 u8 codes (dense) into pixels of 4 f16
  * halves (8 bytes), the rule's source stage in the register (the plan's
  * f32 pipeline: cv), halves past k zero. nt: whole steps streamed when d
@@ -231,8 +232,8 @@ void tl_f16_x8_gather4_rows_ukernel__avx2(const uint8_t *s, uint8_t *d, const tl
 void tl_f16_u8_gather4_rows_ukernel__avx512vbmi(const uint8_t *s, uint8_t *d, const tl_px_rows *g);
 /* The same over rows of pixels (tl_px_rows), each row's gap zeroed. */
 void tl_u8_f16_spread_rows_ukernel__avx512vbmi(const uint8_t *s, size_t k, uint8_t *d, const tl_px_rows *g,
-                                               size_t w, const uint8_t *perm, uint64_t keep,
-                                               const uint8_t lut[2][256], int nt);
+                                               size_t w, const uint8_t *perm, uint64_t keep, const uint8_t *lo,
+                                               const uint8_t *hi, int nt);
 #endif
 /* Byte j of a 64-byte step of w-byte pixels whose run of rd bytes starts h
  * bytes in: from byte (j / w) * rd + (j % w - h) of the dense runs, and kept
