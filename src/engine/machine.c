@@ -1,7 +1,7 @@
 /* The machine policy, decided once (XNNPACK's config, libyuv's cpu flags):
  * the CPU's paths and features, its data caches, and the tuning numbers every
  * plan derives from them. TL_CPU, TL_CPU_DISABLE, TL_CACHES, TL_STREAM_BYTES,
- * TL_TILE_BYTES, TL_STAGE_BYTES, TL_STREAM_RUN, TL_READ_STREAMS, TL_ALIAS_ROWS,
+ * TL_TILE_BYTES, TL_STAGE_BYTES, TL_ROW_STAGE_BYTES, TL_STREAM_RUN, TL_READ_STREAMS, TL_ALIAS_ROWS,
  * TL_ALIAS_STORE_ROWS and TL_SPLIT_STORES override the detection, and tests
  * replace the whole of it (tl_machine_set) to force every path. */
 #include <stdatomic.h>
@@ -265,6 +265,7 @@ void tl_machine_derive(tl_machine *m)
     size_t tile = pow2_floor(l1 / 2);
     m->tile_bytes = tile < 4096 ? 4096 : tile > TL_TILE_BYTES ? TL_TILE_BYTES : tile;
     m->stage_bytes = 512;
+    m->row_stage_bytes = 2048;
     m->read_streams = 3;
     m->stream_run_lines = m->best_isa == TL_ISA_AVX512 ? 2 : 8;
     m->way_bytes = l1 / ways;
@@ -275,6 +276,8 @@ void tl_machine_derive(tl_machine *m)
     m->alias_store_rows = ways;
     t = env_size("TL_STAGE_BYTES", m->stage_bytes, false);
     if (t >= 64 && t <= TL_STAGE_ALIGN) m->stage_bytes = t;
+    t = env_size("TL_ROW_STAGE_BYTES", m->row_stage_bytes, false);
+    if (t >= 64 && t <= TL_STAGE_ALIGN) m->row_stage_bytes = t;
     size_t a = env_size("TL_ALIAS_ROWS", m->alias_rows, false);
     if (a <= 1024) m->alias_rows = (unsigned)a;
     a = env_size("TL_ALIAS_STORE_ROWS", m->alias_store_rows, false);

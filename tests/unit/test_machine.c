@@ -115,12 +115,14 @@ TL_TEST(derived_thresholds)
     unsetenv("TL_ALIAS_STORE_ROWS");
     unsetenv("TL_SPLIT_STORES");
     unsetenv("TL_STAGE_BYTES");
+    unsetenv("TL_ROW_STAGE_BYTES");
     unsetenv("TL_READ_STREAMS");
     unsetenv("TL_STREAM_RUN");
     m.cache = (tl_caches){{32 << 10, 8}, {1 << 20, 8}, {(size_t)32 << 20, 16}, "test"};
     tl_machine_derive(&m);
     CHECK_EQ_I64(m.stream_bytes, 8 << 20); /* a quarter of the LLC */
     CHECK_EQ_I64(m.stage_bytes, 512);
+    CHECK_EQ_I64(m.row_stage_bytes, 2048);
     CHECK_EQ_I64(m.read_streams, 3);
     CHECK_EQ_I64(m.tile_bytes, 16384);
     CHECK_EQ_I64(m.way_bytes, 4096);
@@ -152,11 +154,13 @@ TL_TEST(derived_thresholds)
     setenv("TL_ALIAS_ROWS", "3", 1);
     setenv("TL_ALIAS_STORE_ROWS", "5", 1);
     setenv("TL_STAGE_BYTES", "1K", 1);
+    setenv("TL_ROW_STAGE_BYTES", "4K", 1);
     setenv("TL_READ_STREAMS", "2", 1);
     setenv("TL_STREAM_RUN", "4", 1);
     tl_machine_derive(&m);
     CHECK_EQ_I64(m.stream_run_lines, 4);
     CHECK_EQ_I64(m.stage_bytes, 1024);
+    CHECK_EQ_I64(m.row_stage_bytes, 4096);
     CHECK_EQ_I64(m.read_streams, 2);
     CHECK_EQ_I64(m.alias_store_rows, 5);
     CHECK_EQ_I64(m.stream_bytes, 0);
@@ -174,11 +178,13 @@ TL_TEST(derived_thresholds)
     CHECK_EQ_I64(m.stage_bytes, 512);
     CHECK_EQ_I64(m.read_streams, 3);
     setenv("TL_STAGE_BYTES", "5000", 1); /* more than a page: ignored */
+    setenv("TL_ROW_STAGE_BYTES", "5000", 1);
     setenv("TL_READ_STREAMS", "17", 1); /* more than 16: ignored */
     setenv("TL_STREAM_RUN", "16", 1);   /* more than the kernels stage: ignored */
     tl_machine_derive(&m);
     CHECK_EQ_I64(m.stream_run_lines, 8);
     CHECK_EQ_I64(m.stage_bytes, 512);
+    CHECK_EQ_I64(m.row_stage_bytes, 2048);
     CHECK_EQ_I64(m.read_streams, 3);
     CHECK_EQ_I64(m.alias_store_rows, 4);
     CHECK_EQ_I64(m.stream_bytes, 12 << 20);
@@ -200,6 +206,7 @@ TL_TEST(derived_thresholds)
     unsetenv("TL_ALIAS_STORE_ROWS");
     unsetenv("TL_SPLIT_STORES");
     unsetenv("TL_STAGE_BYTES");
+    unsetenv("TL_ROW_STAGE_BYTES");
     unsetenv("TL_READ_STREAMS");
     unsetenv("TL_STREAM_RUN");
 }
@@ -253,7 +260,7 @@ TL_TEST(describe_prints_policy)
     tl_plan *p = NULL;
     REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
     const char *text = tl_plan_describe(p);
-    CHECK_STR_CONTAINS(text, "streaming stores above 25165824 destination bytes in rows of 4096+ bytes (staged 512 bytes at a time, gathers reading 3 streams, runs of ");
+    CHECK_STR_CONTAINS(text, "streaming stores above 25165824 destination bytes in rows of 4096+ bytes (staged 512 bytes at a time, rows 2048, gathers reading 3 streams, runs of ");
     char runs[64];
     snprintf(runs, sizeof runs, "runs of %u lines into planes)", f.stream_run_lines);
     CHECK_STR_CONTAINS(text, runs);

@@ -81,11 +81,11 @@ bool tl_rows_geometry(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uin
 typedef struct tl_stage {
     size_t items, next; /* a step's items; the coming step's */
 } tl_stage;
-static inline tl_stage tl_stage_of(const tl_plan *p, const uint8_t *d, size_t bytes)
+static inline tl_stage tl_stage_in(const tl_plan *p, const uint8_t *d, size_t bytes, size_t stage)
 {
     tl_stage st = {TL_TILE_BYTES / bytes, TL_TILE_BYTES / bytes};
     if (!p->cv.stream) return st;
-    size_t line = 64, odd = bytes, n = p->machine.stage_bytes / bytes;
+    size_t line = 64, odd = bytes, n = stage / bytes;
     while (line > 1 && odd % 2 == 0) odd /= 2, line /= 2; /* items ending on lines: every 64 / gcd(bytes, 64) */
     st.items = st.next = n >= line ? n / line * line : n ? n : 1;
     if (n < line) return st; /* a stage ends on no line */
@@ -93,6 +93,10 @@ static inline tl_stage tl_stage_of(const tl_plan *p, const uint8_t *d, size_t by
     while (h < line && ((uintptr_t)d + h * bytes) % 64) h++;
     if (h > 0 && h < line) st.next = h;
     return st;
+}
+static inline tl_stage tl_stage_of(const tl_plan *p, const uint8_t *d, size_t bytes)
+{
+    return tl_stage_in(p, d, bytes, p->machine.stage_bytes);
 }
 /* The next step's items, of `left` */
 static inline size_t tl_stage_step(tl_stage *st, size_t left)
@@ -131,7 +135,7 @@ static inline void tl_copy_or_convert_row(const tl_plan *p, const tl_pass *ps, c
             return;
         }
         _Alignas(TL_STAGE_ALIGN) uint8_t buf[TL_TILE_BYTES];
-        tl_stage st = tl_stage_of(p, d, cv->ed);
+        tl_stage st = tl_stage_in(p, d, cv->ed, p->machine.row_stage_bytes);
         for (size_t b = 0, m; b < n; b += m) {
             m = tl_stage_step(&st, n - b);
             tl_row_plain(p, ps, s + b * cv->es, buf, m);
