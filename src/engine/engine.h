@@ -44,7 +44,7 @@ typedef struct tl_machine {
                                 source stream that the hardware prefetches, so a step costs its
                                 kernel call and stream copy, and longer steps amortize them:
                                 2048 (Zen 4, 256 MiB, DirectML f16 <-> RGB u8: 0.66-0.79x the
-                                copy with 512, 0.89-0.97 with 2048, less again with 4096;
+                                copy with 512, 0.86-0.98 with 2048, less again with 4096;
                                 TL_ROW_STAGE_BYTES, 64 .. 4096) */
     unsigned stream_run_lines; /* a streaming transpose into rows far apart (planes) writes
                                   this many consecutive lines per row in turn: 8, 2 where
