@@ -163,25 +163,26 @@ void tl_cvt_init_dt(tl_cvt *cv, tl_dtype s, const tl_quant *sq, tl_dtype d, cons
      * integer path (u8 <-> i8 is one saturating byte operation) */
     else if (cv->fast && ints && quant_identity(&op->sq) && quant_identity(&op->dq))
         cv->path = TL_EP_INT;
-    /* any other 8-bit -> 8-bit rule is a table of 256 codes, taken from the
-     * element rule itself: a lookup is exact by construction, and it is
-     * one byte shuffle where the f32 pipeline is a dozen operations */
-    bool bytes = (s == TL_U8 || s == TL_I8) && (d == TL_U8 || d == TL_I8);
-    if (bytes && cv->fast && cv->path != TL_EP_COPY && cv->path != TL_EP_INT) {
-        for (unsigned c = 0; c < 256; c++) cv->lut[c] = (uint8_t)tl_elem_convert_raw(op, c);
-        cv->lut8 = 1;
-        find_affine8(cv);
-    }
-    /* an 8-bit source into a 16-bit destination: 256 answers too, looked
-     * up as two byte tables (u8/i8 -> i16 without quantization stays a
-     * sign or zero extension) */
-    bool widen = (s == TL_U8 || s == TL_I8) && (d == TL_F16 || d == TL_BF16 || d == TL_I16);
-    if (widen && cv->fast && !(d == TL_I16 && cv->path == TL_EP_INT)) {
+    /* an 8-bit source has 256 answers whatever the rule, so any other rule
+     * into u8, i8, f16, bf16 or i16 is a table of them (low bytes in lut,
+     * high bytes in lut_hi), taken from the element rule itself: a lookup is
+     * exact by construction, and a byte shuffle where the f32 pipeline is a
+     * dozen operations. A move or a cast between integer codes (COPY, INT
+     * between ints) stays a byte operation or a widening. */
+    bool from8 = s == TL_U8 || s == TL_I8;
+    bool into8_16 = d == TL_U8 || d == TL_I8 || d == TL_F16 || d == TL_BF16 || d == TL_I16;
+    if (from8 && into8_16 && cv->fast && cv->path != TL_EP_COPY && !(ints && cv->path == TL_EP_INT)) {
         for (unsigned c = 0; c < 256; c++) {
             uint16_t h = (uint16_t)tl_elem_convert_raw(op, c);
-            cv->lut[c] = (uint8_t)h, cv->lut_hi[c] = (uint8_t)(h >> 8);
+            cv->lut[c] = (uint8_t)h;
+            if (cv->ed == 2) cv->lut_hi[c] = (uint8_t)(h >> 8);
         }
-        cv->lut16 = 1;
+        if (cv->ed == 1) {
+            cv->lut8 = 1;
+            find_affine8(cv);
+        } else {
+            cv->lut16 = 1;
+        }
     }
 }
 

@@ -163,6 +163,12 @@ static inline int tl_cvt_plain_u8(const tl_cvt *cv)
     return cv->ddt == TL_U8 && cv->d_mul == 1.0f && cv->d_add == 0.0f && cv->nan_code == 0 &&
            cv->round != TL_ROUND_AWAY;
 }
+/* ... rounded to nearest even: the rule of the integer f16 -> u8 steps
+ * (convert/avx512.c f16_u8_sums, convert/neon_body.h on Armv7) */
+static inline int tl_cvt_plain_u8_even(const tl_cvt *cv)
+{
+    return tl_cvt_plain_u8(cv) && cv->round == TL_ROUND_EVEN;
+}
 
 /* ---- an 8-bit conversion as a byte map ----------------------------------- */
 /* What a conversion between 8-bit codes does to each byte, as the byte

@@ -794,7 +794,8 @@ static void every_half(const char *from, int64_t h, int64_t w, const char *const
 
 /* kDLA_HWC4 f16 pixels into RGB (AVX-512 VBMI: the integer form for plain
  * u8 codes, else AVX2's), and f16 planes into 8-bit planes (the row
- * kernels; AVX-512's integer form inside them), rows ending inside a vector */
+ * kernels; the integer form inside AVX-512's and Armv7 NEON's), rows ending
+ * inside a vector */
 TL_TEST(f16_codes_every_half)
 {
     static const char *const rgb[] = {"NHWC:u8:1x256x256x3", "NHWC:i8:1x256x256x3",
@@ -804,7 +805,8 @@ TL_TEST(f16_codes_every_half)
         "tl_f16_x8_gather4_rows_ukernel__avx2", "tl_f16_x8_gather4_rows_ukernel__avx2"};
     every_half("trt.dla_hwc4:f16:1x3x256x256", 256, 256, rgb, rgb_kernels, 4, true);
     /* (the u8 rows take the integer form inside the row kernel: the same
-     * name, so only the output tells it; its mutants fail here) */
+     * name, so only the output tells it; its mutants fail here, on Armv7
+     * under qemu-arm) */
     static const char *const planes[] = {"NCHW:u8:1x3x263x251", "NCHW:i8:1x3x263x251",
                                          "NCHW:u8:1x3x263x251:round=zero"};
     static const char *const plane_kernels[] = {"tl_f16_u8_convert_ukernel__avx512", "tl_f16_i8_convert_ukernel__avx512",

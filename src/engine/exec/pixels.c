@@ -62,7 +62,7 @@ static inline bool f16_rgb_gather(const tl_cvt *cv, const tl_pass *ps, size_t ss
 static bool f16_u8_plain_vbmi(const tl_plan *p)
 {
     const tl_cvt *cv = &p->cv;
-    return tl_exec_vbmi(p) && tl_cvt_plain_u8(cv) && cv->round == TL_ROUND_EVEN;
+    return tl_exec_vbmi(p) && tl_cvt_plain_u8_even(cv);
 }
 
 static const char *f16_gather_name(const tl_plan *p)

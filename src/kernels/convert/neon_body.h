@@ -517,22 +517,18 @@ static bool blocks_fp16(int S, int D, const uint8_t *sp, uint8_t *dp, size_t nb,
 }
 
 /* ---- f16 -> u8 plain codes, nearest even, in integer steps ----------------------------
- * The rule a DLA or DirectML f16 output read as an image takes (0..255, NaN
- * 0), without converting to f32 (the x86 kernels' f16_u8_sums): each half is
- * clamped as a 16-bit integer (a NaN or a negative, above 0x7C00 unsigned, to
- * +0; from 255.375, 0x5BFB, up to +inf to 255.375), shifted left 13 into f32
- * bits (the half's value times 2^-112, exactly; a half subnormal becomes an
- * f32 subnormal, which Armv7 NEON flushes to 0, its code anyway), and one add
- * of 1.5 x 2^-89, whose ulp is 2^-112, rounds it to an integer in the low
- * mantissa bits: the code. 12 instructions per 8 halves on Armv7, against
- * the f32 steps with VFPv4 (rounding to nearest takes a few more there) and
- * the integer f16 code without it (bench/icount_arm.sh, 256 KiB DirectML f16
- * -> RGB: 0.77 -> 0.65 and 2.65 -> 0.65 instructions per byte). AArch64
- * keeps its FP16 conversions, or FCVTL and FCVTNU (0.44 against 0.46 this
- * way). */
+ * The x86 kernels' steps (convert/avx512.c, f16_u8_sums: the clamp as 16-bit
+ * integers, the half placed in f32 bits times 2^-112, one rounding add of
+ * 1.5 x 2^-89 whose low mantissa bits are the code), here vcgt/vmin/vbic,
+ * vshll #13, vadd.f32 and vmovn. Armv7 NEON always rounds to nearest and
+ * flushes subnormals, which here are halves below 2^-14, code 0 either way.
+ * 12 instructions per 8 halves, Armv7 only (bench/icount_arm.sh, 256 KiB
+ * DirectML f16 -> RGB: 0.77 -> 0.65 instructions per byte with VFPv4, 2.65
+ * -> 0.65 without); AArch64 keeps its FP16 conversions, or FCVTL and FCVTNU
+ * (0.44 against 0.46 this way). */
 static bool f16_u8_integer(int S, int D, const tl_cvt *cv)
 {
-    return !TL_NEON_A64 && S == TL_F16 && D == TL_U8 && tl_cvt_plain_u8(cv) && cv->round == TL_ROUND_EVEN;
+    return !TL_NEON_A64 && S == TL_F16 && D == TL_U8 && tl_cvt_plain_u8_even(cv);
 }
 
 TL_NI uint8x8_t f16_u8_codes8(uint16x8_t h)

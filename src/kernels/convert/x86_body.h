@@ -197,7 +197,7 @@ __attribute__((always_inline)) TL_FN void pipeline_rows(const uint8_t *sp, ptrdi
     const size_t es = tl_p_size(S), ed = tl_p_size(D);
     const int q8 = q8_mode(cv, D);
 #if defined(TL_X86_F16_U8) /* (AVX-512: without F16C) */
-    if (S == TL_F16 && D == TL_U8 && q8 == 16 + TL_ROUND_EVEN) { /* plain u8 codes, nearest even */
+    if (S == TL_F16 && D == TL_U8 && tl_cvt_plain_u8_even(cv)) {
         f16_u8_plain_rows(sp, ss, dp, ds, rows, n);
         return;
     }
