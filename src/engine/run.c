@@ -70,18 +70,6 @@ static int slice_node(const tl_plan *p, const tl_pass *ps, unsigned nparts)
     return best;
 }
 
-/* The parts' streaming choice is the whole run's: a part whose executor calls
- * are a share of the whole run's calls (a slice of an executor's node) sees
- * the machine's stream threshold scaled by that share. */
-static const tl_plan *share_of(const tl_plan *p, const tl_pass *ps, int cut, int64_t slice, tl_plan *view)
-{
-    if (cut < ps->nnodes - ps->ex->nodes || ps->head || ps->tail || slice == ps->nodes[cut].count) return p;
-    *view = *p;
-    double t = (double)p->machine.stream_bytes * (double)slice / (double)ps->nodes[cut].count;
-    view->machine.stream_bytes = t < 1.0 ? 1u : (size_t)t;
-    return view;
-}
-
 void tl_pass_run(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_t *dst,
                  unsigned part, unsigned nparts)
 {
@@ -108,7 +96,6 @@ void tl_pass_run(const tl_plan *p, const tl_pass *ps, const uint8_t *src, uint8_
         tl_walk_pass(p, ps, src, dst, nodes, ps->src_bit + b * nodes[c].ss, ps->dst_bit + b * nodes[c].ds);
         return;
     }
-    tl_plan view;
-    byte_pass(share_of(p, ps, cut, e - b, &view), ps, src + b * nodes[c].ss, dst + b * nodes[c].ds, nodes);
+    byte_pass(p, ps, src + b * nodes[c].ss, dst + b * nodes[c].ds, nodes);
     if (p->cv.stream) tl_store_fence(); /* order the non-temporal stores before returning */
 }

@@ -86,13 +86,12 @@ static int convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const t
 
 /* The move with its conversion in one kernel call (convert_in_register). */
 static void t2d_lut(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
-                    const tl_node *out)
+                    const tl_node *out, int stream)
 {
 #if defined(__ARM_NEON) && !defined(__x86_64__)
-    (void)ps; /* lut 4 only */
+    (void)ps, (void)stream; /* lut 4 only */
     tl_x8_f32_unblock16_ukernel__neon(s, d, (size_t)out->ds, (size_t)in->count, 0, &p->cv);
 #elif defined(__x86_64__) || defined(_M_X64)
-    int stream = tl_exec_streams(p, (uint64_t)in->count * (uint64_t)out->count);
     if (ps->x.t2d.lut == 4) {
         (tl_exec_vbmi(p) ? tl_x8_f32_unblock16_ukernel__avx512vbmi
                            : tl_x8_f32_unblock16_ukernel__avx2)(s, d, (size_t)out->ds, (size_t)in->count, stream, &p->cv);
@@ -102,14 +101,14 @@ static void t2d_lut(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8
         const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
         tl_f32_x8_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, &p->cv);
     } else if (ps->x.t2d.k->shape == TL_T2D_DILV) {
-        stream = tl_exec_dilv_flags(p, (uint64_t)in->count * (uint64_t)out->count);
+        stream = tl_exec_dilv_flags(p, stream);
         tl_x8_lut_deinterleave3_ukernel__avx512vbmi(s, d, out->ds, (size_t)in->count, stream, p->cv.lut);
     } else {
         const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
         tl_x8_lut_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, p->cv.lut);
     }
 #else
-    (void)p, (void)ps, (void)s, (void)d, (void)in, (void)out;
+    (void)p, (void)ps, (void)s, (void)d, (void)in, (void)out, (void)stream;
 #endif
 }
 
@@ -313,15 +312,13 @@ static void run_t2d_lanes(const tl_plan *p, const tl_pass *ps, const uint8_t *s,
     }
 }
 
-/* The move kernel's store flags for a raw copy: the stream permission with
- * the policy's run of lines per far row, the policy's alias verdict, and for the AVX-512 byte de-interleaves its
+/* The move kernel's store flags for a raw copy: stream (0 or TL_T2D_STREAM)
+ * with the policy's run of lines per far row, the policy's alias verdict, and for the AVX-512 byte de-interleaves its
  * split-store verdict (the only kernels that read that flag). */
-static int copy_flags(const tl_plan *p, const tl_pass *ps, const tl_node *in, int64_t n1)
+static int copy_flags(const tl_plan *p, const tl_pass *ps, int stream)
 {
     const tl_t2d_kernel *k = ps->x.t2d.k;
-    uint64_t bytes = (uint64_t)in->count * (uint64_t)n1 * ps->esize;
-    if (k->isa == TL_ISA_AVX512 && k->esize == 1 && k->shape == TL_T2D_DILV) return tl_exec_dilv_flags(p, bytes);
-    int stream = tl_exec_streams(p, bytes);
+    if (k->isa == TL_ISA_AVX512 && k->esize == 1 && k->shape == TL_T2D_DILV) return tl_exec_dilv_flags(p, stream);
     unsigned run = p->machine.stream_run_lines, log2_run = run >= 8 ? 3 : run >= 4 ? 2 : run >= 2 ? 1 : 0;
     return stream | ps->x.t2d.alias | (stream ? (int)log2_run << TL_T2D_RUN_SHIFT : 0);
 }
@@ -337,13 +334,16 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     }
     if (!ps->head && !ps->tail) {
         if (cv->path == TL_EP_COPY)
-            k->fn(s, in->ss, d, out->ds, (size_t)in->count, (size_t)out->count, copy_flags(p, ps, in, out->count));
-        else if (ps->x.t2d.lut) t2d_lut(p, ps, s, d, in, out);
+            k->fn(s, in->ss, d, out->ds, (size_t)in->count, (size_t)out->count, copy_flags(p, ps, tl_exec_streams(p)));
+        else if (ps->x.t2d.lut) t2d_lut(p, ps, s, d, in, out, tl_exec_streams(p));
         else t2d_tiles(p, ps, s, d, in, out);
         return;
     }
     /* fused padding: rows in chunks, each chunk's padding written while its
-     * lines are still in cache (one pass over the destination, not two) */
+     * lines are still in cache (one pass over the destination, not two).
+     * The kernels store plainly: the padding's plain stores go to the same
+     * lines next (TIDL's padded rows one at a time measured slower
+     * streamed, docs/engine.md) */
     tl_node part = *out;
     int64_t chunk = fixed_n1(k) ? out->count : 64;
     for (int64_t r0 = 0; r0 < out->count; r0 += chunk) {
@@ -352,8 +352,8 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         uint8_t *dr = d + r0 * out->ds;
         if (cv->path == TL_EP_COPY)
             k->fn(sr, in->ss, dr + ps->head * cv->ed, out->ds, (size_t)in->count, (size_t)part.count,
-                  copy_flags(p, ps, in, part.count));
-        else if (ps->x.t2d.lut) t2d_lut(p, ps, sr, dr + ps->head * cv->ed, in, &part);
+                  copy_flags(p, ps, 0));
+        else if (ps->x.t2d.lut) t2d_lut(p, ps, sr, dr + ps->head * cv->ed, in, &part, 0);
         else t2d_tiles(p, ps, sr, dr, in, &part);
         for (int64_t r = 0; r < part.count; r++) {
             uint8_t *row = dr + r * out->ds;
@@ -432,13 +432,12 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
     /* interleaving, the bytes between planar rows are only skipped: the
      * kernel's one-stream form takes them as the pad run (TIDL's padding) */
     if (!dilv && g.plane_row >= (ptrdiff_t)g.n) g.tail = (size_t)g.plane_row - g.n;
-    uint64_t bytes = (uint64_t)in->count * (uint64_t)out->count * (uint64_t)rows->count;
     const tl_cvt *map = p->cv.path == TL_EP_COPY ? NULL : &p->cv;
     if (ps->x.t2d.k->isa == TL_ISA_AVX2 && dilv)
-        tl_x8_deinterleave3_rows_ukernel__avx2(s, d + ps->head, &g, tl_exec_streams(p, bytes), map);
-    else if (ps->x.t2d.k->isa == TL_ISA_AVX2) tl_x8_interleave3_rows_ukernel__avx2(s, d, &g, tl_exec_streams(p, bytes), map);
-    else if (dilv) tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(s, d + ps->head, &g, tl_exec_dilv_flags(p, bytes), lut);
-    else tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(s, d, &g, tl_exec_streams(p, bytes), lut);
+        tl_x8_deinterleave3_rows_ukernel__avx2(s, d + ps->head, &g, tl_exec_streams(p), map);
+    else if (ps->x.t2d.k->isa == TL_ISA_AVX2) tl_x8_interleave3_rows_ukernel__avx2(s, d, &g, tl_exec_streams(p), map);
+    else if (dilv) tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(s, d + ps->head, &g, tl_exec_dilv_flags(p, tl_exec_streams(p)), lut);
+    else tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(s, d, &g, tl_exec_streams(p), lut);
 #elif defined(__ARM_NEON)
     const tl_node *rows = out - 1;
     bool dilv = ps->x.t2d.k->shape == TL_T2D_DILV;

@@ -30,7 +30,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     size_t n = (size_t)out->count;
     if (cv->path == TL_EP_COPY) {
         for (int64_t c = 0; c < in->count; c++) planes[ps->head + c] = s + c * in->ss;
-        k->fn(planes, d, n, tl_exec_streams(p, (uint64_t)n * (uint64_t)out->ds));
+        k->fn(planes, d, n, tl_exec_streams(p));
         return;
     }
     _Alignas(64) uint8_t tmp[TL_TILE_BYTES];
