@@ -290,6 +290,12 @@ void tl_machine_derive(tl_machine *m)
     if (a <= 1) m->split_stores = a == 1;
 }
 
+bool tl_machine_streams(const tl_machine *m, uint64_t src, uint64_t dst)
+{
+    uint64_t t = m->stream_bytes;
+    return dst > t || src / 2 + dst / 2 > t; /* (halves: no overflow) */
+}
+
 /* The most rows whose first lines fall in one L1 set, counted row by row:
  * rows a few bytes short of (or past) a multiple of the way share a set
  * too, which a period by the stride's common divisor with the way misses

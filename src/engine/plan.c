@@ -52,7 +52,7 @@ static void describe_policy(const tl_plan *p, tl_strbuf *sb)
     const tl_machine *m = &p->machine;
     const tl_caches *c = &m->cache;
     tl_sb_printf(sb,
-                 "policy: cpu %s%s%s, streaming stores above %llu destination bytes in rows of %llu+ bytes "
+                 "policy: cpu %s%s%s, streaming stores above %llu destination bytes (or source and destination bytes on average) in rows of %llu+ bytes "
                  "(staged %llu bytes at a time, rows %llu, gathers reading %u streams, runs of %u lines into planes), L1 tiles of %llu bytes, "
                  "at most %u rows per L1 set (rows %llu bytes apart share one), %u stored%s\n",
                  tl_isa_name(m->best_isa), (m->feat & TL_FEAT_VBMI) ? "+vbmi" : "", (m->feat & TL_FEAT_F16) ? "+f16" : "",
@@ -145,7 +145,7 @@ tl_status tl_plan_create_isa(tl_plan **plan, const tl_desc *src_d, const tl_desc
 #else
     p->stream_copy = tl_stream_copy_ukernel__scalar;
 #endif
-    p->cv.stream = (uint8_t)((uint64_t)dst_d->size_bytes > (uint64_t)p->machine.stream_bytes);
+    p->cv.stream = (uint8_t)tl_machine_streams(&p->machine, (uint64_t)src_d->size_bytes, (uint64_t)dst_d->size_bytes);
     tl_status s = tl_plan_build_passes(p);
     if (s == TL_OK) {
         tl_plan_choose_kernels(p);

@@ -260,13 +260,48 @@ TL_TEST(describe_prints_policy)
     tl_plan *p = NULL;
     REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
     const char *text = tl_plan_describe(p);
-    CHECK_STR_CONTAINS(text, "streaming stores above 25165824 destination bytes in rows of 4096+ bytes (staged 512 bytes at a time, rows 2048, gathers reading 3 streams, runs of ");
+    CHECK_STR_CONTAINS(text, "streaming stores above 25165824 destination bytes (or source and destination bytes on average) in rows of 4096+ bytes (staged 512 bytes at a time, rows 2048, gathers reading 3 streams, runs of ");
     char runs[64];
     snprintf(runs, sizeof runs, "runs of %u lines into planes)", f.stream_run_lines);
     CHECK_STR_CONTAINS(text, runs);
     CHECK_STR_CONTAINS(text, "L1 tiles of 16384 bytes, at most 6 rows per L1 set (rows 4096 bytes apart share one), 12 stored");
     CHECK_STR_CONTAINS(text, "caches (test): L1d 49152 bytes 12-way, L2 2097152 bytes 16-way, LLC 100663296 bytes 16-way");
     tl_plan_destroy(p);
+    tl_machine_set(NULL);
+}
+
+/* A plan streams when its destination, or its source and destination on
+ * average, pass the threshold: a narrowing plan's large source evicts the
+ * destination it writes before anyone reads it. */
+TL_TEST(streaming_choice)
+{
+    tl_machine f = *tl_machine_get();
+    f.stream_bytes = 1 << 20;
+    CHECK(!tl_machine_streams(&f, 1 << 20, 1 << 20));
+    CHECK(tl_machine_streams(&f, 0, (1 << 20) + 1));             /* the destination alone */
+    CHECK(tl_machine_streams(&f, 3 << 20, 768 << 10));           /* f32 into i8: 1.875 MiB on average */
+    CHECK(!tl_machine_streams(&f, (1 << 20) + (1 << 19), 1 << 19)); /* 1 MiB on average */
+    CHECK(tl_machine_streams(&f, (1 << 20) + (1 << 19), (1 << 19) + 2)); /* a byte past it */
+    f.stream_bytes = SIZE_MAX; /* never: the sum would overflow 64 bits */
+    CHECK(!tl_machine_streams(&f, UINT64_MAX, UINT64_MAX - 1));
+    f.stream_bytes = 1 << 20;
+    tl_machine_set(&f);
+    static const char *const pairs[][3] = {
+        {"NCHW:f32:1x3x512x512", "NHWC:i8:1x512x512x3:scale=0.05", "streams"}, /* 3 MiB into 0.75 */
+        {"NCHW:f32:1x3x256x256", "NHWC:i8:1x256x256x3:scale=0.05", "no"},      /* 0.75 MiB into 192 KiB */
+        {"NHWC:u8:1x512x512x3", "NCHW:f32:1x3x512x512", "streams"},            /* 3 MiB destination */
+    };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        tl_desc s, d;
+        REQUIRE_STATUS(tl_desc_parse(&s, pairs[k][0]), TL_OK);
+        REQUIRE_STATUS(tl_desc_parse(&d, pairs[k][1]), TL_OK);
+        tl_plan *p = NULL;
+        REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
+        bool streams = strstr(tl_plan_describe(p), ", streaming stores\n") != NULL;
+        if (!tl_test_check(streams == (pairs[k][2][0] == 's'), __FILE__, __LINE__, pairs[k][1]))
+            fprintf(stderr, "  from %s: %s\n", pairs[k][0], tl_plan_describe(p));
+        tl_plan_destroy(p);
+    }
     tl_machine_set(NULL);
 }
 
@@ -278,5 +313,6 @@ int main(int argc, char **argv)
     TL_RUN(derived_thresholds);
     TL_RUN(rows_alias);
     TL_RUN(describe_prints_policy);
+    TL_RUN(streaming_choice);
     return tl_test_finish();
 }
