@@ -222,7 +222,9 @@ typedef struct tl_pass {
             uint8_t vbmi;   /* the AVX-512 VBMI byte permute moves the pixels: 1, and
                                saturates u8 <-> i8 in the register: 2 (gathers),
                                converts u8 -> f16 by the rule's table (tl_cvt lut16) in
-                               the register: 3 (spreads) */
+                               the register: 3 (spreads), spreads straight from the
+                               source plus add8 in the register (a byte add or a move,
+                               tl_cvt_byte_add): 4 */
             uint8_t perm[64]; /* its index table, and the lanes it keeps (spread) */
             uint64_t keep;
             uint8_t shuffle;  /* a 16-byte-lane byte shuffle moves the pixels (AVX2 vpshufb,

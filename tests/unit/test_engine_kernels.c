@@ -684,22 +684,23 @@ TL_TEST(move_kernels_source_end)
 static void check_spread_vbmi(tl_rng *r, unsigned w, unsigned rd, unsigned h, size_t m, int nt)
 {
 #if defined(__x86_64__) || defined(_M_X64)
-    uint8_t perm[64];
+    uint8_t perm[64], add = (uint8_t)tl_rng_range(r, 0, 255);
     uint64_t keep = tl_px_perm_spread(perm, w, rd, h);
     size_t cap = (m * w + 2 * PAD + 16 + 63) / 64 * 64;
     uint8_t *t = malloc(m * rd + 64), *base = aligned_alloc(64, cap), *out = base + 16; /* out + PAD on a line */
     tl_rng_bytes(r, t, m * rd + 64);
     memset(out, 0xA5, m * w + 2 * PAD);
-    tl_x8_spread_ukernel__avx512vbmi(t, rd, out + PAD, m, w, perm, keep, nt);
+    tl_x8_spread_ukernel__avx512vbmi(t, rd, out + PAD, m, w, perm, keep, nt, add);
     tl_store_fence();
     for (size_t i = 0; i < m * w + 2 * PAD; i++) {
         uint8_t want = 0xA5;
         if (i >= PAD && i < PAD + m * w) {
             size_t j = i - PAD, px = j / w, lane = j % w;
-            want = lane >= h && lane < h + rd ? t[px * rd + lane - h] : 0;
+            want = lane >= h && lane < h + rd ? (uint8_t)(t[px * rd + lane - h] + add) : 0;
         }
         if (out[i] != want) {
-            FAILF("spread w=%u rd=%u h=%u m=%zu nt=%d: byte %zu: 0x%02x != 0x%02x", w, rd, h, m, nt, i, out[i], want);
+            FAILF("spread w=%u rd=%u h=%u m=%zu nt=%d add=%u: byte %zu: 0x%02x != 0x%02x", w, rd, h, m, nt, add, i,
+                  out[i], want);
             break;
         }
     }
@@ -707,6 +708,40 @@ static void check_spread_vbmi(tl_rng *r, unsigned w, unsigned rd, unsigned h, si
     free(base);
 #else
     (void)r, (void)w, (void)rd, (void)h, (void)m, (void)nt;
+#endif
+}
+
+/* The VBMI spread straight from a source that ends before an unreadable
+ * page, for as many pixels as tl_x8_spread_direct__avx512vbmi allows, each
+ * byte plus a random add; it must take all but the last few */
+static void check_spread_vbmi_direct(tl_rng *r, unsigned w, unsigned rd, unsigned h, size_t m)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    uint8_t perm[64], add = (uint8_t)tl_rng_range(r, 0, 255);
+    uint64_t keep = tl_px_perm_spread(perm, w, rd, h);
+    guarded g;
+    REQUIRE(guard_open(&g, m * rd));
+    tl_rng_bytes(r, g.at, m * rd);
+    size_t fast = tl_x8_spread_direct__avx512vbmi(rd, w, m, m * rd), per = 64 / w;
+    uint8_t *out = malloc(m * w + 1);
+    REQUIRE(out != NULL);
+    memset(out, 0xA5, m * w + 1);
+    tl_x8_spread_ukernel__avx512vbmi(g.at, rd, out, fast, w, perm, keep, 0, add);
+    for (size_t i = 0; i <= fast * w; i++) {
+        size_t lane = i % w;
+        uint8_t want = i == fast * w ? 0xA5 : lane >= h && lane < h + rd ? (uint8_t)(g.at[i / w * rd + lane - h] + add) : 0;
+        if (out[i] != want) {
+            FAILF("vbmi direct spread w=%u rd=%u h=%u m=%zu (%zu taken): byte %zu: 0x%02x != 0x%02x", w, rd, h, m, fast,
+                  i, out[i], want);
+            break;
+        }
+    }
+    if (fast > m || fast + 64 / rd + 2 * per < m)
+        FAILF("vbmi direct spread w=%u rd=%u m=%zu: %zu pixels taken", w, rd, m, fast);
+    free(out);
+    guard_close(&g);
+#else
+    (void)r, (void)w, (void)rd, (void)h, (void)m;
 #endif
 }
 
@@ -1302,6 +1337,7 @@ TL_TEST(pixel_moves_vbmi)
             for (size_t m = 0; m <= 3 * 64 / w + 3; m++) {
                 check_spread_vbmi(&r, w, rd, h, m, (int)(m % 2)); /* plain and streamed */
                 check_spread_vbmi(&r, w, rd, 0, m, (int)(m % 2 == 0));
+                check_spread_vbmi_direct(&r, w, rd, h, m + (size_t)tl_rng_range(&r, 0, 200));
                 for (int sat = 0; sat < 3; sat++) check_gather_vbmi(&r, w, rd, m, sat);
             }
         }

@@ -18,21 +18,34 @@
 
 #define TL_VBMI __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 
-/* m runs of rd bytes, dense in t, into m pixels of w bytes, dense in d. The
- * last step loads up to 64 bytes past its runs: the caller's tile has them.
+/* m runs of rd bytes, dense in t, into m pixels of w bytes, dense in d,
+ * each kept byte plus add. Every step loads 64 bytes from its first run: a
+ * tile has them, a source for tl_x8_spread_direct__avx512vbmi's pixels.
  * nt: whole steps stored non-temporally (d on a line; the caller fences). */
-TL_VBMI void tl_x8_spread_ukernel__avx512vbmi(const uint8_t *t, size_t rd, uint8_t *d, size_t m, size_t w,
-                                              const uint8_t *perm, uint64_t keep, int nt)
+TL_VBMI static inline __m512i spread_step(__m512i idx, uint64_t keep, __m512i a, const uint8_t *t)
 {
-    const __m512i idx = _mm512_loadu_si512((const void *)perm);
+    return _mm512_maskz_add_epi8(keep, _mm512_permutexvar_epi8(idx, _mm512_loadu_si512((const void *)t)), a);
+}
+
+TL_VBMI void tl_x8_spread_ukernel__avx512vbmi(const uint8_t *t, size_t rd, uint8_t *d, size_t m, size_t w,
+                                              const uint8_t *perm, uint64_t keep, int nt, uint8_t add)
+{
+    const __m512i idx = _mm512_loadu_si512((const void *)perm), a = _mm512_set1_epi8((char)add);
     const size_t per = 64 / w;
     size_t i = 0;
-    for (; i + per <= m; i += per, t += per * rd, d += 64)
-        tl_store_line(d, _mm512_maskz_permutexvar_epi8(keep, idx, _mm512_loadu_si512((const void *)t)), nt);
-    if (i < m) {
-        __mmask64 st = ~0ull >> (64 - (m - i) * w);
-        _mm512_mask_storeu_epi8(d, st, _mm512_maskz_permutexvar_epi8(keep, idx, _mm512_loadu_si512((const void *)t)));
-    }
+    for (; i + per <= m; i += per, t += per * rd, d += 64) tl_store_line(d, spread_step(idx, keep, a, t), nt);
+    if (i < m) _mm512_mask_storeu_epi8(d, ~0ull >> (64 - (m - i) * w), spread_step(idx, keep, a, t));
+}
+
+/* How many of m pixels the spread above takes from a source with `avail`
+ * readable bytes from t: its steps start every 64 / w pixels, each reading
+ * 64 bytes, so the last step must start 64 bytes before the end. */
+size_t tl_x8_spread_direct__avx512vbmi(size_t rd, size_t w, size_t m, size_t avail)
+{
+    size_t per = 64 / w;
+    if (avail < 64) return 0;
+    size_t n = ((avail - 64) / (per * rd) + 1) * per;
+    return n < m ? n : m;
 }
 
 /* m pixels of ss bytes, dense in s, to their first rs bytes, dense in t.

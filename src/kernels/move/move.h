@@ -192,10 +192,14 @@ void tl_spread_ukernel__neon(const uint8_t *t, size_t rd, uint8_t *d, size_t m, 
  * spread m runs of rd bytes in t into m pixels of w bytes in d (lanes not
  * in `keep` are zero); gather m pixels of ss bytes in s to their first rs
  * bytes in t. The index tables (64 bytes) come from tl_px_perm_spread and
- * tl_px_perm_gather. */
+ * tl_px_perm_gather. The spread adds `add` to every kept byte (a conversion
+ * that is a byte add, tl_cvt_byte_add) and reads up to 64 bytes from each
+ * step's first run: straight from a source, tl_x8_spread_direct__avx512vbmi
+ * says for how many pixels. */
 #if defined(__x86_64__) || defined(_M_X64)
 void tl_x8_spread_ukernel__avx512vbmi(const uint8_t *t, size_t rd, uint8_t *d, size_t m, size_t w,
-                                      const uint8_t *perm, uint64_t keep, int nt);
+                                      const uint8_t *perm, uint64_t keep, int nt, uint8_t add);
+size_t tl_x8_spread_direct__avx512vbmi(size_t rd, size_t w, size_t m, size_t avail);
 void tl_x8_gather_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *t, size_t rs, size_t m,
                                       const uint8_t *perm);
 /* The gather saturating u8 -> i8 or i8 -> u8 in the register, storing only
