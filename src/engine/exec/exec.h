@@ -189,7 +189,7 @@ static inline bool tl_exec_neon_f16(const tl_plan *p)
 }
 
 /* A move kernel call streams its stores when the plan does: the plan's one
- * choice (its destination against tl_machine.stream_bytes), not the call's
+ * choice (tl_machine_streams of its source and destination), not the call's
  * bytes. A streaming plan's call writes its part of a destination that does
  * not fit the cache either way; testing each call against the threshold left
  * a 256 MiB NCHW -> NCHW16c f32 plan with C = 64 storing plainly (four calls
