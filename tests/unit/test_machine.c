@@ -282,8 +282,10 @@ TL_TEST(streaming_choice)
     CHECK(tl_machine_streams(&f, 3 << 20, 768 << 10));           /* f32 into i8: 1.875 MiB on average */
     CHECK(!tl_machine_streams(&f, (1 << 20) + (1 << 19), 1 << 19)); /* 1 MiB on average */
     CHECK(tl_machine_streams(&f, (1 << 20) + (1 << 19), (1 << 19) + 2)); /* a byte past it */
-    f.stream_bytes = SIZE_MAX; /* never: the sum would overflow 64 bits */
-    CHECK(!tl_machine_streams(&f, UINT64_MAX, UINT64_MAX - 1));
+    f.stream_bytes = SIZE_MAX; /* sizes up to SIZE_MAX never wrap (size_t may be 32 bits) */
+    CHECK(!tl_machine_streams(&f, SIZE_MAX, SIZE_MAX));
+    f.stream_bytes = SIZE_MAX / 2; /* their sum would wrap 64 bits */
+    CHECK(tl_machine_streams(&f, SIZE_MAX, SIZE_MAX / 2));
     f.stream_bytes = 1 << 20;
     tl_machine_set(&f);
     static const char *const pairs[][3] = {
