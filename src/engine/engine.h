@@ -23,7 +23,12 @@ typedef struct tl_caches {
     const char *source;          /* "sysfs", "cpuid", "defaults", "TL_CACHES" */
 } tl_caches;
 
+/* The CPU's maker (CPUID's vendor string): a few costs the caches do not
+ * show differ by it (tl_machine_derive). */
+enum { TL_VENDOR_OTHER, TL_VENDOR_AMD, TL_VENDOR_INTEL };
+
 typedef struct tl_machine {
+    int vendor;              /* TL_VENDOR_* */
     int best_isa;            /* the best path this build and CPU run */
     int default_isa;         /* what plans use: TL_CPU=scalar|sse2|avx2|avx512|neon, or the
                                 best (a path the machine lacks falls to the best below it) */
@@ -60,13 +65,22 @@ typedef struct tl_machine {
     unsigned alias_rows;     /* rows in one L1 set a kernel may load from at once: half
                                 the ways, the rest for the other side and the stack
                                 (TL_ALIAS_ROWS) */
-    unsigned alias_store_rows; /* ... and store to: the ways; past that the transposes
-                                  write runs of lines per row through L1
-                                  (TL_ALIAS_STORE_ROWS) */
+    unsigned alias_store_rows; /* ... and store to: the ways, but 16 on Intel (a block's 16
+                                  rows never count as too many); past that the transposes
+                                  write runs of lines per row through L1. Intel's stores to
+                                  16 rows of one set ran faster as they are (Xeon, 12-way:
+                                  NHWC -> NCHW u8 C = 16 at 64x64 42 -> 50 GB/s); on the AMD
+                                  VMs before, runs were faster (engine.md §3);
+                                  TL_ALIAS_STORE_ROWS */
     bool split_stores;       /* plain 64-byte stores that cross a line cost about what aligned
                                 ones do: AMD (Zen 5 measured: the 3-channel byte de-interleave
                                 into rows off a line 40% faster storing as is than realigning
                                 in registers, which an Intel Xeon needed); TL_SPLIT_STORES=0|1 */
+    bool slow_permute2;      /* two-source byte permutes (vpermi2b, vpermt2b) take two cycles
+                                where vpermb takes one: Intel (Xeon family 6 model 207, a loop
+                                of independent ones: 0.71 against 0.35 ns), so in cache some
+                                AVX2 kernels beat the VBMI ones built on them;
+                                TL_SLOW_PERMUTE2=0|1 */
 } tl_machine;
 
 /* The cache model of a sysfs cache directory (/sys/devices/system/cpu/cpu0/cache:
@@ -78,7 +92,7 @@ bool tl_caches_from_sysfs(const char *dir, tl_caches *c);
 bool tl_caches_parse(const char *text, tl_caches *c);
 /* The thresholds that follow from m->cache, then the environment's
  * overrides (TL_STREAM_BYTES, TL_TILE_BYTES, TL_STAGE_BYTES, TL_READ_STREAMS,
- * TL_ALIAS_ROWS, TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES). */
+ * TL_ALIAS_ROWS, TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES, TL_SLOW_PERMUTE2). */
 void tl_machine_derive(tl_machine *m);
 /* Rows `stride` bytes apart, `rows` at once: more of them in one L1 set than
  * the policy allows (m->alias_rows)? */

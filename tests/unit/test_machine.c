@@ -114,6 +114,7 @@ TL_TEST(derived_thresholds)
     unsetenv("TL_ALIAS_ROWS");
     unsetenv("TL_ALIAS_STORE_ROWS");
     unsetenv("TL_SPLIT_STORES");
+    unsetenv("TL_SLOW_PERMUTE2");
     unsetenv("TL_STAGE_BYTES");
     unsetenv("TL_ROW_STAGE_BYTES");
     unsetenv("TL_READ_STREAMS");
@@ -141,6 +142,19 @@ TL_TEST(derived_thresholds)
     CHECK_EQ_I64(m.way_bytes, 4096);
     CHECK_EQ_I64(m.alias_rows, 6);
     CHECK_EQ_I64(m.alias_store_rows, 12);
+    /* the costs by the CPU's maker: AMD's stores across lines are cheap,
+     * Intel's stores to a block's 16 rows of one set and its two-source
+     * byte permutes are not what the ways and VBMI alone suggest */
+    static const struct { int vendor; bool split, slow_permute2; unsigned store_rows; } by_vendor[] = {
+        {TL_VENDOR_OTHER, false, false, 12}, {TL_VENDOR_AMD, true, false, 12}, {TL_VENDOR_INTEL, false, true, 16}};
+    for (int v = 0; v < 3; v++) {
+        m.vendor = by_vendor[v].vendor;
+        tl_machine_derive(&m);
+        CHECK_EQ_I64(m.split_stores, by_vendor[v].split);
+        CHECK_EQ_I64(m.slow_permute2, by_vendor[v].slow_permute2);
+        CHECK_EQ_I64(m.alias_store_rows, by_vendor[v].store_rows);
+    }
+    m.vendor = TL_VENDOR_OTHER;
 
     m.cache = (tl_caches){{16 << 10, 4}, {0, 0}, {0, 0}, "test"}; /* no LLC known: 8 MiB */
     tl_machine_derive(&m);
@@ -190,21 +204,25 @@ TL_TEST(derived_thresholds)
     CHECK_EQ_I64(m.stream_bytes, 12 << 20);
     CHECK_EQ_I64(m.tile_bytes, 8192);
     CHECK_EQ_I64(m.alias_rows, 2);
-    /* the split-store verdict stays as detected unless TL_SPLIT_STORES is 0 or 1 */
-    for (int was = 0; was < 2; was++) {
+    /* the vendor's verdicts stand unless TL_SPLIT_STORES or TL_SLOW_PERMUTE2 is 0 or 1 */
+    for (int vendor = TL_VENDOR_AMD; vendor <= TL_VENDOR_INTEL; vendor++) {
         static const char *const values[] = {"0", "1", "2", "yes", ""};
+        m.vendor = vendor;
         for (int v = 0; v < 5; v++) {
-            m.split_stores = was != 0;
             setenv("TL_SPLIT_STORES", values[v], 1);
+            setenv("TL_SLOW_PERMUTE2", values[v], 1);
             tl_machine_derive(&m);
-            CHECK_EQ_I64(m.split_stores, v < 2 ? v : was);
+            CHECK_EQ_I64(m.split_stores, v < 2 ? v : vendor == TL_VENDOR_AMD);
+            CHECK_EQ_I64(m.slow_permute2, v < 2 ? v : vendor == TL_VENDOR_INTEL);
         }
     }
+    m.vendor = TL_VENDOR_OTHER;
     unsetenv("TL_STREAM_BYTES");
     unsetenv("TL_TILE_BYTES");
     unsetenv("TL_ALIAS_ROWS");
     unsetenv("TL_ALIAS_STORE_ROWS");
     unsetenv("TL_SPLIT_STORES");
+    unsetenv("TL_SLOW_PERMUTE2");
     unsetenv("TL_STAGE_BYTES");
     unsetenv("TL_ROW_STAGE_BYTES");
     unsetenv("TL_READ_STREAMS");
@@ -252,6 +270,7 @@ TL_TEST(describe_prints_policy)
     CHECK(m->alias_rows >= 1);
     tl_machine f = *m;
     f.cache = (tl_caches){{48 << 10, 12}, {2 << 20, 16}, {(size_t)96 << 20, 16}, "test"};
+    f.vendor = TL_VENDOR_OTHER;
     tl_machine_derive(&f);
     tl_machine_set(&f);
     tl_desc s, d;
@@ -266,6 +285,13 @@ TL_TEST(describe_prints_policy)
     CHECK_STR_CONTAINS(text, runs);
     CHECK_STR_CONTAINS(text, "L1 tiles of 16384 bytes, at most 6 rows per L1 set (rows 4096 bytes apart share one), 12 stored");
     CHECK_STR_CONTAINS(text, "caches (test): L1d 49152 bytes 12-way, L2 2097152 bytes 16-way, LLC 100663296 bytes 16-way");
+    CHECK(!strstr(text, "permutes"));
+    tl_plan_destroy(p);
+    f.vendor = TL_VENDOR_INTEL; /* the maker's costs are printed too */
+    tl_machine_derive(&f);
+    tl_machine_set(&f);
+    REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
+    CHECK_STR_CONTAINS(tl_plan_describe(p), "(rows 4096 bytes apart share one), 16 stored, two-source byte permutes slow\n");
     tl_plan_destroy(p);
     tl_machine_set(NULL);
 }

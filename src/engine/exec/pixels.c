@@ -103,6 +103,14 @@ static void choose_lines(const tl_plan *p, tl_pass *ps, int64_t ss, size_t rs)
     ps->x.px.lines = f16 ? 2 : 1;
     ps->kernel_name = f16 ? "tl_f16_x8_gather_lines_ukernel__avx512vbmi" : "tl_x8_gather_lines_ukernel__avx512vbmi";
 }
+
+/* A spread of RGB u8 into pixels of 4 f16 halves (kDLA_HWC4 f16): the AVX2
+ * kernel converts it in the register (F16C). rd: the run's destination bytes. */
+static bool u8_f16_spread4(const tl_cvt *cv, const tl_pass *ps, size_t rd)
+{
+    return !ps->x.px.gather && cv->sdt == TL_U8 && cv->ddt == TL_F16 && cv->fast && ps->x.px.bytes == 8 &&
+           !ps->head && rd == 3 * 2; /* 3 channels */
+}
 #endif
 
 static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, size_t h)
@@ -119,6 +127,11 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
      * memory is the bound: the line gather with the plain codes' integer
      * form (twice its in-cache rate) ran at the same 28-30 GB/s */
     if (f16_rgb_gather(&p->cv, ps, (size_t)w, rd) && !p->cv.stream) return;
+    /* where two-source byte permutes take two cycles, the AVX2 kernel's F16C
+     * conversion beats the VBMI one's table lookups in cache (RGB u8 ->
+     * kDLA_HWC4 f16, 256 KiB, Xeon: 42-44 against 39-41 GB/s); streamed,
+     * the VBMI kernel's whole-line stores win (23.4 against 19.6) */
+    if (p->machine.slow_permute2 && !p->cv.stream && u8_f16_spread4(&p->cv, ps, rd)) return;
     if (ps->x.px.gather) choose_lines(p, ps, w, rd);
     /* a gather of 2 pixels a step stores 64 bytes to advance 2 runs: the
      * scalar word moves are faster there (kCHW32: 0.64 against 0.82x memcpy) */
@@ -189,8 +202,7 @@ static void choose_shuffle(const tl_plan *p, tl_pass *ps, size_t ss, size_t rs, 
         ps->x.px.add8 = add;
     }
     /* RGB u8 -> pixels of 4 f16 halves (kDLA_HWC4 f16), converted in the register */
-    if (!ps->x.px.gather && cv->sdt == TL_U8 && cv->ddt == TL_F16 && cv->fast && ps->x.px.bytes == 8 && !ps->head &&
-        rs == 3 * 2) { /* 3 channels */
+    if (u8_f16_spread4(cv, ps, rs)) {
         ps->x.px.shuffle = 3;
         ps->kernel_name = "tl_u8_f16_spread4_ukernel__avx2";
         ps->row = NULL;
