@@ -14,8 +14,8 @@ static void describe_pass(const tl_plan *p, const tl_pass *ps, int i, tl_strbuf 
                  ps->ex->name);
     if (ps->kernel_name) tl_sb_printf(sb, " %s", ps->kernel_name);
     if (ps->row && p->cv.path != TL_EP_COPY) {
-        /* the AVX2 byte-add spread maps in the register; its row converts the last pixels only */
-        bool tail_only = ps->ex == &tl_exec_pixels && ps->x.px.shuffle == 5;
+        /* the byte-add spreads (AVX2, VBMI) map in the register; their row converts the last pixels only */
+        bool tail_only = ps->ex == &tl_exec_pixels && (ps->x.px.shuffle == 5 || ps->x.px.vbmi == 4);
         tl_sb_printf(sb, tail_only ? " (the map in the register; %s for the last pixels)" : " + %s", ps->row->name);
     }
     if (ps->esize) tl_sb_printf(sb, " (%u-byte elements)", ps->esize);

@@ -1322,6 +1322,13 @@ TL_TEST(describe_conversion)
     CHECK(tl_plan_create_isa(&p, &s, &d, 0, TL_ISA_AVX2) == TL_OK);
     if (p) CHECK_STR_CONTAINS(tl_plan_describe(p), "tl_spread_ukernel__avx2 (the map in the register; tl_u8_i8_convert_ukernel__avx2 for the last pixels)");
     tl_plan_destroy(p);
+    /* the VBMI spread too, into RKNN's NC1HWC2 pixels (a 16-byte stride) */
+    if (!tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI)) return;
+    p = NULL;
+    CHECK(tl_desc_parse(&d, "rknn.nc1hwc2:i8:1x3x16x16:c2=16:zp=-128:scale=1") == TL_OK);
+    CHECK(tl_plan_create_isa(&p, &s, &d, 0, TL_ISA_AVX512) == TL_OK);
+    if (p) CHECK_STR_CONTAINS(tl_plan_describe(p), "tl_x8_spread_ukernel__avx512vbmi (the map in the register; tl_x8_lut_ukernel__avx512vbmi for the last pixels)");
+    tl_plan_destroy(p);
 }
 
 /* The ISA names round-trip and the machine has at least the scalar path. */
