@@ -29,6 +29,7 @@ enum { TL_VENDOR_OTHER, TL_VENDOR_AMD, TL_VENDOR_INTEL };
 
 typedef struct tl_machine {
     int vendor;              /* TL_VENDOR_* */
+    int family;              /* CPUID's display family (base + extended); 0 off x86 */
     int best_isa;            /* the best path this build and CPU run */
     int default_isa;         /* what plans use: TL_CPU=scalar|sse2|avx2|avx512|neon, or the
                                 best (a path the machine lacks falls to the best below it) */
@@ -65,13 +66,9 @@ typedef struct tl_machine {
     unsigned alias_rows;     /* rows in one L1 set a kernel may load from at once: half
                                 the ways, the rest for the other side and the stack
                                 (TL_ALIAS_ROWS) */
-    unsigned alias_store_rows; /* ... and store to: the ways, but 16 on Intel (a block's 16
-                                  rows never count as too many); past that the transposes
-                                  write runs of lines per row through L1. Intel's stores to
-                                  16 rows of one set ran faster as they are (Xeon, 12-way:
-                                  NHWC -> NCHW u8 C = 16 at 64x64 42 -> 50 GB/s); on the AMD
-                                  VMs before, runs were faster (engine.md §3);
-                                  TL_ALIAS_STORE_ROWS */
+    unsigned alias_store_rows; /* ... and store to: the ways; past that the transposes
+                                  write runs of lines per row through L1
+                                  (TL_ALIAS_STORE_ROWS) */
     bool split_stores;       /* plain 64-byte stores that cross a line cost about what aligned
                                 ones do: AMD (Zen 5 measured: the 3-channel byte de-interleave
                                 into rows off a line 40% faster storing as is than realigning
@@ -81,6 +78,10 @@ typedef struct tl_machine {
                                 of independent ones: 0.71 against 0.35 ns), so in cache some
                                 AVX2 kernels beat the VBMI ones built on them;
                                 TL_SLOW_PERMUTE2=0|1 */
+    bool narrow_512;         /* 512-bit shuffles run as two 256-bit halves: AMD family 19h
+                                (Zen 4), where in cache the byte transposes between rows that
+                                share L1 sets run faster as AVX2 (TL_T2D_NARROW512);
+                                TL_NARROW_512=0|1 */
 } tl_machine;
 
 /* The cache model of a sysfs cache directory (/sys/devices/system/cpu/cpu0/cache:
@@ -92,7 +93,7 @@ bool tl_caches_from_sysfs(const char *dir, tl_caches *c);
 bool tl_caches_parse(const char *text, tl_caches *c);
 /* The thresholds that follow from m->cache, then the environment's
  * overrides (TL_STREAM_BYTES, TL_TILE_BYTES, TL_STAGE_BYTES, TL_READ_STREAMS,
- * TL_ALIAS_ROWS, TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES, TL_SLOW_PERMUTE2). */
+ * TL_ALIAS_ROWS, TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES, TL_SLOW_PERMUTE2, TL_NARROW_512). */
 void tl_machine_derive(tl_machine *m);
 /* Rows `stride` bytes apart, `rows` at once: more of them in one L1 set than
  * the policy allows (m->alias_rows)? */

@@ -2,7 +2,7 @@
  * the CPU's paths and features, its data caches, and the tuning numbers every
  * plan derives from them. TL_CPU, TL_CPU_DISABLE, TL_CACHES, TL_STREAM_BYTES,
  * TL_TILE_BYTES, TL_STAGE_BYTES, TL_ROW_STAGE_BYTES, TL_STREAM_RUN, TL_READ_STREAMS, TL_ALIAS_ROWS,
- * TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES and TL_SLOW_PERMUTE2 override the detection, and tests
+ * TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES, TL_SLOW_PERMUTE2 and TL_NARROW_512 override the detection, and tests
  * replace the whole of it (tl_machine_set) to force every path. */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -66,6 +66,16 @@ static int detect_vendor(void)
     if (b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u) return TL_VENDOR_AMD;   /* "AuthenticAMD" */
     if (b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu) return TL_VENDOR_INTEL; /* "GenuineIntel" */
     return TL_VENDOR_OTHER;
+}
+
+/* CPUID leaf 1's family: the base field, plus the extended one when the
+ * base is 15 (AMD Zen 4: 15 + 10 = 19h). */
+static int detect_family(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    unsigned base = (a >> 8) & 0xF;
+    return (int)(base == 0xF ? base + ((a >> 20) & 0xFF) : base);
 }
 
 /* AVX-512 VBMI: CPUID leaf 7, ECX bit 1 (the AVX-512 path's OS checks apply). */
@@ -275,9 +285,10 @@ void tl_machine_derive(tl_machine *m)
     m->stream_bytes = env_size("TL_STREAM_BYTES", m->stream_bytes, true);
     size_t t = env_size("TL_TILE_BYTES", m->tile_bytes, false);
     if (t >= 4096 && t <= TL_TILE_BYTES) m->tile_bytes = pow2_floor(t);
-    m->alias_store_rows = m->vendor == TL_VENDOR_INTEL ? 16 : ways;
+    m->alias_store_rows = ways;
     m->split_stores = m->vendor == TL_VENDOR_AMD;
     m->slow_permute2 = m->vendor == TL_VENDOR_INTEL;
+    m->narrow_512 = m->vendor == TL_VENDOR_AMD && m->family == 0x19;
     t = env_size("TL_STAGE_BYTES", m->stage_bytes, false);
     if (t >= 64 && t <= TL_STAGE_ALIGN) m->stage_bytes = t;
     t = env_size("TL_ROW_STAGE_BYTES", m->row_stage_bytes, false);
@@ -294,6 +305,8 @@ void tl_machine_derive(tl_machine *m)
     if (a <= 1) m->split_stores = a == 1;
     a = env_size("TL_SLOW_PERMUTE2", m->slow_permute2, true);
     if (a <= 1) m->slow_permute2 = a == 1;
+    a = env_size("TL_NARROW_512", m->narrow_512, true);
+    if (a <= 1) m->narrow_512 = a == 1;
 }
 
 bool tl_machine_streams(const tl_machine *m, uint64_t src, uint64_t dst)
@@ -343,6 +356,7 @@ static void build(tl_machine *m)
 #if defined(TL_X86)
     if (detect_vbmi()) m->feat |= TL_FEAT_VBMI;
     m->vendor = detect_vendor();
+    m->family = detect_family();
 #endif
     m->feat |= detect_arm_f16();
     m->feat &= ~env_disabled();

@@ -277,7 +277,7 @@ typedef void (*tl_t2d_fn)(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdi
  * verdict that 16 destination / source rows at their stride put more lines
  * into one L1 set than it allows (tl_machine_rows_alias); the kernel then
  * orders its stores or loads to spread them over sets. */
-enum { TL_T2D_STREAM = 1, TL_T2D_DST_ALIAS = 2, TL_T2D_SRC_ALIAS = 4, TL_T2D_SPLIT = 8 };
+enum { TL_T2D_STREAM = 1, TL_T2D_DST_ALIAS = 2, TL_T2D_SRC_ALIAS = 4, TL_T2D_SPLIT = 8, TL_T2D_NARROW512 = 64 };
 /* Bits TL_T2D_RUN_SHIFT.. (the tiled transposes, with TL_T2D_STREAM): log2
  * of the lines per destination row a streaming transpose writes in a run
  * when its rows are far apart (tl_machine.stream_run_lines); 0: one. */
@@ -286,6 +286,10 @@ enum { TL_T2D_RUN_SHIFT = 4 };
  * passes it): the policy's verdict that plain 64-byte stores crossing a
  * line cost about what aligned ones do (tl_machine.split_stores), so rows
  * off a line are stored as they are instead of realigned in registers. */
+/* TL_T2D_NARROW512 (the AVX-512 byte transposes, with the set flags): the
+ * policy's verdict that 512-bit shuffles run as two 256-bit halves
+ * (tl_machine.narrow_512, Zen 4); in cache, rows that share L1 sets then
+ * take the AVX2 kernel's runs and L1 copy instead of the AVX-512 ones. */
 /* interleave/: C planes (NULL = a lane of zeros) -> n packed pixels of C
  * elements; C and the element size are fixed per kernel. */
 typedef void (*tl_ilv_fn)(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream);

@@ -115,6 +115,7 @@ TL_TEST(derived_thresholds)
     unsetenv("TL_ALIAS_STORE_ROWS");
     unsetenv("TL_SPLIT_STORES");
     unsetenv("TL_SLOW_PERMUTE2");
+    unsetenv("TL_NARROW_512");
     unsetenv("TL_STAGE_BYTES");
     unsetenv("TL_ROW_STAGE_BYTES");
     unsetenv("TL_READ_STREAMS");
@@ -145,16 +146,21 @@ TL_TEST(derived_thresholds)
     /* the costs by the CPU's maker: AMD's stores across lines are cheap,
      * Intel's stores to a block's 16 rows of one set and its two-source
      * byte permutes are not what the ways and VBMI alone suggest */
-    static const struct { int vendor; bool split, slow_permute2; unsigned store_rows; } by_vendor[] = {
-        {TL_VENDOR_OTHER, false, false, 12}, {TL_VENDOR_AMD, true, false, 12}, {TL_VENDOR_INTEL, false, true, 16}};
-    for (int v = 0; v < 3; v++) {
+    static const struct { int vendor, family; bool split, slow_permute2, narrow_512; } by_vendor[] = {
+        {TL_VENDOR_OTHER, 0, false, false, false}, {TL_VENDOR_AMD, 0x19, true, false, true}, /* Zen 3/4 */
+        {TL_VENDOR_AMD, 0x1A, true, false, false},                                           /* Zen 5 */
+        {TL_VENDOR_INTEL, 6, false, true, false}, {TL_VENDOR_INTEL, 0x19, false, true, false}};
+    for (int v = 0; v < 5; v++) {
         m.vendor = by_vendor[v].vendor;
+        m.family = by_vendor[v].family;
         tl_machine_derive(&m);
         CHECK_EQ_I64(m.split_stores, by_vendor[v].split);
         CHECK_EQ_I64(m.slow_permute2, by_vendor[v].slow_permute2);
-        CHECK_EQ_I64(m.alias_store_rows, by_vendor[v].store_rows);
+        CHECK_EQ_I64(m.narrow_512, by_vendor[v].narrow_512);
+        CHECK_EQ_I64(m.alias_store_rows, 12); /* the ways, whoever made it */
     }
     m.vendor = TL_VENDOR_OTHER;
+    m.family = 0;
 
     m.cache = (tl_caches){{16 << 10, 4}, {0, 0}, {0, 0}, "test"}; /* no LLC known: 8 MiB */
     tl_machine_derive(&m);
@@ -204,25 +210,31 @@ TL_TEST(derived_thresholds)
     CHECK_EQ_I64(m.stream_bytes, 12 << 20);
     CHECK_EQ_I64(m.tile_bytes, 8192);
     CHECK_EQ_I64(m.alias_rows, 2);
-    /* the vendor's verdicts stand unless TL_SPLIT_STORES or TL_SLOW_PERMUTE2 is 0 or 1 */
+    /* the maker's verdicts stand unless TL_SPLIT_STORES, TL_SLOW_PERMUTE2 or
+     * TL_NARROW_512 is 0 or 1 */
+    m.family = 0x19;
     for (int vendor = TL_VENDOR_AMD; vendor <= TL_VENDOR_INTEL; vendor++) {
         static const char *const values[] = {"0", "1", "2", "yes", ""};
         m.vendor = vendor;
         for (int v = 0; v < 5; v++) {
             setenv("TL_SPLIT_STORES", values[v], 1);
             setenv("TL_SLOW_PERMUTE2", values[v], 1);
+            setenv("TL_NARROW_512", values[v], 1);
             tl_machine_derive(&m);
             CHECK_EQ_I64(m.split_stores, v < 2 ? v : vendor == TL_VENDOR_AMD);
             CHECK_EQ_I64(m.slow_permute2, v < 2 ? v : vendor == TL_VENDOR_INTEL);
+            CHECK_EQ_I64(m.narrow_512, v < 2 ? v : vendor == TL_VENDOR_AMD);
         }
     }
     m.vendor = TL_VENDOR_OTHER;
+    m.family = 0;
     unsetenv("TL_STREAM_BYTES");
     unsetenv("TL_TILE_BYTES");
     unsetenv("TL_ALIAS_ROWS");
     unsetenv("TL_ALIAS_STORE_ROWS");
     unsetenv("TL_SPLIT_STORES");
     unsetenv("TL_SLOW_PERMUTE2");
+    unsetenv("TL_NARROW_512");
     unsetenv("TL_STAGE_BYTES");
     unsetenv("TL_ROW_STAGE_BYTES");
     unsetenv("TL_READ_STREAMS");
@@ -285,13 +297,20 @@ TL_TEST(describe_prints_policy)
     CHECK_STR_CONTAINS(text, runs);
     CHECK_STR_CONTAINS(text, "L1 tiles of 16384 bytes, at most 6 rows per L1 set (rows 4096 bytes apart share one), 12 stored");
     CHECK_STR_CONTAINS(text, "caches (test): L1d 49152 bytes 12-way, L2 2097152 bytes 16-way, LLC 100663296 bytes 16-way");
-    CHECK(!strstr(text, "permutes"));
+    CHECK(!strstr(text, "permutes") && !strstr(text, "halves"));
     tl_plan_destroy(p);
     f.vendor = TL_VENDOR_INTEL; /* the maker's costs are printed too */
     tl_machine_derive(&f);
     tl_machine_set(&f);
     REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
-    CHECK_STR_CONTAINS(tl_plan_describe(p), "(rows 4096 bytes apart share one), 16 stored, two-source byte permutes slow\n");
+    CHECK_STR_CONTAINS(tl_plan_describe(p), "(rows 4096 bytes apart share one), 12 stored, two-source byte permutes slow\n");
+    tl_plan_destroy(p);
+    f.vendor = TL_VENDOR_AMD;
+    f.family = 0x19;
+    tl_machine_derive(&f);
+    tl_machine_set(&f);
+    REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
+    CHECK_STR_CONTAINS(tl_plan_describe(p), "12 stored, stores across lines, 512-bit shuffles in halves\n");
     tl_plan_destroy(p);
     tl_machine_set(NULL);
 }

@@ -783,10 +783,13 @@ TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptr
      * share no set beats A's chunks of blocks, which stay for 16 rows
      * (C = 16: 0.76 against 0.58). tl_bench 256 KiB, Zen 4, median of 6:
      * NHWC -> NCHW u8 C = 64 0.41 -> 0.46x memcpy, C = 16 0.57 -> 0.61;
-     * NCHW -> NHWC u8 C = 64 0.45 -> 0.50. */
-    int in_cache = !(stream & TL_T2D_STREAM);
+     * NCHW -> NHWC u8 C = 64 0.45 -> 0.50. That is the Zen 4's 512-bit
+     * shuffles at half rate (TL_T2D_NARROW512); on the Xeon of session 31
+     * the AVX-512 runs win (NHWC -> NCHW u8 C = 64 0.43 -> 0.51x, NCHW ->
+     * NHWC 0.44 -> 0.51). */
+    int narrow_in_cache = !(stream & TL_T2D_STREAM) && (stream & TL_T2D_NARROW512);
     int alias_rows = by_a ? n0 > 16 && (stream & TL_T2D_SRC_ALIAS) : (stream & TL_T2D_DST_ALIAS);
-    if ((n0 < 16 && n1 < 16) || (by_a && n0 <= 8) || (in_cache && alias_rows)) {
+    if ((n0 < 16 && n1 < 16) || (by_a && n0 <= 8) || (narrow_in_cache && alias_rows)) {
         tl_x8_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1, stream);
         return;
     }
