@@ -78,10 +78,10 @@ typedef struct tl_machine {
                                 of independent ones: 0.71 against 0.35 ns), so in cache some
                                 AVX2 kernels beat the VBMI ones built on them;
                                 TL_SLOW_PERMUTE2=0|1 */
-    bool narrow_512;         /* 512-bit shuffles run as two 256-bit halves: AMD family 19h
+    bool narrow_512;         /* 512-bit operations run as two 256-bit halves: AMD family 19h
                                 (Zen 4), where in cache the byte transposes between rows that
-                                share L1 sets run faster as AVX2 (TL_T2D_NARROW512);
-                                TL_NARROW_512=0|1 */
+                                share L1 sets and the 32-bit ones off line boundaries run
+                                faster as AVX2 (TL_T2D_NARROW512); TL_NARROW_512=0|1 */
 } tl_machine;
 
 /* The cache model of a sysfs cache directory (/sys/devices/system/cpu/cpu0/cache:

@@ -286,10 +286,11 @@ enum { TL_T2D_RUN_SHIFT = 4 };
  * passes it): the policy's verdict that plain 64-byte stores crossing a
  * line cost about what aligned ones do (tl_machine.split_stores), so rows
  * off a line are stored as they are instead of realigned in registers. */
-/* TL_T2D_NARROW512 (the AVX-512 byte transposes, with the set flags): the
- * policy's verdict that 512-bit shuffles run as two 256-bit halves
- * (tl_machine.narrow_512, Zen 4); in cache, rows that share L1 sets then
- * take the AVX2 kernel's runs and L1 copy instead of the AVX-512 ones. */
+/* TL_T2D_NARROW512 (the AVX-512 tiled transposes): the policy's verdict
+ * that 512-bit operations run as two 256-bit halves (tl_machine.narrow_512,
+ * Zen 4); in cache, byte rows that share L1 sets then take the AVX2
+ * kernel's runs and L1 copy, and 32-bit rows off line boundaries its 8x8
+ * blocks, instead of the AVX-512 ones. */
 /* interleave/: C planes (NULL = a lane of zeros) -> n packed pixels of C
  * elements; C and the element size are fixed per kernel. */
 typedef void (*tl_ilv_fn)(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream);

@@ -960,11 +960,14 @@ TL_TEST(machine_policy)
     };
     /* variants: plain / streamed stores, times the L1 set limits at their
      * extremes (no rows alias; every 2 rows in one set do), so both sides
-     * of the transposes' TL_T2D_*_ALIAS choices run against the reference */
+     * of the transposes' TL_T2D_*_ALIAS choices run against the reference;
+     * in cache with aliasing rows, as on a Zen 4 (narrow_512: the AVX2
+     * kernels), else not */
     for (int v = 0; v < 4; v++) {
         int streamed = v & 1, aliased = v >> 1;
         tl_machine f = m;
         f.alias_rows = f.alias_store_rows = aliased ? 1 : 1024;
+        f.narrow_512 = v == 2;
         f.stream_bytes = streamed ? 1 : SIZE_MAX;
         f.stream_row_bytes = streamed ? 64 : m.stream_row_bytes;
         f.tile_bytes = streamed ? 4096 : m.tile_bytes; /* the smallest L1 tiles the policy makes */

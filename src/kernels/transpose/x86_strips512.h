@@ -138,10 +138,12 @@ TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss
      * GB/s, NCHW -> NCHW16c C = 64 32 x 32: 101 -> 135-146, Zen 5; streamed,
      * the 16x16 blocks stay faster: 48 against 20-31). In cache with rows
      * off line boundaries (a stride or a start not a multiple of 64 bytes:
-     * planes of 28 x 29), the AVX2 blocks too: their 32-byte loads and
-     * stores split a line half as often as 64-byte ones (NCHW -> NCHW16c
-     * f32 C = 80, 256 KiB, Zen 4, median of 4: 0.84 -> 0.92x memcpy, the
-     * reverse 0.72 -> 0.91; oneDNN's reorder had been 8-17 % faster). */
+     * planes of 28 x 29), the AVX2 blocks too where 512-bit operations
+     * run in halves (TL_T2D_NARROW512): their 32-byte loads and stores
+     * split a line half as often as 64-byte ones (NCHW -> NCHW16c f32 C =
+     * 80, 256 KiB, Zen 4, median of 4: 0.84 -> 0.92x memcpy, the reverse
+     * 0.72 -> 0.91; oneDNN's reorder had been 8-17 % faster). On the Xeon
+     * of session 31 the AVX-512 tiles are the faster (into 0.69 -> 0.85). */
     int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;
     int off_lines = ((uintptr_t)src | (uintptr_t)ss0 | (uintptr_t)dst | (uintptr_t)ds1) % 64 != 0;
     if (!(stream & (TL_T2D_STREAM | TL_T2D_DST_ALIAS)) && ds1 % 2048 == 0 && n1 >= 8 && n0 >= 16 && n1 * 4 <= 256) s512_dst_strips(src, ss0, dst, ds1, n0, n1);
@@ -149,7 +151,7 @@ TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss
     else if ((stream & TL_T2D_STREAM) && !nt && ((uintptr_t)dst | (uintptr_t)ds1) % 4 == 0 && ds1 >= 4096 &&
              n0 >= 64 && n1 >= 16)
         s512_stream_shifted(src, ss0, dst, ds1, n0, n1);
-    else if (!(stream & TL_T2D_STREAM) && ((stream & TL_T2D_SRC_ALIAS) || off_lines))
+    else if (!(stream & TL_T2D_STREAM) && ((stream & TL_T2D_SRC_ALIAS) || (off_lines && (stream & TL_T2D_NARROW512))))
         tl_x32_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1, stream);
     else tl_x32_transpose_ukernel__avx512_tiles(src, ss0, dst, ds1, n0, n1, stream);
 }
