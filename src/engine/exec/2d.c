@@ -103,7 +103,7 @@ static void t2d_lut(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8
         const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
         tl_f32_x8_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, &p->cv);
     } else if (ps->x.t2d.k->shape == TL_T2D_DILV) {
-        stream = tl_exec_dilv_flags(p, stream);
+        stream = tl_exec_dilv_flags(p, stream, true);
         tl_x8_lut_deinterleave3_ukernel__avx512vbmi(s, d, out->ds, (size_t)in->count, stream, p->cv.lut);
     } else {
         const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
@@ -334,7 +334,7 @@ static void run_t2d_lanes(const tl_plan *p, const tl_pass *ps, const uint8_t *s,
 static int copy_flags(const tl_plan *p, const tl_pass *ps, int stream)
 {
     const tl_t2d_kernel *k = ps->x.t2d.k;
-    if (k->isa == TL_ISA_AVX512 && k->esize == 1 && k->shape == TL_T2D_DILV) return tl_exec_dilv_flags(p, stream);
+    if (k->isa == TL_ISA_AVX512 && k->esize == 1 && k->shape == TL_T2D_DILV) return tl_exec_dilv_flags(p, stream, false);
     unsigned run = p->machine.stream_run_lines, log2_run = run >= 8 ? 3 : run >= 4 ? 2 : run >= 2 ? 1 : 0;
     return stream | ps->x.t2d.alias | (stream ? (int)log2_run << TL_T2D_RUN_SHIFT : 0);
 }
@@ -452,7 +452,7 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
     if (ps->x.t2d.k->isa == TL_ISA_AVX2 && dilv)
         tl_x8_deinterleave3_rows_ukernel__avx2(s, d + ps->head, &g, tl_exec_streams(p), map);
     else if (ps->x.t2d.k->isa == TL_ISA_AVX2) tl_x8_interleave3_rows_ukernel__avx2(s, d, &g, tl_exec_streams(p), map);
-    else if (dilv) tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(s, d + ps->head, &g, tl_exec_dilv_flags(p, tl_exec_streams(p)), lut);
+    else if (dilv) tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(s, d + ps->head, &g, tl_exec_dilv_flags(p, tl_exec_streams(p), lut != NULL), lut);
     else tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(s, d, &g, tl_exec_streams(p), lut);
 #elif defined(__ARM_NEON)
     const tl_node *rows = out - 1;

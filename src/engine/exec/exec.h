@@ -200,10 +200,16 @@ static inline int tl_exec_streams(const tl_plan *p)
 }
 
 /* The AVX-512 byte de-interleaves' flags: stream (0 or TL_T2D_STREAM) with
- * the policy's TL_T2D_SPLIT (rows off a line stored as they are). */
-static inline int tl_exec_dilv_flags(const tl_plan *p, int stream)
+ * TL_T2D_SPLIT (rows off a line stored as they are) where the policy finds
+ * stores across lines cheap, or where the kernel runs a byte table (`table`)
+ * and two-source permutes are slow: the table's permutes then hold the
+ * shuffle port that realigning needs too (NHWC u8 -> TIDL padded i8, 256
+ * KiB, Xeon: 33 -> 42 GB/s stored as they are; without the table realigning
+ * stays ahead, 71 against 41). */
+static inline int tl_exec_dilv_flags(const tl_plan *p, int stream, bool table)
 {
-    return stream | (p->machine.split_stores ? TL_T2D_SPLIT : 0);
+    const tl_machine *m = &p->machine;
+    return stream | (m->split_stores || (table && m->slow_permute2) ? TL_T2D_SPLIT : 0);
 }
 /* n fused zero elements of the destination type. */
 static inline void tl_zero_elems(const tl_cvt *cv, uint8_t *d, int64_t n)
