@@ -105,6 +105,10 @@ bool tl_machine_rows_alias(const tl_machine *m, int64_t stride, size_t rows);
  * f32 -> NHWC i8, 256 MiB of floats into 64 MiB under a 65 MiB threshold,
  * Xeon: 9.4 -> 13.6 GB/s with C = 64, 13.4 -> 15.5 with C = 3). */
 bool tl_machine_streams(const tl_machine *m, uint64_t src, uint64_t dst);
+/* Whether src and dst bytes fit the L2 together (false when its size is
+ * unknown): there a kernel's instructions bound it rather than the
+ * memory's lines. */
+bool tl_machine_in_l2(const tl_machine *m, uint64_t src, uint64_t dst);
 /* How many of `rows` rows `stride` bytes apart fall into one L1 set (the
  * largest count over the sets; 1 when the L1 geometry is unknown). */
 size_t tl_machine_rows_per_set(const tl_machine *m, int64_t stride, size_t rows);

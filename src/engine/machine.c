@@ -315,6 +315,12 @@ bool tl_machine_streams(const tl_machine *m, uint64_t src, uint64_t dst)
     return dst > t || src / 2 + dst / 2 > t; /* (halves: no overflow) */
 }
 
+bool tl_machine_in_l2(const tl_machine *m, uint64_t src, uint64_t dst)
+{
+    uint64_t l2 = m->cache.l2.bytes;
+    return l2 && src <= l2 && dst <= l2 - src;
+}
+
 /* The most rows whose first lines fall in one L1 set, counted row by row:
  * rows a few bytes short of (or past) a multiple of the way share a set
  * too, which a period by the stride's common divisor with the way misses

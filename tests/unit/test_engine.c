@@ -138,7 +138,8 @@ TL_TEST(row_gaps)
     static const struct {
         const char *from, *to;
         const char *kernel;  /* the AVX-512 (VBMI) rows kernel */
-        const char *slow;    /* ... where two-source byte permutes are slow (NULL: the same) */
+        const char *slow;    /* ... where two-source byte permutes are slow and the image fits
+                                the L2 (NULL: the same) */
         int npasses;
         int64_t gap;
     } cases[] = {
@@ -148,10 +149,14 @@ TL_TEST(row_gaps)
          "tl_u8_f16_spread4_rows_ukernel__avx2", 1, 56},
     };
     const tl_machine m = *tl_machine_get();
-    for (int slow = 0; slow < 2; slow++) {
+    /* permutes fast; slow, the images in the L2 (under 512 KiB); slow, an L2
+     * they do not fit */
+    for (int v = 0; v < 3; v++) {
+        int slow = v == 1;
         tl_machine f = m;
-        f.slow_permute2 = slow != 0;
-        f.stream_bytes = SIZE_MAX; /* in cache, whatever TL_STREAM_BYTES says */
+        f.slow_permute2 = v > 0;
+        f.stream_bytes = SIZE_MAX; /* not streamed, whatever TL_STREAM_BYTES says */
+        f.cache.l2.bytes = v == 2 ? (size_t)64 << 10 : (size_t)2 << 20;
         tl_machine_set(&f);
         for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
             if (!tl_cpu_has(isa)) continue;

@@ -315,6 +315,22 @@ TL_TEST(describe_prints_policy)
     tl_machine_set(NULL);
 }
 
+/* Source and destination fit the L2 together, or not; never when its size
+ * is unknown, and no sum wraps. */
+TL_TEST(fits_in_l2)
+{
+    tl_machine f;
+    memset(&f, 0, sizeof f);
+    CHECK(!tl_machine_in_l2(&f, 0, 0)); /* unknown */
+    f.cache.l2.bytes = 2 << 20;
+    CHECK(tl_machine_in_l2(&f, 0, 0));
+    CHECK(tl_machine_in_l2(&f, 1 << 20, 1 << 20));
+    CHECK(!tl_machine_in_l2(&f, 1 << 20, (1 << 20) + 1));
+    CHECK(!tl_machine_in_l2(&f, (2 << 20) + 1, 0));
+    CHECK(!tl_machine_in_l2(&f, 1 << 20, UINT64_MAX)); /* the sum would wrap */
+    CHECK(!tl_machine_in_l2(&f, UINT64_MAX, 1 << 20));
+}
+
 /* A plan streams when its destination, or its source and destination on
  * average, pass the threshold: a narrowing plan's large source evicts the
  * destination it writes before anyone reads it. */
@@ -361,5 +377,6 @@ int main(int argc, char **argv)
     TL_RUN(rows_alias);
     TL_RUN(describe_prints_policy);
     TL_RUN(streaming_choice);
+    TL_RUN(fits_in_l2);
     return tl_test_finish();
 }

@@ -128,10 +128,14 @@ static void choose_vbmi(const tl_plan *p, tl_pass *ps, int64_t w, size_t rd, siz
      * form (twice its in-cache rate) ran at the same 28-30 GB/s */
     if (f16_rgb_gather(&p->cv, ps, (size_t)w, rd) && !p->cv.stream) return;
     /* where two-source byte permutes take two cycles, the AVX2 kernel's F16C
-     * conversion beats the VBMI one's table lookups in cache (RGB u8 ->
-     * kDLA_HWC4 f16, 256 KiB, Xeon: 42-44 against 39-41 GB/s); streamed,
-     * the VBMI kernel's whole-line stores win (23.4 against 19.6) */
-    if (p->machine.slow_permute2 && !p->cv.stream && u8_f16_spread4(&p->cv, ps, rd)) return;
+     * conversion beats the VBMI one's table lookups in the L2 (RGB u8 ->
+     * kDLA_HWC4 f16, 256 KiB, Xeon: 42-44 against 39-41 GB/s); beyond it
+     * the VBMI kernel's whole-line stores win (the demo's 640 x 480, 3.3
+     * MB: 17.9-18.9 against 16.5-17.5; 256 MiB streamed: 23.4 against 19.6) */
+    const tl_machine *m = &p->machine;
+    if (m->slow_permute2 && !p->cv.stream && tl_machine_in_l2(m, (uint64_t)p->src.size_bytes, (uint64_t)p->dst.size_bytes) &&
+        u8_f16_spread4(&p->cv, ps, rd))
+        return;
     if (ps->x.px.gather) choose_lines(p, ps, w, rd);
     /* a gather of 2 pixels a step stores 64 bytes to advance 2 runs: the
      * scalar word moves are faster there (kCHW32: 0.64 against 0.82x memcpy) */
