@@ -75,9 +75,10 @@ typedef struct tl_machine {
                                 in registers, which an Intel Xeon needed); TL_SPLIT_STORES=0|1 */
     bool slow_permute2;      /* two-source byte permutes (vpermi2b, vpermt2b) take two cycles
                                 where vpermb takes one: Intel (Xeon family 6 model 207, a loop
-                                of independent ones: 0.71 against 0.35 ns), so in cache some
-                                AVX2 kernels beat the VBMI ones built on them;
-                                TL_SLOW_PERMUTE2=0|1 */
+                                of independent ones: 0.71 against 0.35 ns): in the L2 the AVX2
+                                RGB -> kDLA_HWC4 f16 spread beats the VBMI one built on them,
+                                and the byte de-interleaves with a table store rows off a line
+                                as they are (tl_exec_dilv_flags); TL_SLOW_PERMUTE2=0|1 */
     bool narrow_512;         /* 512-bit operations run as two 256-bit halves: AMD family 19h
                                 (Zen 4), where in cache the byte transposes between rows that
                                 share L1 sets and the 32-bit ones off line boundaries run

@@ -60,7 +60,7 @@ static void describe_policy(const tl_plan *p, tl_strbuf *sb)
                  (unsigned long long)m->stage_bytes, (unsigned long long)m->row_stage_bytes, m->read_streams, m->stream_run_lines,
                  (unsigned long long)m->tile_bytes, m->alias_rows, (unsigned long long)m->way_bytes,
                  m->alias_store_rows, m->split_stores ? ", stores across lines" : "",
-                 m->slow_permute2 ? ", two-source byte permutes slow" : "", m->narrow_512 ? ", 512-bit shuffles in halves" : "");
+                 m->slow_permute2 ? ", two-source byte permutes slow" : "", m->narrow_512 ? ", 512-bit operations in halves" : "");
     tl_sb_printf(sb, "caches (%s): L1d %llu bytes %u-way, L2 %llu bytes %u-way, LLC %llu bytes %u-way\n", c->source,
                  (unsigned long long)c->l1d.bytes, c->l1d.ways, (unsigned long long)c->l2.bytes, c->l2.ways,
                  (unsigned long long)c->llc.bytes, c->llc.ways);

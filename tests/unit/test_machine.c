@@ -310,7 +310,7 @@ TL_TEST(describe_prints_policy)
     tl_machine_derive(&f);
     tl_machine_set(&f);
     REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
-    CHECK_STR_CONTAINS(tl_plan_describe(p), "12 stored, stores across lines, 512-bit shuffles in halves\n");
+    CHECK_STR_CONTAINS(tl_plan_describe(p), "12 stored, stores across lines, 512-bit operations in halves\n");
     tl_plan_destroy(p);
     tl_machine_set(NULL);
 }
