@@ -865,6 +865,39 @@ TL_TEST(differential_kernel_sizes)
     }
 }
 
+/* The maker's verdicts reach the kernels: narrow_512 as TL_T2D_NARROW512 in
+ * a transpose pass's flags, and the de-interleaves' TL_T2D_SPLIT where
+ * stores across lines are cheap, or where a byte table runs and two-source
+ * permutes are slow. Both kernels' outputs are checked elsewhere; this is
+ * the choice, which only speed would show. */
+TL_TEST(maker_flags)
+{
+    const tl_machine m = *tl_machine_get();
+    tl_desc s, d;
+    REQUIRE_STATUS(tl_desc_parse(&s, "NCHW:u8:1x64x64x64"), TL_OK);
+    REQUIRE_STATUS(tl_desc_parse(&d, "NHWC:u8:1x64x64x64"), TL_OK);
+    for (int narrow = 0; narrow < 2; narrow++) {
+        tl_machine f = m;
+        f.narrow_512 = narrow != 0;
+        tl_machine_set(&f);
+        tl_plan *p = NULL;
+        REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
+        CHECK(p->npasses == 1 && p->passes[0].ex == &tl_exec_2d);
+        if (p->npasses == 1 && p->passes[0].ex == &tl_exec_2d)
+            CHECK_EQ_I64((p->passes[0].x.t2d.alias & TL_T2D_NARROW512) != 0, narrow);
+        for (int split = 0; split < 2; split++)
+            for (int slow = 0; slow < 2; slow++)
+                for (int table = 0; table < 2; table++) {
+                    p->machine.split_stores = split != 0;
+                    p->machine.slow_permute2 = slow != 0;
+                    int want = split || (table && slow) ? TL_T2D_SPLIT : 0;
+                    CHECK_EQ_I64(tl_exec_dilv_flags(p, TL_T2D_STREAM, table != 0), TL_T2D_STREAM | want);
+                }
+        tl_plan_destroy(p);
+    }
+    tl_machine_set(NULL);
+}
+
 /* The test hook keeps a copy: the machine handed to it may go out of scope or
  * change afterwards (under ASan, a kept pointer is a stack-use-after-scope). */
 TL_TEST(machine_set_copies)
@@ -1366,6 +1399,7 @@ int main(int argc, char **argv)
     TL_RUN(machine_set_copies);
     TL_RUN(stage_steps);
     TL_RUN(machine_policy);
+    TL_RUN(maker_flags);
     TL_RUN(describe_conversion);
     return tl_test_finish();
 }
