@@ -64,8 +64,8 @@ typedef struct tl_machine {
                                 GB/s, 3 slices 29-34; TL_READ_STREAMS, 1 .. 16) */
     size_t way_bytes;        /* L1 bytes / ways: rows this far apart share an L1 set */
     unsigned alias_rows;     /* rows in one L1 set a kernel may load from at once: half
-                                the ways, the rest for the other side and the stack
-                                (TL_ALIAS_ROWS) */
+                                the ways, the rest for the other side and the stack; on
+                                Intel 16, all of a block's (TL_ALIAS_ROWS) */
     unsigned alias_store_rows; /* ... and store to: the ways; past that the transposes
                                   write runs of lines per row through L1
                                   (TL_ALIAS_STORE_ROWS) */

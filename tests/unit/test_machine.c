@@ -146,10 +146,10 @@ TL_TEST(derived_thresholds)
     /* the costs by the CPU's maker: AMD's stores across lines are cheap,
      * Intel's stores to a block's 16 rows of one set and its two-source
      * byte permutes are not what the ways and VBMI alone suggest */
-    static const struct { int vendor, family; bool split, slow_permute2, narrow_512; } by_vendor[] = {
-        {TL_VENDOR_OTHER, 0, false, false, false}, {TL_VENDOR_AMD, 0x19, true, false, true}, /* Zen 3/4 */
-        {TL_VENDOR_AMD, 0x1A, true, false, false},                                           /* Zen 5 */
-        {TL_VENDOR_INTEL, 6, false, true, false}, {TL_VENDOR_INTEL, 0x19, false, true, false}};
+    static const struct { int vendor, family; bool split, slow_permute2, narrow_512; unsigned load_rows; } by_vendor[] = {
+        {TL_VENDOR_OTHER, 0, false, false, false, 6}, {TL_VENDOR_AMD, 0x19, true, false, true, 6}, /* Zen 3/4 */
+        {TL_VENDOR_AMD, 0x1A, true, false, false, 6},                                           /* Zen 5 */
+        {TL_VENDOR_INTEL, 6, false, true, false, 16}, {TL_VENDOR_INTEL, 0x19, false, true, false, 16}};
     for (int v = 0; v < 5; v++) {
         m.vendor = by_vendor[v].vendor;
         m.family = by_vendor[v].family;
@@ -158,6 +158,7 @@ TL_TEST(derived_thresholds)
         CHECK_EQ_I64(m.slow_permute2, by_vendor[v].slow_permute2);
         CHECK_EQ_I64(m.narrow_512, by_vendor[v].narrow_512);
         CHECK_EQ_I64(m.alias_store_rows, 12); /* the ways, whoever made it */
+        CHECK_EQ_I64(m.alias_rows, by_vendor[v].load_rows);
     }
     m.vendor = TL_VENDOR_OTHER;
     m.family = 0;
