@@ -143,9 +143,10 @@ TL_TEST(derived_thresholds)
     CHECK_EQ_I64(m.way_bytes, 4096);
     CHECK_EQ_I64(m.alias_rows, 6);
     CHECK_EQ_I64(m.alias_store_rows, 12);
-    /* the costs by the CPU's maker: AMD's stores across lines are cheap,
-     * Intel's stores to a block's 16 rows of one set and its two-source
-     * byte permutes are not what the ways and VBMI alone suggest */
+    /* the costs by the CPU's maker: AMD's stores across lines are cheap, the
+     * Zen 4's 512-bit operations run in halves, and Intel's loads from a
+     * block's 16 rows of one set and its two-source byte permutes are not
+     * what the ways and VBMI alone suggest */
     static const struct { int vendor, family; bool split, slow_permute2, narrow_512; unsigned load_rows; } by_vendor[] = {
         {TL_VENDOR_OTHER, 0, false, false, false, 6}, {TL_VENDOR_AMD, 0x19, true, false, true, 6}, /* Zen 3/4 */
         {TL_VENDOR_AMD, 0x1A, true, false, false, 6},                                           /* Zen 5 */
