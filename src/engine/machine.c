@@ -260,6 +260,13 @@ static size_t env_size(const char *name, size_t fallback, bool zero_ok)
     return *end == 0 && (n > 0 || (zero && zero_ok)) ? (zero ? 0 : n) : fallback;
 }
 
+/* NAME=0|1 sets a verdict; anything else leaves it. */
+static void env_flag(const char *name, bool *flag)
+{
+    size_t a = env_size(name, *flag, true);
+    if (a <= 1) *flag = a == 1;
+}
+
 static size_t pow2_floor(size_t n)
 {
     size_t p = 1;
@@ -305,12 +312,9 @@ void tl_machine_derive(tl_machine *m)
     if (a <= 8 && (a & (a - 1)) == 0) m->stream_run_lines = (unsigned)a;
     a = env_size("TL_READ_STREAMS", m->read_streams, false);
     if (a <= 16) m->read_streams = (unsigned)a;
-    a = env_size("TL_SPLIT_STORES", m->split_stores, true);
-    if (a <= 1) m->split_stores = a == 1;
-    a = env_size("TL_SLOW_PERMUTE2", m->slow_permute2, true);
-    if (a <= 1) m->slow_permute2 = a == 1;
-    a = env_size("TL_NARROW_512", m->narrow_512, true);
-    if (a <= 1) m->narrow_512 = a == 1;
+    env_flag("TL_SPLIT_STORES", &m->split_stores);
+    env_flag("TL_SLOW_PERMUTE2", &m->slow_permute2);
+    env_flag("TL_NARROW_512", &m->narrow_512);
 }
 
 bool tl_machine_streams(const tl_machine *m, uint64_t src, uint64_t dst)
