@@ -54,10 +54,10 @@ typedef struct tl_machine {
                                 copy with 512, 0.86-0.98 with 2048, less again with 4096;
                                 TL_ROW_STAGE_BYTES, 64 .. 4096) */
     unsigned stream_run_lines; /* a streaming transpose into rows far apart (planes) writes
-                                  this many consecutive lines per row in turn: 8, 2 where
-                                  the AVX-512 path runs (runs of 2 measured best on a Zen 5,
-                                  of 8 on a Zen 3: docs/performance-history.md; the
-                                  AVX-512 byte transpose into exactly 16 rows too);
+                                  this many consecutive lines per row in turn: 8, where
+                                  the AVX-512 path runs 2, and 4 on Intel (measured best on
+                                  a Zen 5, a Xeon and a Zen 3: docs/engine.md; the AVX-512
+                                  transposes into exactly 16 rows too);
                                   TL_STREAM_RUN, 1, 2, 4 or 8 */
     unsigned read_streams;   /* a streamed gather that mostly reads (kCHW32, NC1HWC2, DLA f16 into RGB)
                                 reads this many slices in turn (Zen 5, 256 MiB: 1 slice 20-28

@@ -147,10 +147,14 @@ TL_TEST(derived_thresholds)
      * Zen 4's 512-bit operations run in halves, and Intel's loads from a
      * block's 16 rows of one set and its two-source byte permutes are not
      * what the ways and VBMI alone suggest */
-    static const struct { int vendor, family; bool split, slow_permute2, narrow_512; unsigned load_rows; } by_vendor[] = {
-        {TL_VENDOR_OTHER, 0, false, false, false, 6}, {TL_VENDOR_AMD, 0x19, true, false, true, 6}, /* Zen 3/4 */
-        {TL_VENDOR_AMD, 0x1A, true, false, false, 6},                                           /* Zen 5 */
-        {TL_VENDOR_INTEL, 6, false, true, false, 16}, {TL_VENDOR_INTEL, 0x19, false, true, false, 16}};
+    static const struct {
+        int vendor, family;
+        bool split, slow_permute2, narrow_512;
+        unsigned load_rows, run512; /* run512: stream_run_lines where the AVX-512 path runs */
+    } by_vendor[] = {
+        {TL_VENDOR_OTHER, 0, false, false, false, 6, 2}, {TL_VENDOR_AMD, 0x19, true, false, true, 6, 2}, /* Zen 3/4 */
+        {TL_VENDOR_AMD, 0x1A, true, false, false, 6, 2},                                              /* Zen 5 */
+        {TL_VENDOR_INTEL, 6, false, true, false, 16, 4}, {TL_VENDOR_INTEL, 0x19, false, true, false, 16, 4}};
     for (int v = 0; v < 5; v++) {
         m.vendor = by_vendor[v].vendor;
         m.family = by_vendor[v].family;
@@ -160,6 +164,11 @@ TL_TEST(derived_thresholds)
         CHECK_EQ_I64(m.narrow_512, by_vendor[v].narrow_512);
         CHECK_EQ_I64(m.alias_store_rows, 12); /* the ways, whoever made it */
         CHECK_EQ_I64(m.alias_rows, by_vendor[v].load_rows);
+        CHECK_EQ_I64(m.stream_run_lines, 8); /* without AVX-512, 8 whoever made it */
+        m.best_isa = TL_ISA_AVX512;
+        tl_machine_derive(&m);
+        CHECK_EQ_I64(m.stream_run_lines, by_vendor[v].run512);
+        m.best_isa = 0;
     }
     m.vendor = TL_VENDOR_OTHER;
     m.family = 0;
