@@ -226,8 +226,9 @@ typedef struct tl_pass {
             uint8_t convert_first;      /* with a conversion: narrow first, then move */
             uint8_t group4;             /* narrowing through the 4-row form (row is its kernel):
                                            4-byte groups of 4 source rows, moved as words */
-            uint8_t alias;              /* TL_T2D_DST_ALIAS / TL_T2D_SRC_ALIAS for a tiled
-                                           transpose whose rows share L1 sets (the policy) */
+            uint8_t alias;              /* a tiled transpose's flags from the policy:
+                                           TL_T2D_DST_ALIAS / TL_T2D_SRC_ALIAS for rows that
+                                           share L1 sets, TL_T2D_NARROW512, TL_T2D_SPLIT */
             uint8_t lut;                /* the conversion in the (de)interleave's register (AVX-512
                                            VBMI): one kernel, no tile; 1 the 8-bit table (3
                                            channels), 2 3 f32 planes quantized to 8-bit

@@ -282,10 +282,10 @@ enum { TL_T2D_STREAM = 1, TL_T2D_DST_ALIAS = 2, TL_T2D_SRC_ALIAS = 4, TL_T2D_SPL
  * of the lines per destination row a streaming transpose writes in a run
  * when its rows are far apart (tl_machine.stream_run_lines); 0: one. */
 enum { TL_T2D_RUN_SHIFT = 4 };
-/* TL_T2D_SPLIT (the AVX-512 byte de-interleaves only, where the executor
- * passes it): the policy's verdict that plain 64-byte stores crossing a
- * line cost about what aligned ones do (tl_machine.split_stores), so rows
- * off a line are stored as they are instead of realigned in registers. */
+/* TL_T2D_SPLIT (the AVX-512 byte de-interleaves and tiled transposes): the
+ * policy's verdict that plain 64-byte stores crossing a line cost about
+ * what aligned ones do (tl_machine.split_stores), so rows off a line are
+ * stored as they are instead of realigned in registers. */
 /* TL_T2D_NARROW512 (the AVX-512 tiled transposes): the policy's verdict
  * that 512-bit operations run as two 256-bit halves (tl_machine.narrow_512,
  * Zen 4); in cache, byte rows that share L1 sets then take the AVX2

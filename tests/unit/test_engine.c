@@ -876,15 +876,19 @@ TL_TEST(maker_flags)
     tl_desc s, d;
     REQUIRE_STATUS(tl_desc_parse(&s, "NCHW:u8:1x64x64x64"), TL_OK);
     REQUIRE_STATUS(tl_desc_parse(&d, "NHWC:u8:1x64x64x64"), TL_OK);
-    for (int narrow = 0; narrow < 2; narrow++) {
+    for (int v = 0; v < 4; v++) {
+        int narrow = v & 1, splits = v >> 1;
         tl_machine f = m;
         f.narrow_512 = narrow != 0;
+        f.split_stores = splits != 0;
         tl_machine_set(&f);
         tl_plan *p = NULL;
         REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
         CHECK(p->npasses == 1 && p->passes[0].ex == &tl_exec_2d);
-        if (p->npasses == 1 && p->passes[0].ex == &tl_exec_2d)
+        if (p->npasses == 1 && p->passes[0].ex == &tl_exec_2d) {
             CHECK_EQ_I64((p->passes[0].x.t2d.alias & TL_T2D_NARROW512) != 0, narrow);
+            CHECK_EQ_I64((p->passes[0].x.t2d.alias & TL_T2D_SPLIT) != 0, splits);
+        }
         for (int split = 0; split < 2; split++)
             for (int slow = 0; slow < 2; slow++)
                 for (int table = 0; table < 2; table++) {

@@ -414,16 +414,19 @@ static void check_t2d_once(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t 
 }
 
 /* Plain and streamed; a tiled transpose also with every combination of the
- * policy's L1 set flags (TL_T2D_DST_ALIAS, TL_T2D_SRC_ALIAS, and
- * TL_T2D_NARROW512 that sends the AVX-512 bytes to AVX2), whatever the
- * strides, and streamed with runs of 1 and 8 lines per far row (2 and 4 too
- * without set flags): each flag only reorders the kernel's loads and stores. */
+ * policy's flags (TL_T2D_DST_ALIAS, TL_T2D_SRC_ALIAS, TL_T2D_NARROW512
+ * that sends the AVX-512 bytes to AVX2, and in cache TL_T2D_SPLIT that
+ * stores rows off lines as they fall), whatever the strides, and streamed with runs of
+ * 1 and 8 lines per far row (2 and 4 too without other flags): each flag
+ * only reorders the kernel's loads and stores. */
 static void check_t2d_at(const tl_t2d_kernel *k, tl_rng *r, size_t n0, size_t n1, ptrdiff_t ss0, ptrdiff_t ds1)
 {
     bool tiled = k->shape == TL_T2D_ANY;
-    int flags = tiled ? TL_T2D_STREAM | TL_T2D_DST_ALIAS | TL_T2D_SRC_ALIAS | TL_T2D_NARROW512 : TL_T2D_STREAM;
+    int flags = tiled ? TL_T2D_STREAM | TL_T2D_DST_ALIAS | TL_T2D_SRC_ALIAS | TL_T2D_SPLIT | TL_T2D_NARROW512
+                      : TL_T2D_STREAM;
     for (int stream = 0; stream <= flags; stream++) {
         if ((stream & ~flags) != 0) continue;
+        if ((stream & TL_T2D_SPLIT) && (stream & TL_T2D_STREAM)) continue; /* (in cache only) */
         check_t2d_once(k, r, n0, n1, ss0, ds1, stream);
         if (!tiled || !(stream & TL_T2D_STREAM)) continue;
         for (int log2_run = stream == TL_T2D_STREAM ? 1 : 3; log2_run <= 3; log2_run++)

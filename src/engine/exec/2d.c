@@ -29,14 +29,15 @@ unsigned tl_exec_2d_esize(const tl_plan *p, const tl_pass *ps)
  * more lines in one L1 set than the policy's alias_rows are loaded ahead,
  * destination rows (out) with more than alias_store_rows get runs of lines
  * through L1 (the kernels' TL_T2D_*_ALIAS flags, docs/engine.md §3); and
- * the policy's narrow_512 (TL_T2D_NARROW512). */
+ * the policy's narrow_512 (TL_T2D_NARROW512) and split_stores
+ * (TL_T2D_SPLIT). */
 static uint8_t alias_flags(const tl_plan *p, const tl_node *in, const tl_node *out)
 {
     const tl_machine *m = &p->machine;
     size_t n0 = in->count < 16 ? (size_t)in->count : 16, n1 = out->count < 16 ? (size_t)out->count : 16;
     unsigned f = (tl_machine_rows_per_set(m, out->ds, n1) > m->alias_store_rows ? TL_T2D_DST_ALIAS : 0) |
                  (tl_machine_rows_alias(m, in->ss, n0) ? TL_T2D_SRC_ALIAS : 0);
-    return (uint8_t)(f | (m->narrow_512 ? TL_T2D_NARROW512 : 0));
+    return (uint8_t)(f | (m->narrow_512 ? TL_T2D_NARROW512 : 0) | (m->split_stores ? TL_T2D_SPLIT : 0));
 }
 
 /* An 8-bit table conversion around the AVX-512 3-channel byte (de)interleave
@@ -271,7 +272,8 @@ static void t2d_tiles(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
                     else
                         for (size_t r = 0; r < m1; r++) p->stream_copy(d + (ptrdiff_t)r * out->ds, out_tile + r * rb, rb);
                 } else {
-                    k->fn(tmp, ts, d, out->ds, m0 / g, m1, ps->x.t2d.alias & (TL_T2D_DST_ALIAS | TL_T2D_NARROW512));
+                    k->fn(tmp, ts, d, out->ds, m0 / g, m1,
+                          ps->x.t2d.alias & (TL_T2D_DST_ALIAS | TL_T2D_NARROW512 | TL_T2D_SPLIT));
                 }
             } else {
                 k->fn(s, in->ss, tmp, (ptrdiff_t)(m0 * cv->es), m0, m1, ps->x.t2d.alias & (TL_T2D_SRC_ALIAS | TL_T2D_NARROW512));

@@ -78,14 +78,15 @@ TL_FN void s512_dst_strips(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
     x32_edges(src, ss0, dst, ds1, 0, n0, f1, n1);
 }
 
-/* Streaming to long destination rows (planes) that are off line boundaries
- * (H x W not a multiple of 16: NCHW16c -> NCHW f32 with 915 x 916): row j's
+/* Long destination rows (planes) that are off line boundaries (H x W not a
+ * multiple of 16: NCHW16c -> NCHW f32 with 915 x 916 or 28 x 29): row j's
  * whole lines start sh[j] elements in, so each is the last 16 - sh[j]
  * elements of one block and the first sh[j] of the next, one two-source
- * permute, streamed; each row's partial first and last lines are masked
- * plain stores. (The tiled kernel can only store these rows plainly, which
- * reads every destination line from DRAM first.) */
-TL_FN void s512_stream_shifted(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1)
+ * permute, and stored aligned (streamed when nt); each row's partial first
+ * and last lines are masked plain stores. Streaming, the tiled kernel
+ * could only store these rows plainly, which reads every destination line
+ * from DRAM first; in cache its stores would each write two lines. */
+TL_FN void s512_shifted(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1, int nt)
 {
     size_t f0 = n0 / 16 * 16, f1 = n1 / 16 * 16;
     const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -105,7 +106,9 @@ TL_FN void s512_stream_shifted(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, 
             TL_UNROLL
             for (int j = 0; j < 16; j++) {
                 uint8_t *line = dst + (ptrdiff_t)(i1 + (size_t)j) * ds1 + (i0 - 16 + sh[j]) * 4;
-                _mm512_stream_ps((float *)line, _mm512_permutex2var_ps(prev[j], idx[j], cur[j]));
+                __m512 v = _mm512_permutex2var_ps(prev[j], idx[j], cur[j]);
+                if (nt) _mm512_stream_ps((float *)line, v);
+                else _mm512_store_ps((float *)line, v);
                 prev[j] = cur[j];
             }
         }
@@ -113,7 +116,7 @@ TL_FN void s512_stream_shifted(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, 
             _mm512_mask_storeu_ps((float *)(dst + (ptrdiff_t)(i1 + (size_t)j) * ds1 + (f0 - 16) * 4),
                                   (__mmask16)(0xFFFFu << sh[j]), prev[j]);
     }
-    _mm_sfence();
+    if (nt) _mm_sfence();
     x32_edges(src, ss0, dst, ds1, f0, n0, 0, f1);
     x32_edges(src, ss0, dst, ds1, 0, n0, f1, n1);
 }
@@ -143,15 +146,21 @@ TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss
      * split a line half as often as 64-byte ones (NCHW -> NCHW16c f32 C =
      * 80, 256 KiB, Zen 4, median of 4: 0.84 -> 0.92x memcpy, the reverse
      * 0.72 -> 0.91; oneDNN's reorder had been 8-17 % faster). On the Xeon
-     * of session 31 the AVX-512 tiles are the faster (into 0.69 -> 0.85). */
+     * of session 31 the AVX-512 tiles are the faster (into 0.69 -> 0.85).
+     * In cache, where stores across lines cost (not TL_T2D_SPLIT), long
+     * destination rows off lines are assembled across blocks as when
+     * streaming (NCHW16c -> NCHW f32 C = 80, 28 x 29, 256 KiB, Xeon: 0.45-
+     * 0.46 -> 0.69-0.75x memcpy; docs/engine.md §3). */
     int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;
     int off_lines = ((uintptr_t)src | (uintptr_t)ss0 | (uintptr_t)dst | (uintptr_t)ds1) % 64 != 0;
+    int dst_off_lines = ((uintptr_t)dst | (uintptr_t)ds1) % 64 != 0, in_elems = ((uintptr_t)dst | (uintptr_t)ds1) % 4 == 0;
+    int shift_in_cache = !(stream & (TL_T2D_STREAM | TL_T2D_SPLIT | TL_T2D_DST_ALIAS)) && dst_off_lines;
     if (!(stream & (TL_T2D_STREAM | TL_T2D_DST_ALIAS)) && ds1 % 2048 == 0 && n1 >= 8 && n0 >= 16 && n1 * 4 <= 256) s512_dst_strips(src, ss0, dst, ds1, n0, n1);
     else if (nt && n1 % 16 == 8 && n0 >= 16) s512_stream_last8(src, ss0, dst, ds1, n0, n1, stream);
-    else if ((stream & TL_T2D_STREAM) && !nt && ((uintptr_t)dst | (uintptr_t)ds1) % 4 == 0 && ds1 >= 4096 &&
-             n0 >= 64 && n1 >= 16)
-        s512_stream_shifted(src, ss0, dst, ds1, n0, n1);
+    else if ((stream & TL_T2D_STREAM) && !nt && in_elems && ds1 >= 4096 && n0 >= 64 && n1 >= 16)
+        s512_shifted(src, ss0, dst, ds1, n0, n1, 1);
     else if (!(stream & TL_T2D_STREAM) && ((stream & TL_T2D_SRC_ALIAS) || (off_lines && (stream & TL_T2D_NARROW512))))
         tl_x32_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1, stream);
+    else if (shift_in_cache && in_elems && n0 >= 64 && n1 >= 16) s512_shifted(src, ss0, dst, ds1, n0, n1, 0);
     else tl_x32_transpose_ukernel__avx512_tiles(src, ss0, dst, ds1, n0, n1, stream);
 }
