@@ -188,12 +188,6 @@ static bool applicable(const tl_plan *p, tl_pass *ps)
     return tl_exec_2d_shape(p, ps) && choose(p, ps);
 }
 
-/* n bytes from p into L2 (a hint: nothing is read or faulted). */
-static void prefetch_l2(const uint8_t *p, size_t n)
-{
-    for (size_t k = 0; k < n; k += 64) __builtin_prefetch(p + k, 0, 2);
-}
-
 /* The tile of a conversion through an L1 buffer: the policy's, but for a
  * widening one no more than the L1 holds with the destination lines it
  * fills (ed / es times the tile), which stay in L1 until they are written
@@ -262,7 +256,7 @@ static void t2d_tiles(const tl_plan *p, const tl_pass *ps, const uint8_t *src, u
                 else
                     for (size_t r = 0; r < m0; r += g) {
                         for (size_t j = r; j < r + g; j++)
-                            prefetch_l2(s + (ptrdiff_t)j * in->ss + 2 * m1 * cv->es, m1 * cv->es);
+                            tl_prefetch_l2(s + (ptrdiff_t)j * in->ss + 2 * m1 * cv->es, m1 * cv->es);
                         ps->row->fn(s + (ptrdiff_t)r * in->ss, in->ss, tmp + r / g * (size_t)ts, ts, g, m1, cv);
                     }
                 if (cv->stream) { /* move into L1, then stream each row out */

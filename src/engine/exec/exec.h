@@ -105,6 +105,12 @@ static inline size_t tl_stage_step(tl_stage *st, size_t left)
     st->next = st->items;
     return m;
 }
+/* n bytes from p into L2 (a hint: nothing is read or faulted). */
+static inline void tl_prefetch_l2(const uint8_t *p, size_t n)
+{
+    for (size_t k = 0; k < n; k += 64) __builtin_prefetch(p + k, 0, 2);
+}
+
 /* Copy or convert n contiguous elements with plain stores (into an L1 tile,
  * or a destination that is not streamed). */
 static inline void tl_row_plain(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, size_t n)
@@ -138,6 +144,12 @@ static inline void tl_copy_or_convert_row(const tl_plan *p, const tl_pass *ps, c
         tl_stage st = tl_stage_in(p, d, cv->ed, p->machine.row_stage_bytes);
         for (size_t b = 0, m; b < n; b += m) {
             m = tl_stage_step(&st, n - b);
+            /* the next step's source into L2 while this one converts: left
+             * to the hardware, reads and the conversion took turns
+             * (DirectML NHWC f16 -> RGB u8, 256 MiB, Xeon: 9.8-11.0 ->
+             * 13.0-13.3 GB/s) */
+            size_t ahead = n - b - m < m ? n - b - m : m;
+            tl_prefetch_l2(s + (b + m) * cv->es, ahead * cv->es);
             tl_row_plain(p, ps, s + b * cv->es, buf, m);
             p->stream_copy(d + b * cv->ed, buf, m * cv->ed);
         }
