@@ -111,6 +111,20 @@ static inline void tl_prefetch_l2(const uint8_t *p, size_t n)
     for (size_t k = 0; k < n; k += 64) __builtin_prefetch(p + k, 0, 2);
 }
 
+/* A streamed step that reads n source bytes at s, `left` of them to the
+ * source's end: the step's bytes a page further on into L2, so that the
+ * reads of the steps to come overlap this step's work. Left to the
+ * hardware, on the Xeon of docs/engine.md §3 reading and converting took
+ * turns (DirectML NHWC f16 -> RGB u8, 4 KiB steps, 256 MiB: 9.8-11.0 ->
+ * 13.0-13.3 GB/s). The same a page ahead of kDLA_HWC4 i8 -> RGB u8's
+ * 680-byte gather steps measured level in tl_bench (five alternations),
+ * so that gather does without. */
+static inline void tl_prefetch_ahead(const uint8_t *s, size_t n, size_t left)
+{
+    enum { AHEAD = 4096 };
+    if (left > AHEAD) tl_prefetch_l2(s + AHEAD, left - AHEAD < n ? left - AHEAD : n);
+}
+
 /* Copy or convert n contiguous elements with plain stores (into an L1 tile,
  * or a destination that is not streamed). */
 static inline void tl_row_plain(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, size_t n)
@@ -144,12 +158,7 @@ static inline void tl_copy_or_convert_row(const tl_plan *p, const tl_pass *ps, c
         tl_stage st = tl_stage_in(p, d, cv->ed, p->machine.row_stage_bytes);
         for (size_t b = 0, m; b < n; b += m) {
             m = tl_stage_step(&st, n - b);
-            /* the next step's source into L2 while this one converts: left
-             * to the hardware, reads and the conversion took turns
-             * (DirectML NHWC f16 -> RGB u8, 256 MiB, Xeon: 9.8-11.0 ->
-             * 13.0-13.3 GB/s) */
-            size_t ahead = n - b - m < m ? n - b - m : m;
-            tl_prefetch_l2(s + (b + m) * cv->es, ahead * cv->es);
+            tl_prefetch_ahead(s + b * cv->es, m * cv->es, (n - b) * cv->es);
             tl_row_plain(p, ps, s + b * cv->es, buf, m);
             p->stream_copy(d + b * cv->ed, buf, m * cv->ed);
         }
