@@ -101,7 +101,7 @@ TL_FN bool padded_stream(const tl_rows3 *g, ptrdiff_t packed_row)
 /* Packed pixels into the padded planes' streams (padded_stream). */
 TL_FN void dilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const uint8_t *lut)
 {
-    size_t n = g->n, pad = g->head + g->tail, period = n + pad, total = (g->rows - 1) * period + n;
+    size_t n = g->n, pad = g->head + g->tail, period = n + pad, total = (g->rows - 1) * period + n, npx = g->rows * n;
     ptrdiff_t ds1 = g->plane;
     __m512i k[3][3], a[3], t[4], prev[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
     map8_tables(t, lut);
@@ -114,6 +114,7 @@ TL_FN void dilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int 
 #define TL_DILV_STEP(W, LANES)                                                                    \
     do {                                                                                          \
         TL_DLV3_LOAD(src + 3 * q, a); /* 64 pixels: n >= 64 keeps the w extra ones in the image */ \
+        if (nt) dlv3_fetch_ahead(src + 3 * q, 3 * (npx - q));                                      \
         TL_UNROLL                                                                                 \
         for (int c = 0; c < 3; c++) {                                                             \
             __m512i v = map8_if(dlv3_channel(a, k, c), t, lut);                                   \
