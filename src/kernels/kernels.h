@@ -44,6 +44,33 @@
 #define TL_OPAQUE(p) ((void)0)
 #endif
 
+/* n bytes from p into L2 (a hint: nothing is read or faulted). */
+static inline void tl_prefetch_l2(const uint8_t *p, size_t n)
+{
+#if defined(__GNUC__)
+    for (size_t k = 0; k < n; k += 64) {
+        __builtin_prefetch(p + k, 0, 2);
+        __asm__ volatile(""); /* GCC deletes a loop of nothing but prefetches whose trip count
+                                 is not a constant (the line gathers lost theirs that way) */
+    }
+#else
+    (void)p, (void)n;
+#endif
+}
+
+/* Streaming loops read a page ahead: of a step's n bytes at s, with `left`
+ * bytes from s to the end of what the loop reads, those a page on
+ * (TL_AHEAD_BYTES) are asked into L2. Left to the hardware, on the Xeon of
+ * docs/engine.md §3 the streamed row conversions, the 3-channel byte
+ * de-interleaves and the 8-bit line gathers read and worked by turns
+ * (docs/performance.md has the figures). */
+enum { TL_AHEAD_BYTES = 4096 };
+static inline void tl_prefetch_ahead(const uint8_t *s, size_t n, size_t left)
+{
+    if (left <= TL_AHEAD_BYTES) return;
+    tl_prefetch_l2(s + TL_AHEAD_BYTES, n < left - TL_AHEAD_BYTES ? n : left - TL_AHEAD_BYTES);
+}
+
 /* The 16x16 byte network (per 128-bit lane) in two halves that each need
  * few registers, for 128- and 256-bit vectors V and their unpacks (lo8 ..
  * hi64); the x86 transposes and the conversions that transpose a channel

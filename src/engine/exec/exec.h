@@ -105,26 +105,6 @@ static inline size_t tl_stage_step(tl_stage *st, size_t left)
     st->next = st->items;
     return m;
 }
-/* n bytes from p into L2 (a hint: nothing is read or faulted). */
-static inline void tl_prefetch_l2(const uint8_t *p, size_t n)
-{
-    for (size_t k = 0; k < n; k += 64) __builtin_prefetch(p + k, 0, 2);
-}
-
-/* A streamed step that reads n source bytes at s, `left` of them to the
- * source's end: the step's bytes a page further on into L2, so that the
- * reads of the steps to come overlap this step's work. Left to the
- * hardware, on the Xeon of docs/engine.md §3 reading and converting took
- * turns (DirectML NHWC f16 -> RGB u8, 4 KiB steps, 256 MiB: 9.8-11.0 ->
- * 13.0-13.3 GB/s). The same a page ahead of kDLA_HWC4 i8 -> RGB u8's
- * 680-byte gather steps measured level in tl_bench (five alternations),
- * so that gather does without. */
-static inline void tl_prefetch_ahead(const uint8_t *s, size_t n, size_t left)
-{
-    enum { AHEAD = 4096 };
-    if (left > AHEAD) tl_prefetch_l2(s + AHEAD, left - AHEAD < n ? left - AHEAD : n);
-}
-
 /* Copy or convert n contiguous elements with plain stores (into an L1 tile,
  * or a destination that is not streamed). */
 static inline void tl_row_plain(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, size_t n)

@@ -114,7 +114,7 @@ TL_FN void dilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int 
 #define TL_DILV_STEP(W, LANES)                                                                    \
     do {                                                                                          \
         TL_DLV3_LOAD(src + 3 * q, a); /* 64 pixels: n >= 64 keeps the w extra ones in the image */ \
-        if (nt) dlv3_fetch_ahead(src + 3 * q, 3 * (npx - q));                                      \
+        if (nt) tl_prefetch_ahead(src + 3 * q, 192, 3 * (npx - q));                                \
         TL_UNROLL                                                                                 \
         for (int c = 0; c < 3; c++) {                                                             \
             __m512i v = map8_if(dlv3_channel(a, k, c), t, lut);                                   \

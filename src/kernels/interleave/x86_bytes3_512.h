@@ -380,17 +380,6 @@ TL_FN __m512i dlv3_channel(const __m512i a[3], const __m512i k[3][3], int c)
 #define TL_DLV3_LOAD_N dlv3_load_n
 #endif
 
-/* Streaming, the packed pixels a page past a 64-pixel step (its 192 bytes
- * at s, of `left` to the source's end) into L2: left to the hardware,
- * reading and de-interleaving took turns (Xeon, 256 MiB, NHWC u8 -> TIDL
- * padded u8 planes 18.1-18.5 -> 21.4-21.8 GB/s, i8 through the table
- * 15.3-15.4 -> 19.5-21.4; a page ahead measured best, two no better). */
-TL_FN void dlv3_fetch_ahead(const uint8_t *s, size_t left)
-{
-    if (left >= 4096 + 192)
-        for (int k = 0; k < 192; k += 64) _mm_prefetch((const char *)(s + 4096 + k), _MM_HINT_T1);
-}
-
 TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream, const uint8_t *lut)
 {
     __m512i k[3][3], a[3], t[4], prev[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
@@ -405,7 +394,7 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, in
     size_t i = 0;
     for (; i + 64 <= n; i += 64) {
         TL_DLV3_LOAD(s + 3 * i, a);
-        if (nt) dlv3_fetch_ahead(s + 3 * i, 3 * (n - i));
+        if (nt) tl_prefetch_ahead(s + 3 * i, 192, 3 * (n - i)); /* (kernels.h) */
         TL_UNROLL
         for (int c = 0; c < 3; c++) {
             __m512i v = map8_if(dlv3_channel(a, k, c), t, lut);

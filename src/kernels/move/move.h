@@ -332,21 +332,17 @@ static inline void tl_px_lines_init(tl_px_lines *L, unsigned ss, unsigned rs, in
  * whole steps of m pixels as that many equal slices read a step of each in
  * turn (more reads in flight than one stream); s, d and m then point past
  * them. The last pixel is always left to the loop (its stride may end the
- * source buffer). Each slice's step also asks for its pixels a page on
- * (TL_PX_AHEAD bytes) into L2, inside the slice: left to the hardware, reading and gathering
- * took turns on the Xeon of docs/engine.md §3 (tl_bench --size 256M, three
- * alternated runs: kCHW32 i8 -> RGB u8 0.63-0.65 -> 0.71-0.72x the faster
- * copy, NC1HWC2 0.64-0.67 -> 0.72-0.77; kDLA_HWC4 f16, its conversion the
- * larger part, level). */
-enum { TL_PX_AHEAD = 4096 };
+ * source buffer). Each slice's step asks for its pixels a page on
+ * (tl_prefetch_ahead, inside the slice): kCHW32 i8 -> RGB u8 at 256 MiB,
+ * Xeon, 0.63-0.65 -> 0.72x the faster copy, NC1HWC2 0.64-0.67 -> 0.72-0.77;
+ * kDLA_HWC4 f16, its conversion the larger part, level. */
 #define TL_PX_LINES_SLICES(s, ss, d, rs, m, nt, slices, STEP)                                       \
     do {                                                                                          \
         size_t sl_ = (slices) > 1 && (m) && (uintptr_t)(d) % 64 == 0 ? ((m) - 1) / (slices) / 64 * 64 : 0; \
         for (size_t b_ = 0; b_ < sl_; b_ += 64)                                                   \
             for (size_t i_ = 0; i_ < (slices); i_++) {                                            \
                 const uint8_t *at_ = (s) + (i_ * sl_ + b_) * (ss);                                 \
-                if ((b_ + 64) * (ss) + TL_PX_AHEAD <= sl_ * (ss))                                  \
-                    for (size_t k_ = 0; k_ < 64 * (ss); k_ += 64) __builtin_prefetch(at_ + TL_PX_AHEAD + k_, 0, 2); \
+                tl_prefetch_ahead(at_, 64 * (ss), (sl_ - b_) * (ss));                             \
                 STEP(at_, (d) + (i_ * sl_ + b_) * (rs), (nt));                                    \
             }                                                                                     \
         (s) += (slices) * sl_ * (ss), (d) += (slices) * sl_ * (rs), (m) -= (slices) * sl_;        \

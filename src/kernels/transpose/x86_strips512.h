@@ -151,16 +151,16 @@ TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss
      * destination rows off lines are assembled across blocks as when
      * streaming (NCHW16c -> NCHW f32 C = 80, 28 x 29, 256 KiB, Xeon: 0.45-
      * 0.46 -> 0.69-0.75x memcpy; docs/engine.md §3). */
-    int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0;
-    int off_lines = ((uintptr_t)src | (uintptr_t)ss0 | (uintptr_t)dst | (uintptr_t)ds1) % 64 != 0;
-    int dst_off_lines = ((uintptr_t)dst | (uintptr_t)ds1) % 64 != 0, in_elems = ((uintptr_t)dst | (uintptr_t)ds1) % 4 == 0;
-    int shift_in_cache = !(stream & (TL_T2D_STREAM | TL_T2D_SPLIT | TL_T2D_DST_ALIAS)) && dst_off_lines;
+    const uintptr_t rows = (uintptr_t)dst | (uintptr_t)ds1; /* the destination rows' alignment */
+    int nt = (stream & TL_T2D_STREAM) && rows % 64 == 0;
+    int off_lines = (rows | (uintptr_t)src | (uintptr_t)ss0) % 64 != 0;
+    int shifts = rows % 4 == 0 && n0 >= 64 && n1 >= 16; /* rows whole elements off their lines */
+    int shift_in_cache = !(stream & (TL_T2D_STREAM | TL_T2D_SPLIT | TL_T2D_DST_ALIAS)) && rows % 64 != 0;
     if (!(stream & (TL_T2D_STREAM | TL_T2D_DST_ALIAS)) && ds1 % 2048 == 0 && n1 >= 8 && n0 >= 16 && n1 * 4 <= 256) s512_dst_strips(src, ss0, dst, ds1, n0, n1);
     else if (nt && n1 % 16 == 8 && n0 >= 16) s512_stream_last8(src, ss0, dst, ds1, n0, n1, stream);
-    else if ((stream & TL_T2D_STREAM) && !nt && in_elems && ds1 >= 4096 && n0 >= 64 && n1 >= 16)
-        s512_shifted(src, ss0, dst, ds1, n0, n1, 1);
+    else if ((stream & TL_T2D_STREAM) && !nt && shifts && ds1 >= 4096) s512_shifted(src, ss0, dst, ds1, n0, n1, 1);
     else if (!(stream & TL_T2D_STREAM) && ((stream & TL_T2D_SRC_ALIAS) || (off_lines && (stream & TL_T2D_NARROW512))))
         tl_x32_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1, stream);
-    else if (shift_in_cache && in_elems && n0 >= 64 && n1 >= 16) s512_shifted(src, ss0, dst, ds1, n0, n1, 0);
+    else if (shift_in_cache && shifts) s512_shifted(src, ss0, dst, ds1, n0, n1, 0);
     else tl_x32_transpose_ukernel__avx512_tiles(src, ss0, dst, ds1, n0, n1, stream);
 }
