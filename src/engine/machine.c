@@ -286,23 +286,26 @@ void tl_machine_derive(tl_machine *m)
     m->stage_bytes = 512;
     m->row_stage_bytes = 2048;
     m->read_streams = 3;
-    /* runs of lines per plane, a machine number: 8 (Zen 3, AVX2); with
-     * AVX-512 2 (Zen 5), 4 on Intel (Xeon, NHWC -> NCHW f32 C = 64 at 256
-     * MiB: 0.74-0.75x the faster copy with 2, 0.78-0.83 with 4) */
-    m->stream_run_lines = m->best_isa != TL_ISA_AVX512 ? 8 : m->vendor == TL_VENDOR_INTEL ? 4 : 2;
     m->way_bytes = l1 / ways;
+    m->alias_store_rows = ways;
+    /* the costs that follow the CPU's maker more than its caches
+     * (docs/engine.md §3, "What the maker changes") */
+    m->split_stores = m->vendor == TL_VENDOR_AMD;
+    m->slow_permute2 = m->vendor == TL_VENDOR_INTEL;
+    m->narrow_512 = m->vendor == TL_VENDOR_AMD && m->family == 0x19;
     /* loads from rows of one set: half the ways, the rest for the other
      * side and the stack; on Intel a block's 16 rows load as fast as rows
      * apart (NCHW -> NHWC u8 C = 64 at 64 x 64, Xeon: 36 GB/s loaded ahead
      * through TL_T2D_SRC_ALIAS, 45-50 without; f32 35 against 41-45) */
     m->alias_rows = m->vendor == TL_VENDOR_INTEL ? 16 : ways / 2 ? ways / 2 : 1;
+    /* runs of lines per plane, a machine number: 8 (Zen 3, AVX2); with
+     * AVX-512 2 (Zen 5), 4 on Intel (Xeon, NHWC -> NCHW f32 C = 64 at 256
+     * MiB: 0.74-0.75x the faster copy with 2, 0.78-0.83 with 4) */
+    m->stream_run_lines = m->best_isa != TL_ISA_AVX512 ? 8 : m->vendor == TL_VENDOR_INTEL ? 4 : 2;
+    /* the overrides (docs/engine.md §3): out-of-range values leave the default */
     m->stream_bytes = env_size("TL_STREAM_BYTES", m->stream_bytes, true);
     size_t t = env_size("TL_TILE_BYTES", m->tile_bytes, false);
     if (t >= 4096 && t <= TL_TILE_BYTES) m->tile_bytes = pow2_floor(t);
-    m->alias_store_rows = ways;
-    m->split_stores = m->vendor == TL_VENDOR_AMD;
-    m->slow_permute2 = m->vendor == TL_VENDOR_INTEL;
-    m->narrow_512 = m->vendor == TL_VENDOR_AMD && m->family == 0x19;
     t = env_size("TL_STAGE_BYTES", m->stage_bytes, false);
     if (t >= 64 && t <= TL_STAGE_ALIGN) m->stage_bytes = t;
     t = env_size("TL_ROW_STAGE_BYTES", m->row_stage_bytes, false);
