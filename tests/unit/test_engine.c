@@ -481,6 +481,11 @@ static const char *const k_specs[][2] = {
     {"trt.chw32:i8:1x3x9x11", "NHWC:i8:1x9x11x3"},
     {"NHWC:u8:1x80x81x3", "trt.dla_hwc4:f16:1x3x80x81"},
     {"trt.dla_hwc4:f16:1x3x80x81", "NHWC:u8:1x80x81x3"},
+    /* padded source rows, destination rows adjoining or with a gap (the
+     * line gathers' rows: streamed, read as bands of rows) */
+    {"trt.dla_hwc4:i8:1x3x33x70", "NHWC:u8:1x33x70x3"},
+    {"trt.dla_hwc4:i8:1x3x9x70", "NHWC:u8:1x9x70x3:pad=0,0,0,0,0,0,7,0"},
+    {"trt.dla_hwc4:f16:1x3x9x70", "NHWC:u8:1x9x70x3:pad=0,0,0,0,0,0,7,0"},
     /* 3-byte pixels (NEON structure loads and stores): pixel counts around
      * their 16-pixel steps, pixels of 4 to 32 bytes, a move, saturating and
      * affine maps both ways (i8 into kDLA_HWC4 i8 with a scale is a re-pack

@@ -1075,56 +1075,65 @@ TL_TEST(saturating_repack)
 #endif
 }
 
-/* The line gathers (move.h: tl_px_lines) against the element rule: m pixels
- * of ss bytes to rs bytes each, 8-bit raw, saturated or through a table, or
- * f16 pixels of 4 halves (every quantization of quant_set and its rounding,
- * into u8 and i8); the destination at every offset within a line, plain and
- * streamed (head and tail pixels through the masked step), sentinels on
- * both sides, and a source that ends at the last run before an unreadable
- * page. mode: 0 raw, 1 to i8, 2 to u8 (saturating), 3 a table, 4 f16. */
-static void check_gather_lines(tl_rng *r, unsigned ss, unsigned rs, size_t m, int mode, int qi, int nt,
+/* The line gathers (move.h: tl_px_lines) against the element rule: rows
+ * of m pixels of ss bytes to rs bytes each, 8-bit raw, saturated or through
+ * a table, or f16 pixels of 4 halves (every quantization of quant_set and
+ * its rounding, into u8 and i8); source rows a few bytes apart or
+ * adjoining, destination rows adjoining or with a gap that must come out
+ * zero, the destination at every offset within a line, plain and streamed
+ * (head and tail pixels through the masked step), read as 1 to 4 bands or
+ * slices, sentinels on both sides, and a source that ends at the last run
+ * before an unreadable page. mode: 0 raw, 1 to i8, 2 to u8 (saturating), 3
+ * a table, 4 f16. */
+static void check_gather_lines(tl_rng *r, unsigned ss, unsigned rs, size_t m, size_t rows, int mode, int qi, int nt,
                                size_t slices)
 {
 #if defined(__x86_64__) || defined(_M_X64)
     tl_px_lines L;
     int f16 = mode == 4;
-    size_t srs = f16 ? 2 * rs : rs, len = m ? (m - 1) * ss + srs : 0;
+    size_t srs = f16 ? 2 * rs : rs, row = m ? (m - 1) * ss + srs : 0;
+    size_t sstride = m * ss + (tl_rng_range(r, 0, 1) ? (size_t)tl_rng_range(r, 1, 40) : 0);
+    size_t gap = tl_rng_range(r, 0, 1) ? (size_t)tl_rng_range(r, 1, 70) : 0, dstride = m * rs + gap;
+    size_t len = rows ? (rows - 1) * sstride + row : 0, all = rows * dstride;
     size_t off = slices > 1 && tl_rng_range(r, 0, 1) ? 0 : (size_t)tl_rng_range(r, 0, 63); /* slices: on a line */
     guarded g;
     REQUIRE(guard_open(&g, len));
-    uint8_t *s = g.at, *base = aligned_alloc(64, (m * rs + 2 * PAD + 64 + 63) / 64 * 64);
+    uint8_t *s = g.at, *base = aligned_alloc(64, (all + 2 * PAD + 64 + 63) / 64 * 64);
     uint8_t *out = base + (off + 64 - PAD % 64) % 64, lut[256]; /* out + PAD is off bytes into a line */
     tl_rng_bytes(r, s, len);
     tl_rng_bytes(r, lut, sizeof lut);
-    memset(out, 0xA5, m * rs + 2 * PAD);
+    memset(out, 0xA5, all + 2 * PAD);
     tl_px_lines_init(&L, ss, rs, f16);
     tl_cvt cv;
     tl_quant q;
     tl_cvt_init_dt(&cv, TL_F16, NULL, qi % 2 ? TL_I8 : TL_U8, quant_set(qi, &q));
-    if (f16) tl_f16_x8_gather_lines_ukernel__avx512vbmi(s, out + PAD, rs, m, &L, &cv, nt, slices);
+    const tl_px_rows geo = {m, rows, (ptrdiff_t)sstride, (ptrdiff_t)dstride, gap};
+    if (f16) tl_f16_x8_gather_lines_ukernel__avx512vbmi(s, out + PAD, rs, &geo, &L, &cv, nt, slices);
     else
-        tl_x8_gather_lines_ukernel__avx512vbmi(s, ss, out + PAD, rs, m, &L, mode == 3 ? lut : NULL, mode % 3, nt,
+        tl_x8_gather_lines_ukernel__avx512vbmi(s, ss, out + PAD, rs, &geo, &L, mode == 3 ? lut : NULL, mode % 3, nt,
                                                slices);
     tl_store_fence();
-    for (size_t i = 0; i < m * rs + 2 * PAD; i++) {
+    for (size_t i = 0; i < all + 2 * PAD; i++) {
         uint8_t want = 0xA5;
-        if (i >= PAD && i < PAD + m * rs) {
-            size_t px = (i - PAD) / rs, c = (i - PAD) % rs;
-            const uint8_t *e = s + px * ss + (f16 ? 2 * c : c);
-            want = mode == 1 ? (e[0] > 127 ? 127 : e[0]) : mode == 2 ? ((int8_t)e[0] < 0 ? 0 : e[0])
+        if (i >= PAD && i < PAD + all) {
+            size_t y = (i - PAD) / dstride, x = (i - PAD) % dstride, px = x / rs, c = x % rs;
+            const uint8_t *e = s + y * sstride + px * ss + (f16 ? 2 * c : c);
+            want = x >= m * rs ? 0 /* the gap */
+                 : mode == 1 ? (e[0] > 127 ? 127 : e[0]) : mode == 2 ? ((int8_t)e[0] < 0 ? 0 : e[0])
                  : mode == 3 ? lut[e[0]] : e[0];
-            if (f16) want = (uint8_t)tl_elem_convert_raw(&cv.op, (uint64_t)e[0] | (uint64_t)e[1] << 8);
+            if (f16 && x < m * rs) want = (uint8_t)tl_elem_convert_raw(&cv.op, (uint64_t)e[0] | (uint64_t)e[1] << 8);
         }
         if (out[i] != want) {
-            FAILF("line gather ss=%u rs=%u m=%zu mode=%d q=%d nt=%d off=%zu slices=%zu: byte %zu: 0x%02x != 0x%02x",
-                  ss, rs, m, mode, qi, nt, off, slices, i, out[i], want);
+            FAILF("line gather ss=%u rs=%u m=%zu rows=%zu (source %zu, destination %zu apart) mode=%d q=%d nt=%d "
+                  "off=%zu slices=%zu: byte %zu: 0x%02x != 0x%02x",
+                  ss, rs, m, rows, sstride, dstride, mode, qi, nt, off, slices, i, out[i], want);
             break;
         }
     }
     free(base);
     guard_close(&g);
 #else
-    (void)r, (void)ss, (void)rs, (void)m, (void)mode, (void)qi, (void)nt, (void)slices;
+    (void)r, (void)ss, (void)rs, (void)m, (void)rows, (void)mode, (void)qi, (void)nt, (void)slices;
 #endif
 }
 
@@ -1143,9 +1152,22 @@ TL_TEST(line_gathers_vbmi)
                     if (rs < ss)
                         for (int mode = 0; mode < 4; mode++)
                             for (size_t sl = 1; sl <= 4; sl++) /* slices read in turn: 1 (none) to 4 */
-                                check_gather_lines(&r, ss, rs, counts[k], mode, 0, nt, sl);
+                                check_gather_lines(&r, ss, rs, counts[k], 1, mode, 0, nt, sl);
                     if (ss == 8)
-                        for (int qi = 0; qi < NQUANT; qi++) check_gather_lines(&r, ss, rs, counts[k], 4, qi, nt, 1 + (size_t)qi % 3);
+                        for (int qi = 0; qi < NQUANT; qi++)
+                            check_gather_lines(&r, ss, rs, counts[k], 1, 4, qi, nt, 1 + (size_t)qi % 3);
+                }
+    /* rows: as bands (at least as many rows as slices) and each sliced */
+    static const size_t widths[] = {1, 64, 65, 130, 300, 700};
+    static const size_t heights[] = {2, 3, 4, 5, 9};
+    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++)
+        for (size_t h = 0; h < sizeof heights / sizeof heights[0] && TL_TEST_FAILURES() == 0; h++)
+            for (int nt = 0; nt < 2; nt++)
+                for (size_t sl = 1; sl <= 4; sl++) {
+                    check_gather_lines(&r, 32, 3, widths[k], heights[h], 0, 0, nt, sl);
+                    check_gather_lines(&r, 4, 3, widths[k], heights[h], 2, 0, nt, sl);
+                    check_gather_lines(&r, 16, 2, widths[k], heights[h], 3, 0, nt, sl);
+                    check_gather_lines(&r, 8, 3, widths[k], heights[h], 4, (int)sl, nt, sl);
                 }
 }
 

@@ -25,11 +25,13 @@ void tl_flush(const tl_plan *p, uint8_t *d, const uint8_t *tile, size_t n)
 }
 
 bool tl_rows_geometry(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
-                      const tl_node *out, tl_exec_run_fn run, bool kernel, tl_px_rows *g)
+                      const tl_node *out, tl_exec_run_fn run, int kernel, tl_px_rows *g)
 {
     const tl_node *rows = out - 1;
     *g = (tl_px_rows){(size_t)out->count, (size_t)rows->count, rows->ss, rows->ds, (size_t)ps->gap};
-    if (kernel && (!p->cv.stream || ((uintptr_t)d % 64 == 0 && rows->ds % 64 == 0))) return true;
+    if (kernel == TL_ROWS_ANY ||
+        (kernel == TL_ROWS_ON_LINES && (!p->cv.stream || ((uintptr_t)d % 64 == 0 && rows->ds % 64 == 0))))
+        return true;
     for (int64_t r = 0; r < rows->count; r++) {
         run(p, ps, s + r * rows->ss, d + r * rows->ds, in, out);
         memset(d + r * rows->ds + out->count * out->ds, 0, (size_t)ps->gap);

@@ -57,14 +57,16 @@ static inline uint8_t *tl_where_to(const tl_plan *p, uint8_t *d, uint8_t *tile)
 }
 void tl_flush(const tl_plan *p, uint8_t *d, const uint8_t *tile, size_t n);
 /* A rows executor (tl_executor.gaps): the geometry of its rows (true), to
- * run in one kernel call, when it has the `kernel` and either the plan does
- * not stream or every row is on a line (streamed whole lines need that);
- * else (false) its 2-node run does the rows one at a time, each row's gap
+ * run in one kernel call, when it has a rows kernel that takes them: any
+ * rows (TL_ROWS_ANY), or, in a streaming plan, only rows that are each on
+ * a line (TL_ROWS_ON_LINES: its streamed whole lines need that); else
+ * (false) its 2-node run does the rows one at a time, each row's gap
  * zeroed by plain stores. */
 typedef void (*tl_exec_run_fn)(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,
                                const tl_node *in, const tl_node *out);
+enum { TL_ROWS_NONE, TL_ROWS_ON_LINES, TL_ROWS_ANY };
 bool tl_rows_geometry(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
-                      const tl_node *out, tl_exec_run_fn run, bool kernel, tl_px_rows *g);
+                      const tl_node *out, tl_exec_run_fn run, int kernel, tl_px_rows *g);
 /* The steps of a staged loop over items of `bytes` (<= TL_TILE_BYTES) into
  * a destination d: a whole tile at a time, or in a streaming plan a few
  * lines (the policy's stage_bytes), so that reading the source and

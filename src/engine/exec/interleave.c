@@ -62,7 +62,7 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
                      const tl_node *out)
 {
     tl_px_rows g;
-    tl_rows_geometry(p, ps, s, d, in, out, run, false, &g);
+    tl_rows_geometry(p, ps, s, d, in, out, run, TL_ROWS_NONE, &g);
 }
 
 const tl_executor tl_exec_interleave_rows = {"interleave rows", 3, never, run_rows, true, NULL};

@@ -240,7 +240,7 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void f16_lines_step(con
     }
 }
 
-TL_VBMI_CVT __attribute__((always_inline)) static inline void f16_lines(const uint8_t *s, uint8_t *d, size_t rs, size_t m,
+TL_VBMI_CVT __attribute__((always_inline)) static inline void f16_lines(const uint8_t *s, uint8_t *d, size_t rs, const tl_px_rows *g,
                                                                        const tl_px_lines *L, const tl_cvt *cv, int q8,
                                                                        int nt, size_t slices)
 {
@@ -250,13 +250,12 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void f16_lines(const ui
 #define TL_F16_LINES_STEP(src, dst, st) f16_lines_step(src, dst, rs, li, cv, q8, sgn, st, 0, 0, 0)
 #define TL_F16_LINES_PART(src, dst, in, out)                                                                 \
     f16_lines_step(src, dst, rs, li, cv, q8, sgn, 0, 1, (ptrdiff_t)(in), (ptrdiff_t)(out))
-    TL_PX_LINES_SLICES(s, 8, d, rs, m, nt, slices, TL_F16_LINES_STEP);
-    TL_PX_LINES_LOOP(s, 8, 2 * rs, d, rs, m, nt, TL_F16_LINES_STEP, TL_F16_LINES_PART);
+    TL_PX_LINES_ROWS(s, 8, 2 * rs, d, rs, g, nt, slices, TL_F16_LINES_STEP, TL_F16_LINES_PART);
 #undef TL_F16_LINES_STEP
 #undef TL_F16_LINES_PART
 }
 
-TL_VBMI_CVT void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, uint8_t *d, size_t rs, size_t m,
+TL_VBMI_CVT void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, uint8_t *d, size_t rs, const tl_px_rows *g,
                                                            const tl_px_lines *L, const tl_cvt *cv_in, int nt,
                                                            size_t slices)
 {
@@ -265,9 +264,9 @@ TL_VBMI_CVT void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, ui
     const tl_cvt *cv = &cv_local;
 #define TL_F16_LINES(Q8)                                                                                    \
     do {                                                                                                   \
-        if (rs == 2) f16_lines(s, d, 2, m, L, cv, Q8, nt, slices);                                         \
-        if (rs == 3) f16_lines(s, d, 3, m, L, cv, Q8, nt, slices);                                         \
-        if (rs == 4) f16_lines(s, d, 4, m, L, cv, Q8, nt, slices);                                         \
+        if (rs == 2) f16_lines(s, d, 2, g, L, cv, Q8, nt, slices);                                         \
+        if (rs == 3) f16_lines(s, d, 3, g, L, cv, Q8, nt, slices);                                         \
+        if (rs == 4) f16_lines(s, d, 4, g, L, cv, Q8, nt, slices);                                         \
     } while (0)
     TL_Q8_DISPATCH(q8_mode(cv, cv->ddt), TL_F16_LINES);
 #undef TL_F16_LINES

@@ -261,7 +261,7 @@ TL_VBMI __attribute__((always_inline)) static inline void lines_step(const uint8
 }
 
 TL_VBMI __attribute__((always_inline)) static inline void gather_lines(const uint8_t *s, size_t ss, uint8_t *d, size_t rs,
-                                                                      size_t m, const tl_px_lines *L, const uint8_t *lut,
+                                                                      const tl_px_rows *g, const tl_px_lines *L, const uint8_t *lut,
                                                                       int sat, int nt, size_t slices)
 {
     __m512i mi[8], li[4], tv[4];
@@ -272,18 +272,17 @@ TL_VBMI __attribute__((always_inline)) static inline void gather_lines(const uin
     const __m512i *t = lut ? tv : NULL;
 #define TL_LINES_STEP(src, dst, st) lines_step(src, ss, dst, rs, mi, mk, li, t, sat, st, 0, 0, 0)
 #define TL_LINES_PART(src, dst, in, out) lines_step(src, ss, dst, rs, mi, mk, li, t, sat, 0, 1, (ptrdiff_t)(in), (ptrdiff_t)(out))
-    TL_PX_LINES_SLICES(s, ss, d, rs, m, nt, slices, TL_LINES_STEP);
-    TL_PX_LINES_LOOP(s, ss, rs, d, rs, m, nt, TL_LINES_STEP, TL_LINES_PART);
+    TL_PX_LINES_ROWS(s, ss, rs, d, rs, g, nt, slices, TL_LINES_STEP, TL_LINES_PART);
 #undef TL_LINES_STEP
 #undef TL_LINES_PART
 }
 
-TL_VBMI void tl_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *d, size_t rs, size_t m,
+TL_VBMI void tl_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *d, size_t rs, const tl_px_rows *g,
                                                    const tl_px_lines *L, const uint8_t *lut, int sat, int nt,
                                                    size_t slices)
 {
 #define TL_LINES_CASE(SS, RS)                                                                         \
-    if (ss == SS && rs == RS) return gather_lines(s, SS, d, RS, m, L, lut, sat, nt, slices);
+    if (ss == SS && rs == RS) return gather_lines(s, SS, d, RS, g, L, lut, sat, nt, slices);
     TL_LINES_CASE(4, 2) TL_LINES_CASE(4, 3)
     TL_LINES_CASE(8, 2) TL_LINES_CASE(8, 3) TL_LINES_CASE(8, 4)
     TL_LINES_CASE(16, 2) TL_LINES_CASE(16, 3) TL_LINES_CASE(16, 4)

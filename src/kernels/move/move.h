@@ -305,65 +305,88 @@ static inline void tl_px_lines_init(tl_px_lines *L, unsigned ss, unsigned rs, in
         }
     }
 }
-/* The line gathers' loop (in the AVX-512 kernels): m pixels of ss bytes
- * (their first srs bytes read) at s into rs bytes each at d, by STEP(src,
- * dst, nt), one whole step of 64 pixels. With nt, the pixels before d's
- * first line start, and in any case those after the last whole step (the
- * last pixel's stride may end past s), go through PART(src, dst, bytes
- * read, bytes written): the same step with masked loads and stores. */
-#define TL_PX_LINES_LOOP(s, ss, srs, d, rs, m, nt, STEP, PART)                                    \
-    do {                                                                                          \
-        size_t i_ = 0, head_ = 0;                                                                 \
-        while ((nt) && head_ < 64 && ((uintptr_t)(d) + head_ * (rs)) % 64) head_++;                 \
-        if (head_ == 64) head_ = 0, (nt) = 0; /* no pixel starts a line: plain stores */          \
-        while (i_ < (m)) {                                                                        \
-            size_t part_ = i_ < head_ ? head_ - i_ : (m) - i_ <= 64 ? (m) - i_ : 0;               \
-            if (part_ > (m) - i_) part_ = (m) - i_;                                               \
-            if (part_) {                                                                          \
-                PART((s) + i_ * (ss), (d) + i_ * (rs), (part_ - 1) * (ss) + (srs), part_ * (rs)); \
-                i_ += part_;                                                                      \
-            } else {                                                                              \
-                STEP((s) + i_ * (ss), (d) + i_ * (rs), (nt));                                     \
-                i_ += 64;                                                                         \
-            }                                                                                     \
-        }                                                                                         \
+/* The line gathers' drivers (in the AVX-512 kernels), by STEP(src, dst,
+ * nt), one whole step of 64 pixels of pxs bytes (their first srs read) into
+ * rs bytes each, and PART(src, dst, bytes read, bytes written), the same
+ * step with masked loads and plain masked stores.
+ *
+ * TL_PX_LINES_BANDS: nb (<= TL_PX_BANDS) runs of m pixels, run j at s + j
+ * * sstep and d + j * dstep, their whole steps taken one of each run in
+ * turn: nb streams of reads, where one leaves DRAM idle between the
+ * prefetches. With nt, the pixels before a run's first line start go
+ * through PART and its whole steps are streamed, each asking for its
+ * pixels a page on (tl_prefetch_ahead, inside the run); a run where no
+ * pixel starts a line is stored plainly. The last <= 64 pixels of a run
+ * always go through PART (the last pixel's stride may end the source). */
+enum { TL_PX_BANDS = 4 };
+#define TL_PX_LINES_BANDS(s, pxs, srs, sstep, d, rs, dstep, nb, m, nt, STEP, PART)                   \
+    do {                                                                                           \
+        size_t i_[TL_PX_BANDS], whole_ = (m) > 64 ? (m) - 64 : 0; /* steps start below whole_ */   \
+        int nt_[TL_PX_BANDS], more_ = 1;                                                           \
+        for (size_t j_ = 0; j_ < (nb); j_++) {                                                     \
+            uint8_t *dj_ = (d) + (ptrdiff_t)j_ * (dstep);                                                     \
+            size_t h_ = 0;                                                                         \
+            while ((nt) && h_ < 64 && ((uintptr_t)dj_ + h_ * (rs)) % 64) h_++;                     \
+            nt_[j_] = (nt) && h_ < 64;                                                             \
+            i_[j_] = !nt_[j_] ? 0 : h_ < (m) ? h_ : (m);                                 \
+            if (i_[j_]) PART((s) + (ptrdiff_t)j_ * (sstep), dj_, (i_[j_] - 1) * (pxs) + (srs), i_[j_] * (rs)); \
+        }                                                                                          \
+        while (more_) {                                                                            \
+            more_ = 0;                                                                             \
+            for (size_t j_ = 0; j_ < (nb); j_++) {                                                 \
+                if (i_[j_] >= whole_) continue;                                                    \
+                const uint8_t *at_ = (s) + (ptrdiff_t)j_ * (sstep) + i_[j_] * (pxs);                           \
+                if (nt_[j_]) tl_prefetch_ahead(at_, 64 * (pxs), ((m) - 1 - i_[j_]) * (pxs) + (srs));  \
+                STEP(at_, (d) + (ptrdiff_t)j_ * (dstep) + i_[j_] * (rs), nt_[j_]);                            \
+                i_[j_] += 64, more_ = 1;                                                           \
+            }                                                                                      \
+        }                                                                                          \
+        for (size_t j_ = 0; j_ < (nb); j_++)                                                       \
+            if (i_[j_] < (m))                                                                      \
+                PART((s) + (ptrdiff_t)j_ * (sstep) + i_[j_] * (pxs), (d) + (ptrdiff_t)j_ * (dstep) + i_[j_] * (rs),        \
+                     ((m) - 1 - i_[j_]) * (pxs) + (srs), ((m) - i_[j_]) * (rs));                    \
     } while (0)
-/* Before TL_PX_LINES_LOOP: with slices > 1 and d on a line, the first
- * whole steps of m pixels as that many equal slices read a step of each in
- * turn (more reads in flight than one stream); s, d and m then point past
- * them. The last pixel is always left to the loop (its stride may end the
- * source buffer). Each slice's step asks for its pixels a page on
- * (tl_prefetch_ahead, inside the slice): kCHW32 i8 -> RGB u8 at 256 MiB,
- * Xeon, 0.63-0.65 -> 0.72x the faster copy, NC1HWC2 0.64-0.67 -> 0.72-0.77;
- * kDLA_HWC4 f16, its conversion the larger part, level. */
-#define TL_PX_LINES_SLICES(s, ss, d, rs, m, nt, slices, STEP)                                       \
-    do {                                                                                          \
-        size_t sl_ = (slices) > 1 && (m) && (uintptr_t)(d) % 64 == 0 ? ((m) - 1) / (slices) / 64 * 64 : 0; \
-        for (size_t b_ = 0; b_ < sl_; b_ += 64)                                                   \
-            for (size_t i_ = 0; i_ < (slices); i_++) {                                            \
-                const uint8_t *at_ = (s) + (i_ * sl_ + b_) * (ss);                                 \
-                tl_prefetch_ahead(at_, 64 * (ss), (sl_ - b_) * (ss));                             \
-                STEP(at_, (d) + (i_ * sl_ + b_) * (rs), (nt));                                    \
-            }                                                                                     \
-        (s) += (slices) * sl_ * (ss), (d) += (slices) * sl_ * (rs), (m) -= (slices) * sl_;        \
+/* TL_PX_LINES_ROWS: the rows of g (tl_px_rows), each row's g->gap bytes
+ * after its pixels zeroed. Streamed (nt) with slices > 1, the rows are
+ * read as that many bands, a step of each band's row in turn (kDLA_HWC4
+ * f16 -> RGB u8 at 256 MiB, Xeon: rows of 2500 pixels one by one 12.6 GB/s,
+ * 2496-pixel rows as one run read in 3 slices 18.6-19.7); fewer rows than
+ * slices are each cut into that many slices of whole steps (d on a line),
+ * the rest of the row after them. */
+#define TL_PX_LINES_ROWS(s, pxs, srs, d, rs, g, nt, slices, STEP, PART)                               \
+    do {                                                                                            \
+        size_t nb_ = (nt) && (slices) > 1 ? (slices) < TL_PX_BANDS ? (slices) : TL_PX_BANDS : 1;     \
+        size_t per_ = (g)->rows / nb_, n_ = (g)->n;                                                 \
+        for (size_t r_ = 0; r_ < per_; r_++)                                                        \
+            TL_PX_LINES_BANDS((s) + (ptrdiff_t)r_ * (g)->ss, pxs, srs, (ptrdiff_t)per_ * (g)->ss,        \
+                              (d) + (ptrdiff_t)r_ * (g)->ds, rs, (ptrdiff_t)per_ * (g)->ds, nb_, n_, nt, STEP, PART);                             \
+        for (size_t r_ = nb_ * per_; r_ < (g)->rows; r_++) {                                         \
+            const uint8_t *sr_ = (s) + (ptrdiff_t)r_ * (g)->ss;                                                 \
+            uint8_t *dr_ = (d) + (ptrdiff_t)r_ * (g)->ds;                                                       \
+            size_t sl_ = n_ && (uintptr_t)dr_ % 64 == 0 ? (n_ - 1) / nb_ / 64 * 64 : 0;              \
+            if (sl_)                                                                                \
+                TL_PX_LINES_BANDS(sr_, pxs, pxs, sl_ * (pxs), dr_, rs, sl_ * (rs), nb_, sl_, nt, STEP, PART); \
+            TL_PX_LINES_BANDS(sr_ + nb_ * sl_ * (pxs), pxs, srs, 0, dr_ + nb_ * sl_ * (rs), rs, 0, 1,   \
+                              n_ - nb_ * sl_, nt, STEP, PART);                                       \
+        }                                                                                           \
+        for (size_t r_ = 0; (g)->gap && r_ < (g)->rows; r_++)                                       \
+            memset((d) + (ptrdiff_t)r_ * (g)->ds + n_ * (rs), 0, (g)->gap);                                   \
     } while (0)
 /* The first n (may be <= 0 or >= 64) bits set: a masked load's or store's bytes. */
 static inline uint64_t tl_first_bits(ptrdiff_t n) { return n <= 0 ? 0 : n >= 64 ? ~0ull : ~0ull >> (64 - n); }
 #if defined(__x86_64__) || defined(_M_X64)
-/* The line gather of m pixels of 8-bit pixels (ss 4 .. 32) through an
+/* The line gather of the rows g of 8-bit pixels (ss 4 .. 32) through an
  * optional 256-byte table (lut, NULL: none) or saturated u8 <-> i8 (sat: 1
  * to i8, 2 to u8, 0 none; one byte operation), and of f16 pixels of 4 halves
  * (ss 8) quantized to 8 bits by cv (kernels/convert/avx512.c). Exactly the
- * pixels' runs are read and their rs bytes written; nt streams the whole
- * lines (the caller fences). slices > 1: the pixels are cut
- * into that many slices of whole 64-pixel steps, read a step of each in
- * turn (a destination on a line; the rest after them): one stream of reads
- * leaves DRAM idle between the prefetches. */
-void tl_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *d, size_t rs, size_t m,
+ * pixels' runs are read and their rs bytes written, and each row's gap
+ * zeroed; nt streams the whole lines (the caller fences). slices > 1: read
+ * as that many streams in turn (TL_PX_LINES_ROWS). */
+void tl_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, size_t ss, uint8_t *d, size_t rs, const tl_px_rows *g,
                                             const tl_px_lines *L, const uint8_t *lut, int sat, int nt,
                                             size_t slices);
 struct tl_cvt;
-void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, uint8_t *d, size_t rs, size_t m,
+void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, uint8_t *d, size_t rs, const tl_px_rows *g,
                                                 const tl_px_lines *L, const struct tl_cvt *cv, int nt, size_t slices);
 #endif
 
