@@ -47,20 +47,21 @@ typedef struct tl_machine {
     size_t stage_bytes;      /* a streaming plan's L1 staging between flushes: a few lines,
                                 so reading the source and streaming the stores overlap
                                 (exec.h, tl_stage_of; TL_STAGE_BYTES, 64 .. 4096) */
-    size_t row_stage_bytes;  /* ... for a streamed row conversion (tl_copy_or_convert_row): one
-                                source stream that the hardware prefetches, so a step costs its
-                                kernel call and stream copy, and longer steps amortize them:
-                                2048 (Zen 4, 256 MiB, DirectML f16 <-> RGB u8: 0.66-0.79x the
-                                copy with 512, 0.86-0.98 with 2048, less again with 4096;
-                                TL_ROW_STAGE_BYTES, 64 .. 4096) */
+    size_t row_stage_bytes;  /* ... for a streamed row conversion (tl_copy_or_convert_row),
+                                destination bytes a step: a step costs its kernel call and
+                                stream copy, and longer steps amortize them: 2048 (Zen 4, 256
+                                MiB, DirectML f16 <-> RGB u8: 0.66-0.79x the copy with 512,
+                                0.86-0.98 with 2048, less again with 4096); 512 on Intel
+                                (machine.c); TL_ROW_STAGE_BYTES, 64 .. 4096 */
     unsigned stream_run_lines; /* a streaming transpose into rows far apart (planes) writes
                                   this many consecutive lines per row in turn: 8, where
                                   the AVX-512 path runs 2, and 4 on Intel (measured best on
                                   a Zen 5, a Xeon and a Zen 3: docs/engine.md; the AVX-512
                                   transposes into exactly 16 rows too);
                                   TL_STREAM_RUN, 1, 2, 4 or 8 */
-    unsigned read_streams;   /* a streamed gather that mostly reads (kCHW32, NC1HWC2, DLA f16 into RGB)
-                                reads this many slices in turn (Zen 5, 256 MiB: 1 slice 20-28
+    unsigned read_streams;   /* a streamed gather that mostly reads (kCHW32, NC1HWC2, DLA f16 into RGB),
+                                and a streamed row conversion reading more than it writes,
+                                reads this many slices (or bands of rows) in turn (Zen 5, 256 MiB: 1 slice 20-28
                                 GB/s, 3 slices 29-34; TL_READ_STREAMS, 1 .. 16) */
     size_t way_bytes;        /* L1 bytes / ways: rows this far apart share an L1 set */
     unsigned alias_rows;     /* rows in one L1 set a kernel may load from at once: half

@@ -53,7 +53,7 @@ static void describe_policy(const tl_plan *p, tl_strbuf *sb)
     const tl_caches *c = &m->cache;
     tl_sb_printf(sb,
                  "policy: cpu %s%s%s, streaming stores above %llu destination bytes (or source and destination bytes on average) in rows of %llu+ bytes "
-                 "(staged %llu bytes at a time, rows %llu, gathers reading %u streams, runs of %u lines into planes), L1 tiles of %llu bytes, "
+                 "(staged %llu bytes at a time, rows %llu, mostly-read steps in %u streams, runs of %u lines into planes), L1 tiles of %llu bytes, "
                  "at most %u rows per L1 set (rows %llu bytes apart share one), %u stored%s%s%s\n",
                  tl_isa_name(m->best_isa), (m->feat & TL_FEAT_VBMI) ? "+vbmi" : "", (m->feat & TL_FEAT_F16) ? "+f16" : "",
                  (unsigned long long)m->stream_bytes, (unsigned long long)m->stream_row_bytes,

@@ -976,6 +976,7 @@ TL_TEST(machine_policy)
     const tl_machine m = *tl_machine_get();
     static const char *const pairs[][2] = {
         {"NCHW:f32:1x3x40x70", "NCHW:f16:1x3x40x70"},                            /* row */
+        {"dml.nhwc:f16:1x3x20x300", "NHWC:u8:1x20x300x3"}, /* row, narrowing: read in slices, tails */
         {"NCHW:u8:1x8x40x70", "NCHW:u8:1x8x40x70:pad=0,0,0,1,0,0,0,3"},          /* padded rows, fill */
         {"NCHW:f32:1x8x40x70", "NHWC:i8:1x40x70x8:scale=0.1"},                   /* 2d, narrowing */
         {"NCHW16c:i8:1x64x20x21:scale=0.05", "NCHW:f32:1x64x20x21"},             /* 2d, widening */
@@ -1019,6 +1020,7 @@ TL_TEST(machine_policy)
         f.stream_row_bytes = streamed ? 64 : m.stream_row_bytes;
         f.tile_bytes = streamed ? 4096 : m.tile_bytes; /* the smallest L1 tiles the policy makes */
         f.stage_bytes = aliased ? 64 : 200;          /* streamed steps of a line, or of a few items */
+        f.row_stage_bytes = aliased ? 64 : 200;      /* whole lines a step, or not */
         f.read_streams = aliased ? 2 : 3;
         tl_machine_set(&f);
         for (size_t k = 0; k < sizeof pairs / sizeof pairs[0] && TL_TEST_FAILURES() == 0; k++) {

@@ -151,10 +151,13 @@ TL_TEST(derived_thresholds)
         int vendor, family;
         bool split, slow_permute2, narrow_512;
         unsigned load_rows, run512; /* run512: stream_run_lines where the AVX-512 path runs */
+        size_t row_stage;
     } by_vendor[] = {
-        {TL_VENDOR_OTHER, 0, false, false, false, 6, 2}, {TL_VENDOR_AMD, 0x19, true, false, true, 6, 2}, /* Zen 3/4 */
-        {TL_VENDOR_AMD, 0x1A, true, false, false, 6, 2},                                              /* Zen 5 */
-        {TL_VENDOR_INTEL, 6, false, true, false, 16, 4}, {TL_VENDOR_INTEL, 0x19, false, true, false, 16, 4}};
+        {TL_VENDOR_OTHER, 0, false, false, false, 6, 2, 2048},
+        {TL_VENDOR_AMD, 0x19, true, false, true, 6, 2, 2048}, /* Zen 3/4 */
+        {TL_VENDOR_AMD, 0x1A, true, false, false, 6, 2, 2048}, /* Zen 5 */
+        {TL_VENDOR_INTEL, 6, false, true, false, 16, 4, 512},
+        {TL_VENDOR_INTEL, 0x19, false, true, false, 16, 4, 512}};
     for (int v = 0; v < 5; v++) {
         m.vendor = by_vendor[v].vendor;
         m.family = by_vendor[v].family;
@@ -164,6 +167,7 @@ TL_TEST(derived_thresholds)
         CHECK_EQ_I64(m.narrow_512, by_vendor[v].narrow_512);
         CHECK_EQ_I64(m.alias_store_rows, 12); /* the ways, whoever made it */
         CHECK_EQ_I64(m.alias_rows, by_vendor[v].load_rows);
+        CHECK_EQ_I64(m.row_stage_bytes, by_vendor[v].row_stage);
         CHECK_EQ_I64(m.stream_run_lines, 8); /* without AVX-512, 8 whoever made it */
         m.best_isa = TL_ISA_AVX512;
         tl_machine_derive(&m);
@@ -302,7 +306,7 @@ TL_TEST(describe_prints_policy)
     tl_plan *p = NULL;
     REQUIRE_STATUS(tl_plan_create(&p, &s, &d, 0), TL_OK);
     const char *text = tl_plan_describe(p);
-    CHECK_STR_CONTAINS(text, "streaming stores above 25165824 destination bytes (or source and destination bytes on average) in rows of 4096+ bytes (staged 512 bytes at a time, rows 2048, gathers reading 3 streams, runs of ");
+    CHECK_STR_CONTAINS(text, "streaming stores above 25165824 destination bytes (or source and destination bytes on average) in rows of 4096+ bytes (staged 512 bytes at a time, rows 2048, mostly-read steps in 3 streams, runs of ");
     char runs[64];
     snprintf(runs, sizeof runs, "runs of %u lines into planes)", f.stream_run_lines);
     CHECK_STR_CONTAINS(text, runs);
