@@ -90,6 +90,14 @@ typedef struct tl_machine {
  * index<N>/{level,type,size,ways_of_associativity}); false when it has no
  * data cache. Tests feed a fake directory. */
 bool tl_caches_from_sysfs(const char *dir, tl_caches *c);
+/* The cache model of AMD's CPUID leaves 0x80000005 and 0x80000006 (their
+ * ECX: L1d KiB in bits 31:24 and ways in 23:16; L2 KiB in 31:16 and a ways
+ * code in 15:12), for CPUs or VMs without leaf 0x8000001D. No LLC: the L3
+ * field there is the whole host's on a VM (508 MiB on a Zen 5 VM,
+ * whose core sees 32 MiB), and a quarter of that as the
+ * streaming threshold would keep 100 MiB conversions out of streaming;
+ * the default threshold stands. False (c unchanged) without an L1d size. */
+bool tl_caches_from_amd_leaves(uint32_t ecx5, uint32_t ecx6, tl_caches *c);
 /* "l1d=32K/8,l2=1M/8,llc=32M/16" (any subset, K/M/G suffixes, "/ways"
  * optional) over *c; false (c unchanged) on a malformed text. */
 bool tl_caches_parse(const char *text, tl_caches *c);

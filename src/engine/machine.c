@@ -175,16 +175,38 @@ bool tl_caches_from_sysfs(const char *dir, tl_caches *c)
     return true;
 }
 
+bool tl_caches_from_amd_leaves(uint32_t ecx5, uint32_t ecx6, tl_caches *c)
+{
+    /* L2 ways by the 4-bit code (the lower end of each range); 0: unknown
+     * (9: "see leaf 0x8000001D") or fully associative */
+    static const unsigned short l2_ways[16] = {0, 1, 2, 3, 4, 6, 8, 0, 16, 0, 32, 48, 64, 128, 0, 0};
+    unsigned l1_ways = (ecx5 >> 16) & 255;
+    tl_caches r = {{(size_t)(ecx5 >> 24) << 10, l1_ways == 255 ? 0 : l1_ways},
+                   {(size_t)(ecx6 >> 16) << 10, l2_ways[(ecx6 >> 12) & 15]},
+                   {0, 0},
+                   "cpuid"};
+    if (!r.l1d.bytes) return false;
+    *c = r;
+    return true;
+}
+
 #ifdef TL_X86
 /* CPUID leaf 4 (Intel) or 0x8000001D (AMD): one subleaf per cache; size =
- * ways x partitions x line x sets. */
+ * ways x partitions x line x sets. An AMD CPU without the latter (a VM may
+ * hide it, and sysfs too) falls back to the older leaves. */
 static bool caches_from_cpuid(tl_caches *c)
 {
     unsigned a, b, cx, d, leaf = 4;
     if (!__get_cpuid(0, &a, &b, &cx, &d)) return false;
     bool amd = b == 0x68747541; /* "Auth"enticAMD */
     if (amd) {
-        if (!__get_cpuid(0x80000001, &a, &b, &cx, &d) || !((cx >> 22) & 1)) return false; /* TopologyExtensions */
+        unsigned c5 = 0, c6 = 0;
+        if (!__get_cpuid(0x80000001, &a, &b, &cx, &d) || !((cx >> 22) & 1)) { /* no TopologyExtensions */
+            if (!__get_cpuid(0x80000000, &a, &b, &cx, &d) || a < 0x80000006) return false;
+            __get_cpuid(0x80000005, &a, &b, &c5, &d);
+            __get_cpuid(0x80000006, &a, &b, &c6, &d);
+            return tl_caches_from_amd_leaves(c5, c6, c);
+        }
         leaf = 0x8000001D;
     } else if (a < 4) {
         return false;

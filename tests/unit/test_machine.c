@@ -82,6 +82,29 @@ TL_TEST(caches_from_fake_sysfs)
     remove_tree(dir);
 }
 
+/* AMD's older CPUID leaves, as a Zen 5 VM without sysfs caches or leaf
+ * 0x8000001D reported them */
+TL_TEST(caches_from_amd_leaves)
+{
+    tl_caches c = {{1, 1}, {1, 1}, {1, 1}, "untouched"};
+    REQUIRE(tl_caches_from_amd_leaves(0x300c0140u, 0x04006140u, &c));
+    CHECK_STR_EQ(c.source, "cpuid");
+    CHECK_EQ_I64(c.l1d.bytes, 48 << 10);
+    CHECK_EQ_I64(c.l1d.ways, 12);
+    CHECK_EQ_I64(c.l2.bytes, 1 << 20);
+    CHECK_EQ_I64(c.l2.ways, 8); /* code 6: 8 to 15 ways */
+    CHECK_EQ_I64(c.llc.bytes, 0);
+    /* a fully associative L1d and a 16-way (code 8) 512 KiB L2 */
+    REQUIRE(tl_caches_from_amd_leaves(0x20ff0140u, 0x02008140u, &c));
+    CHECK_EQ_I64(c.l1d.bytes, 32 << 10);
+    CHECK_EQ_I64(c.l1d.ways, 0);
+    CHECK_EQ_I64(c.l2.bytes, 512 << 10);
+    CHECK_EQ_I64(c.l2.ways, 16);
+    /* no L1d size: false, c unchanged */
+    CHECK(!tl_caches_from_amd_leaves(0x00ff0140u, 0x04006140u, &c));
+    CHECK_EQ_I64(c.l1d.bytes, 32 << 10);
+}
+
 TL_TEST(caches_text)
 {
     tl_caches c = {{32 << 10, 8}, {256 << 10, 8}, {0, 0}, "defaults"};
@@ -387,6 +410,7 @@ int main(int argc, char **argv)
 {
     tl_test_init(argc, argv);
     TL_RUN(caches_from_fake_sysfs);
+    TL_RUN(caches_from_amd_leaves);
     TL_RUN(caches_text);
     TL_RUN(derived_thresholds);
     TL_RUN(rows_alias);
