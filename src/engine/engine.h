@@ -61,8 +61,9 @@ typedef struct tl_machine {
                                   TL_STREAM_RUN, 1, 2, 4 or 8 */
     unsigned read_streams;   /* a streamed gather that mostly reads (kCHW32, NC1HWC2, DLA f16 into RGB),
                                 and a streamed row conversion reading more than it writes,
-                                reads this many slices (or bands of rows) in turn (Zen 5, 256 MiB: 1 slice 20-28
-                                GB/s, 3 slices 29-34; TL_READ_STREAMS, 1 .. 16) */
+                                reads this many slices (or bands of rows) in turn: 3, 1 on
+                                AMD, whose slices run at 17 to 51 GB/s by their distance in
+                                DRAM (machine.c); TL_READ_STREAMS, 1 .. 16 */
     size_t way_bytes;        /* L1 bytes / ways: rows this far apart share an L1 set */
     unsigned alias_rows;     /* rows in one L1 set a kernel may load from at once: half
                                 the ways, the rest for the other side and the stack; on

@@ -306,7 +306,6 @@ void tl_machine_derive(tl_machine *m)
     size_t tile = pow2_floor(l1 / 2);
     m->tile_bytes = tile < 4096 ? 4096 : tile > TL_TILE_BYTES ? TL_TILE_BYTES : tile;
     m->stage_bytes = 512;
-    m->read_streams = 3;
     m->way_bytes = l1 / ways;
     m->alias_store_rows = ways;
     /* the costs that follow the CPU's maker more than its caches
@@ -328,6 +327,14 @@ void tl_machine_derive(tl_machine *m)
      * u8: into f16 0.77-0.78x the faster copy with 2048, 0.88-0.89 with
      * 512; back 0.62-0.63 and 0.75-0.77, its source read as 3 slices) */
     m->row_stage_bytes = m->vendor == TL_VENDOR_INTEL ? 512 : 2048;
+    /* streams a streamed read-heavy step reads in turn: 3 where one core
+     * reads at half its write rate (Xeon: 12.5 against 23.5 GB/s; kCHW32
+     * and NC1HWC2 into RGB 0.61-0.68 -> 0.72-0.77x the faster copy), 1 on
+     * AMD, whose one stream reads at the copy's rate and whose slices run
+     * at 17 to 51 GB/s by their distance in DRAM (Zen 5, 256 MiB, six
+     * alternated runs: NC1HWC2 -> RGB 0.55-0.76 -> 0.76-0.85x, kCHW32
+     * 0.56-0.74 -> 0.62-0.85, kDLA_HWC4 f16 0.75-0.79 -> 0.82-0.86) */
+    m->read_streams = m->vendor == TL_VENDOR_AMD ? 1 : 3;
     /* the overrides (docs/engine.md §3): out-of-range values leave the default */
     m->stream_bytes = env_size("TL_STREAM_BYTES", m->stream_bytes, true);
     size_t t = env_size("TL_TILE_BYTES", m->tile_bytes, false);

@@ -175,12 +175,13 @@ TL_TEST(derived_thresholds)
         bool split, slow_permute2, narrow_512;
         unsigned load_rows, run512; /* run512: stream_run_lines where the AVX-512 path runs */
         size_t row_stage;
+        unsigned read_streams;
     } by_vendor[] = {
-        {TL_VENDOR_OTHER, 0, false, false, false, 6, 2, 2048},
-        {TL_VENDOR_AMD, 0x19, true, false, true, 6, 2, 2048}, /* Zen 3/4 */
-        {TL_VENDOR_AMD, 0x1A, true, false, false, 6, 2, 2048}, /* Zen 5 */
-        {TL_VENDOR_INTEL, 6, false, true, false, 16, 4, 512},
-        {TL_VENDOR_INTEL, 0x19, false, true, false, 16, 4, 512}};
+        {TL_VENDOR_OTHER, 0, false, false, false, 6, 2, 2048, 3},
+        {TL_VENDOR_AMD, 0x19, true, false, true, 6, 2, 2048, 1}, /* Zen 3/4 */
+        {TL_VENDOR_AMD, 0x1A, true, false, false, 6, 2, 2048, 1}, /* Zen 5 */
+        {TL_VENDOR_INTEL, 6, false, true, false, 16, 4, 512, 3},
+        {TL_VENDOR_INTEL, 0x19, false, true, false, 16, 4, 512, 3}};
     for (int v = 0; v < 5; v++) {
         m.vendor = by_vendor[v].vendor;
         m.family = by_vendor[v].family;
@@ -191,6 +192,7 @@ TL_TEST(derived_thresholds)
         CHECK_EQ_I64(m.alias_store_rows, 12); /* the ways, whoever made it */
         CHECK_EQ_I64(m.alias_rows, by_vendor[v].load_rows);
         CHECK_EQ_I64(m.row_stage_bytes, by_vendor[v].row_stage);
+        CHECK_EQ_I64(m.read_streams, by_vendor[v].read_streams);
         CHECK_EQ_I64(m.stream_run_lines, 8); /* without AVX-512, 8 whoever made it */
         m.best_isa = TL_ISA_AVX512;
         tl_machine_derive(&m);
