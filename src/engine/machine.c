@@ -191,22 +191,27 @@ bool tl_caches_from_amd_leaves(uint32_t ecx5, uint32_t ecx6, tl_caches *c)
 }
 
 #ifdef TL_X86
+static bool caches_from_older_amd_leaves(tl_caches *c)
+{
+    unsigned a, b, c5 = 0, c6 = 0, d;
+    if (!__get_cpuid(0x80000000, &a, &b, &c5, &d) || a < 0x80000006) return false;
+    __get_cpuid(0x80000005, &a, &b, &c5, &d);
+    __get_cpuid(0x80000006, &a, &b, &c6, &d);
+    return tl_caches_from_amd_leaves(c5, c6, c);
+}
+
 /* CPUID leaf 4 (Intel) or 0x8000001D (AMD): one subleaf per cache; size =
- * ways x partitions x line x sets. An AMD CPU without the latter (a VM may
- * hide it, and sysfs too) falls back to the older leaves. */
+ * ways x partitions x line x sets. An AMD CPU where the latter is missing
+ * or empty (a VM may hide it, and sysfs too) falls back to the older
+ * leaves. */
 static bool caches_from_cpuid(tl_caches *c)
 {
     unsigned a, b, cx, d, leaf = 4;
     if (!__get_cpuid(0, &a, &b, &cx, &d)) return false;
     bool amd = b == 0x68747541; /* "Auth"enticAMD */
     if (amd) {
-        unsigned c5 = 0, c6 = 0;
-        if (!__get_cpuid(0x80000001, &a, &b, &cx, &d) || !((cx >> 22) & 1)) { /* no TopologyExtensions */
-            if (!__get_cpuid(0x80000000, &a, &b, &cx, &d) || a < 0x80000006) return false;
-            __get_cpuid(0x80000005, &a, &b, &c5, &d);
-            __get_cpuid(0x80000006, &a, &b, &c6, &d);
-            return tl_caches_from_amd_leaves(c5, c6, c);
-        }
+        if (!__get_cpuid(0x80000001, &a, &b, &cx, &d) || !((cx >> 22) & 1)) /* no TopologyExtensions */
+            return caches_from_older_amd_leaves(c);
         leaf = 0x8000001D;
     } else if (a < 4) {
         return false;
@@ -222,7 +227,7 @@ static bool caches_from_cpuid(tl_caches *c)
         size_t bytes = (size_t)ways * parts * line * ((size_t)cx + 1);
         put_level(&r, &llc_level, (int)level, bytes, (a >> 9) & 1 ? 0 : ways);
     }
-    if (!r.l1d.bytes) return false;
+    if (!r.l1d.bytes) return amd && caches_from_older_amd_leaves(c);
     *c = r;
     return true;
 }
