@@ -98,8 +98,12 @@ TL_FN bool padded_stream(const tl_rows3 *g, ptrdiff_t packed_row)
            g->plane_row == (ptrdiff_t)(g->n + g->head + g->tail);
 }
 
-/* Packed pixels into the padded planes' streams (padded_stream). */
-TL_FN void dilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const uint8_t *lut)
+/* Packed pixels into the padded planes' streams (padded_stream), with the
+ * store form a constant: nt (non-temporal whole lines), split (each step
+ * where it falls), else aligned lines through the aligners. */
+#define TL_ALWAYS static inline __attribute__((always_inline)) TL_TARGET
+TL_ALWAYS void dilv_stream_as(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int nt, int split,
+                              const uint8_t *lut)
 {
     size_t n = g->n, pad = g->head + g->tail, period = n + pad, total = (g->rows - 1) * period + n, npx = g->rows * n;
     ptrdiff_t ds1 = g->plane;
@@ -109,7 +113,6 @@ TL_FN void dilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int 
     aligner al[3];
     TL_UNROLL
     for (int c = 0; c < 3; c++) aligner_init(&al[c], dst + c * ds1);
-    int nt = streams(stream & TL_T2D_STREAM, 0, 0), split = !nt && (stream & TL_T2D_SPLIT);
     size_t i = 0, q = 0, at = 0;    /* stream byte, source pixel, byte of the row period */
 #define TL_DILV_STEP(W, LANES)                                                                    \
     do {                                                                                          \
@@ -150,6 +153,17 @@ TL_FN void dilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int 
         for (int c = 0; c < 3; c++)
             _mm512_storeu_si512((void *)(dst + c * ds1 + total - 64), map8_if(dlv3_channel(a, k, c), t, lut));
     }
+}
+
+/* The store form decided once, not tested in every step (a third slower
+ * with the tests in the loop: 64 rows of 1364 pixels into pad-1 planes,
+ * kernel alone, Zen 5). */
+TL_ALWAYS void dilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const uint8_t *lut)
+{
+    int nt = streams(stream & TL_T2D_STREAM, 0, 0);
+    if (nt) dilv_stream_as(src, dst, g, 1, 0, lut);
+    else if (stream & TL_T2D_SPLIT) dilv_stream_as(src, dst, g, 0, 1, lut);
+    else dilv_stream_as(src, dst, g, 0, 0, lut);
 }
 
 /* The padded planes' streams into packed pixels (padded_stream): a step
@@ -217,7 +231,6 @@ TL_FN void row_pads(uint8_t *row, const tl_rows3 *g, int before, int after)
 /* Rows in one call: as one stream where the layout allows, else row by row
  * (the row bodies above, each row's padding after it). Inlined with the
  * table or without it as a constant, so no step tests for the table. */
-#define TL_ALWAYS static inline __attribute__((always_inline)) TL_TARGET
 TL_ALWAYS void dilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const uint8_t *lut)
 {
     if (padded_stream(g, g->packed_row)) {
