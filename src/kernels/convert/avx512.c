@@ -135,6 +135,24 @@ TL_FN __m256i f16_u8_codes32(__m512i h)
     return _mm512_cvtepi32_epi16(w);
 }
 
+static const uint16_t k_even_words[32] = {0,  2,  4,  6,  8,  10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
+                                          32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62};
+
+/* 64 halves -> their 64 codes: the two registers' words joined by one
+ * two-source word permute and stored whole, instead of two narrowings
+ * (vpmovdw) and two half stores */
+TL_FN __m512i f16_u8_codes64(__m512i h0, __m512i h1)
+{
+    __m512i e0, o0, e1, o1;
+    f16_u8_sums(h0, &e0, &o0);
+    f16_u8_sums(h1, &e1, &o1);
+    const __m512i lo = _mm512_set1_epi32(0xFF);
+    const __m512i w0 = _mm512_ternarylogic_epi32(lo, e0, _mm512_slli_epi32(o0, 8), 0xCA);
+    const __m512i w1 = _mm512_ternarylogic_epi32(lo, e1, _mm512_slli_epi32(o1, 8), 0xCA);
+    const __m512i even_words = _mm512_loadu_si512((const void *)k_even_words);
+    return _mm512_permutex2var_epi16(w0, even_words, w1);
+}
+
 /* Rows of f16 -> u8 plain codes (pipeline_rows takes these for the rule): a
  * row's last n % 32 by a masked load and a masked store. */
 #define TL_X86_F16_U8 1
@@ -144,6 +162,9 @@ TL_FN void f16_u8_plain_rows(const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdi
         const uint8_t *s = sp + (ptrdiff_t)r * ss;
         uint8_t *d = dp + (ptrdiff_t)r * ds;
         size_t i = 0;
+        for (; i + 64 <= n; i += 64)
+            _mm512_storeu_si512((void *)(d + i), f16_u8_codes64(_mm512_loadu_si512((const void *)(s + 2 * i)),
+                                                                _mm512_loadu_si512((const void *)(s + 2 * i + 64))));
         for (; i + 32 <= n; i += 32)
             _mm256_storeu_si256((__m256i *)(d + i), f16_u8_codes32(_mm512_loadu_si512((const void *)(s + 2 * i))));
         if (i < n) {
