@@ -417,6 +417,17 @@ static void run_spread(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
     }
 }
 
+/* The gather that saturates u8 <-> i8 in the register (VBMI or AVX2). */
+static bool saturating(const tl_pass *ps)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    return ps->x.px.vbmi == 2 || ps->x.px.shuffle == 2;
+#else
+    (void)ps;
+    return false;
+#endif
+}
+
 #if defined(__x86_64__) || defined(_M_X64)
 /* m pixels gathered, saturated u8 <-> i8 in the register, exactly m * rs
  * bytes written: the VBMI kernel or the AVX2 one. */
@@ -541,7 +552,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         run_gather_lines(p, ps, s, d, in, out, &(tl_px_rows){(size_t)out->count, 1, 0, 0, 0});
         return;
     }
-    if (ps->x.px.vbmi == 2 || ps->x.px.shuffle == 2) {
+    if (saturating(ps)) {
         run_gather_saturating(p, ps, s, d, in, out);
         return;
     }
@@ -566,7 +577,8 @@ static bool applicable_rows(const tl_plan *p, tl_pass *ps)
 {
     tl_pass was = *ps;
     if (ps->nnodes >= 3 && applicable(p, ps) &&
-        (ps->x.px.lines || ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3 || (ps->x.px.shuffle == 4 && !p->cv.stream))) {
+        (ps->x.px.lines || ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3 || (ps->x.px.shuffle == 4 && !p->cv.stream) ||
+         (saturating(ps) && !p->cv.stream))) {
         /* the kernel applicable() named (the line gathers take rows), or VBMI's rows form */
 #if defined(TL_ROWS_NAME) /* (on Arm applicable() named the rows kernels) */
         if (ps->x.px.vbmi == 3) ps->kernel_name = "tl_u8_f16_spread_rows_ukernel__avx512vbmi";
@@ -583,7 +595,8 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
                      const tl_node *out)
 {
     tl_px_rows g;
-    const bool any = ps->x.px.lines, kernel = ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3 || ps->x.px.shuffle == 4;
+    const bool any = ps->x.px.lines || saturating(ps),
+               kernel = ps->x.px.vbmi == 3 || ps->x.px.shuffle == 3 || ps->x.px.shuffle == 4;
     if (!tl_rows_geometry(p, ps, s, d, in, out, run, any ? TL_ROWS_ANY : kernel ? TL_ROWS_ON_LINES : TL_ROWS_NONE, &g))
         return;
 #if defined(TL_ARM_F16_PX)
@@ -595,6 +608,14 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
 #if defined(__x86_64__) || defined(_M_X64)
     if (ps->x.px.lines) {
         run_gather_lines(p, ps, s, d, in, out, &g);
+        return;
+    }
+    if (saturating(ps)) { /* in cache: each row straight into the destination */
+        for (size_t r = 0; r < g.rows; r++) {
+            uint8_t *row = d + (ptrdiff_t)r * g.ds;
+            gather_saturating(p, ps, s + (ptrdiff_t)r * g.ss, (size_t)out->ss, row, (size_t)in->count, g.n);
+            tl_zero_bytes(row + g.n * (size_t)in->count, g.gap);
+        }
         return;
     }
     if (ps->x.px.shuffle == 4) {
