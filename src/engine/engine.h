@@ -47,8 +47,9 @@ typedef struct tl_machine {
     size_t stage_bytes;      /* a streaming plan's L1 staging between flushes: a few lines,
                                 so reading the source and streaming the stores overlap
                                 (exec.h, tl_stage_of; TL_STAGE_BYTES, 64 .. 4096) */
-    size_t row_stage_bytes;  /* ... for a streamed row conversion (tl_copy_or_convert_row),
-                                destination bytes a step: a step costs its kernel call and
+    size_t row_stage_bytes;  /* ... for a streamed row conversion (tl_copy_or_convert_row)
+                                that writes at least what it reads (one that reads more
+                                takes stage_bytes), destination bytes a step: a step costs its kernel call and
                                 stream copy, and longer steps amortize them: 2048 (Zen 4, 256
                                 MiB, DirectML f16 <-> RGB u8: 0.66-0.79x the copy with 512,
                                 0.86-0.98 with 2048, less again with 4096); 512 on Intel
