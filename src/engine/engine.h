@@ -48,12 +48,12 @@ typedef struct tl_machine {
                                 so reading the source and streaming the stores overlap
                                 (exec.h, tl_stage_of; TL_STAGE_BYTES, 64 .. 4096) */
     size_t row_stage_bytes;  /* ... for a streamed row conversion (tl_copy_or_convert_row)
-                                that writes at least what it reads (one that reads more
-                                takes stage_bytes), destination bytes a step: a step costs its kernel call and
-                                stream copy, and longer steps amortize them: 2048 (Zen 4, 256
-                                MiB, DirectML f16 <-> RGB u8: 0.66-0.79x the copy with 512,
-                                0.86-0.98 with 2048, less again with 4096); 512 on Intel
-                                (machine.c); TL_ROW_STAGE_BYTES, 64 .. 4096 */
+                                that writes at least what it reads, destination bytes a
+                                step: a step costs its kernel call and stream copy, and
+                                longer steps amortize them: 2048 (Zen 4, 256 MiB, RGB u8 ->
+                                DirectML f16 0.69-0.72x the copy with 512, 0.93-0.97 with
+                                2048); 512 on Intel (machine.c); TL_ROW_STAGE_BYTES, 64 ..
+                                4096. A step that reads more takes stage_bytes (exec.h) */
     unsigned stream_run_lines; /* a streaming transpose into rows far apart (planes) writes
                                   this many consecutive lines per row in turn: 8, where
                                   the AVX-512 path runs 2, and 4 on Intel (measured best on

@@ -330,7 +330,8 @@ void tl_machine_derive(tl_machine *m)
     /* a streamed row conversion's step, a machine number: 2048 destination
      * bytes (Zen 4), 512 on Intel (Xeon, 256 MiB, DirectML NHWC f16 <-> RGB
      * u8: into f16 0.77-0.78x the faster copy with 2048, 0.88-0.89 with
-     * 512; back 0.62-0.63 and 0.75-0.77, its source read as 3 slices) */
+     * 512; back 0.62-0.63 and 0.75-0.77, its source read as 3 slices; the
+     * steps that read more now take stage_bytes, 512 too: exec.h) */
     m->row_stage_bytes = m->vendor == TL_VENDOR_INTEL ? 512 : 2048;
     /* streams a streamed read-heavy step reads in turn: 3 where one core
      * reads at half its write rate (Xeon: 12.5 against 23.5 GB/s; kCHW32

@@ -184,6 +184,36 @@ TL_TEST(row_gaps)
     tl_machine_set(NULL);
 }
 
+/* The saturating u8 <-> i8 gathers (kDLA_HWC4 i8 into RGB u8) run an
+ * image's rows in one executor call in cache, with no row padding to fuse,
+ * on the paths that have them (VBMI, AVX2). */
+#if defined(__x86_64__) || defined(_M_X64)
+TL_TEST(saturating_gather_rows)
+{
+    const tl_machine m = *tl_machine_get();
+    tl_machine f = m;
+    f.stream_bytes = SIZE_MAX; /* in cache, whatever TL_STREAM_BYTES says */
+    tl_machine_set(&f);
+    static const int isas[] = {TL_ISA_AVX2, TL_ISA_AVX512};
+    for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
+        if (!tl_cpu_has(isas[i])) continue;
+        tl_desc s, d;
+        tl_plan *p = NULL;
+        REQUIRE_STATUS(tl_desc_parse(&s, "trt.dla_hwc4:i8:1x3x40x41"), TL_OK);
+        REQUIRE_STATUS(tl_desc_parse(&d, "NHWC:u8:1x40x41x3"), TL_OK);
+        REQUIRE_STATUS(tl_plan_create_isa(&p, &s, &d, 0, isas[i]), TL_OK);
+        CHECK_EQ_I64(p->npasses, 1);
+        CHECK(p->passes[0].ex == &tl_exec_pixels_rows);
+        CHECK_EQ_I64(p->passes[0].gap, 0);
+        CHECK_STR_CONTAINS(tl_plan_describe(p), isas[i] == TL_ISA_AVX512 && (m.feat & TL_FEAT_VBMI)
+                                                    ? "pixels rows tl_i8_u8_gather_ukernel__avx512vbmi"
+                                                    : "pixels rows tl_gather_ukernel__avx2");
+        tl_plan_destroy(p);
+    }
+    tl_machine_set(NULL);
+}
+#endif
+
 TL_TEST(plan_shapes)
 {
     tl_plan *p = plan_of("NCHW:f32:1x3x4x5", "NHWC:f32:1x4x5x3", 0);
@@ -1398,6 +1428,9 @@ int main(int argc, char **argv)
     TL_RUN(normalise_tables);
     TL_RUN(plan_shapes);
     TL_RUN(row_gaps);
+#if defined(__x86_64__) || defined(_M_X64)
+    TL_RUN(saturating_gather_rows);
+#endif
     TL_RUN(normalised_structures);
     TL_RUN(plan_bad_inputs);
     TL_RUN(cpu_paths);
