@@ -1544,7 +1544,8 @@ static void map8_cvt(tl_cvt *cv, const map8_case *c)
  * per code (3-byte pixel spread and gather at each pixel width, the rows
  * (de)interleaves, the convert rows' affine maps) gives the table's answer
  * for it, the last pixels and the zero lanes included. x86's byte-add test
- * (tl_cvt_byte_add) is checked on the same maps. */
+ * (tl_cvt_byte_add) is checked on the same maps, and so are the AVX2 rows
+ * (de)interleaves and, with VBMI, the AVX-512 ones. */
 /* Two rows of m pixels <-> 3 planes of 2 rows, head zero bytes before and
  * tail after each planar row, through cv's byte map (code; NULL for a
  * move), against its table; nothing written past the planes or the rows. */
@@ -1582,6 +1583,16 @@ static void dilv_rows_avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, 
 static void ilv_rows_avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, const tl_cvt *cv)
 {
     tl_x8_interleave3_rows_ukernel__avx2(src, dst, g, 0, cv);
+}
+
+static void dilv_rows_vbmi(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, const tl_cvt *cv)
+{
+    tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(src, dst, g, 0, cv);
+}
+
+static void ilv_rows_vbmi(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, const tl_cvt *cv)
+{
+    tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(src, dst, g, 0, cv);
 }
 #endif
 
@@ -1681,6 +1692,9 @@ TL_TEST(byte_maps_every_code)
                 for (size_t q = 0; q < sizeof pads / sizeof pads[0]; q++) {
                     for (size_t j = 0; j < sizeof src; j++) src[j] = (uint8_t)tl_rng_range(&r, 0, 255);
                     rows3_maps(src, counts[k], pads[q][0], pads[q][1], &cv, code, dilv_rows_avx2, ilv_rows_avx2);
+                    /* VBMI: the maps in bytes computed, WIDE by the table */
+                    if (tl_cpu_runs(TL_ISA_AVX512, TL_FEAT_VBMI))
+                        rows3_maps(src, counts[k], pads[q][0], pads[q][1], &cv, code, dilv_rows_vbmi, ilv_rows_vbmi);
                 }
         }
 #endif
@@ -1719,16 +1733,27 @@ TL_TEST(pixel_moves_shuffle)
         }
 }
 
-/* The 3-channel byte (de)interleaves with the 8-bit table in the register
- * (interleave/avx512vbmi.c, taken by the 2d executor, not in the registry)
- * against their definition, the scalar de-interleave plus a lookup per
- * byte: random tables and the element rule's own (u8 -> TIDL i8 at scale
- * 0.5), every length up to 4 steps and then some, destination rows at every
+/* The 3-channel byte (de)interleaves with an 8-bit conversion in the
+ * register (interleave/avx512vbmi.c, taken by the 2d executor, not in the
+ * registry) against their definition, the scalar de-interleave plus a
+ * lookup per byte: random tables (looked up) and the element rule's own
+ * (u8 -> TIDL i8 at scale 0.5, computed in bytes), every length up to 4 steps and then some, destination rows at every
  * offset in a line and gaps between them that must stay untouched, the
  * source ending at a PROT_NONE page, streamed and plain stores, rows off a
  * line realigned or stored as they are (TL_T2D_SPLIT). */
 #if defined(__x86_64__) || defined(_M_X64)
-static void check_lut_dilv(tl_rng *r, size_t n, const uint8_t *lut)
+/* A conversion that is no byte map (u8 at scale 1 into i8 at 0.3), so the
+ * kernels take its table, which the tests then fill with random bytes. */
+static tl_cvt random_table_cvt(void)
+{
+    tl_quant q03 = tl_test_quant(TL_Q_AFFINE, 0, 0.3f, 0, TL_ROUND_EVEN), q1 = tl_test_quant(TL_Q_AFFINE, 0, 1.0f, 0, TL_ROUND_EVEN);
+    tl_cvt cv;
+    tl_cvt_init_dt(&cv, TL_U8, &q1, TL_I8, &q03);
+    CHECK(cv.lut8 && tl_map8_of(&cv) < 0);
+    return cv;
+}
+
+static void check_lut_dilv(tl_rng *r, size_t n, const tl_cvt *cv, const uint8_t *lut)
 {
     size_t len = 3 * n, gap = (size_t)tl_rng_range(r, 0, 70);
     size_t ds1 = n + gap, off = (size_t)tl_rng_range(r, 0, 63), total = off + 3 * ds1 + 2 * PAD;
@@ -1739,7 +1764,7 @@ static void check_lut_dilv(tl_rng *r, size_t n, const uint8_t *lut)
     memset(raw, 0xA5, total);
     uint8_t *out = raw + PAD + off;
     static const int flags[4] = {0, TL_T2D_STREAM, TL_T2D_SPLIT, TL_T2D_STREAM | TL_T2D_SPLIT};
-    tl_x8_lut_deinterleave3_ukernel__avx512vbmi(src, out, (ptrdiff_t)ds1, n, flags[tl_rng_pick(r, 4)], lut);
+    tl_x8_lut_deinterleave3_ukernel__avx512vbmi(src, out, (ptrdiff_t)ds1, n, flags[tl_rng_pick(r, 4)], cv);
     for (size_t i = 0; i < total; i++) {
         uint8_t want = 0xA5;
         ptrdiff_t j = (ptrdiff_t)i - (ptrdiff_t)(PAD + off);
@@ -1753,7 +1778,7 @@ static void check_lut_dilv(tl_rng *r, size_t n, const uint8_t *lut)
     guard_close(&g);
 }
 
-static void check_lut_ilv(tl_rng *r, size_t n, const uint8_t *lut)
+static void check_lut_ilv(tl_rng *r, size_t n, const tl_cvt *cv, const uint8_t *lut)
 {
     size_t off = (size_t)tl_rng_range(r, 0, 63), total = off + 3 * n + 2 * PAD;
     guarded g;
@@ -1765,7 +1790,7 @@ static void check_lut_ilv(tl_rng *r, size_t n, const uint8_t *lut)
     tl_rng_bytes(r, p2, n + 1);
     if (tl_rng_range(r, 0, 3) == 0) planes[2] = NULL; /* a lane of zeros */
     memset(raw, 0xA5, total);
-    tl_x8_lut_interleave3_ukernel__avx512vbmi(planes, raw + PAD + off, n, (int)tl_rng_range(r, 0, 1), lut);
+    tl_x8_lut_interleave3_ukernel__avx512vbmi(planes, raw + PAD + off, n, (int)tl_rng_range(r, 0, 1), cv);
     for (size_t i = 0; i < total; i++) {
         uint8_t want = 0xA5;
         ptrdiff_t j = (ptrdiff_t)i - (ptrdiff_t)(PAD + off);
@@ -1793,19 +1818,32 @@ TL_TEST(lut_interleave_vbmi)
         return;
     }
     tl_rng r = tl_test_rng();
-    tl_quant q = {0};
-    q.kind = TL_Q_AFFINE;
-    q.scale = 0.5;
-    tl_cvt cv;
-    tl_cvt_init_dt(&cv, TL_U8, NULL, TL_I8, &q);
-    REQUIRE(cv.lut8);
-    for (unsigned c = 0; c < 256; c++) CHECK(cv.lut[c] == (uint8_t)tl_elem_convert_raw(&cv.op, c));
-    uint8_t lut[256];
+    /* the conversions by what the kernels do: a random table; TIDL's i8 at
+     * scale 0.5 from u8 (halved: the table) and back (doubled, computed);
+     * RKNN's zero point -128 (an add); u8 <-> i8 saturated (no table) */
+    const tl_quant half = tl_test_quant(TL_Q_INV, 0, 0.5f, 0, TL_ROUND_EVEN); /* TIDL: real = code / scale */
+    const tl_quant rknn = tl_test_quant(TL_Q_AFFINE, -128, 1.0f, 0, TL_ROUND_EVEN);
+    static const int maps[] = {TL_MAP8_LUT, TL_MAP8_LUT, TL_MAP8(TL_MAP8_DOUBLE, 1, 0), TL_MAP8(TL_MAP8_ADD, 0, 0),
+                               TL_MAP8(TL_MAP8_SAT, 0, 1), TL_MAP8(TL_MAP8_SAT, 1, 0)};
+    enum { NCV = sizeof maps / sizeof maps[0] };
+    tl_cvt cv[NCV];
+    uint8_t want[NCV][256];
+    cv[0] = random_table_cvt();
+    tl_cvt_init_dt(&cv[1], TL_U8, NULL, TL_I8, &half);
+    tl_cvt_init_dt(&cv[2], TL_I8, &half, TL_U8, NULL);
+    tl_cvt_init_dt(&cv[3], TL_U8, NULL, TL_I8, &rknn);
+    tl_cvt_init_dt(&cv[4], TL_U8, NULL, TL_I8, NULL);
+    tl_cvt_init_dt(&cv[5], TL_I8, NULL, TL_U8, NULL);
+    for (int k = 0; k < NCV; k++) {
+        CHECK_EQ_I64(tl_x8_vbmi_map(&cv[k]), maps[k]);
+        for (unsigned c = 0; k && c < 256; c++) want[k][c] = (uint8_t)tl_elem_convert_raw(&cv[k].op, c);
+    }
     for (size_t n = 0; n < 400 && TL_TEST_FAILURES() == 0; n += n < 200 ? 1 : (size_t)tl_rng_range(&r, 1, 40)) {
-        tl_rng_bytes(&r, lut, sizeof lut);
-        const uint8_t *t = n % 2 ? cv.lut : lut;
-        check_lut_dilv(&r, n, t);
-        check_lut_ilv(&r, n, t);
+        tl_rng_bytes(&r, cv[0].lut, sizeof cv[0].lut);
+        memcpy(want[0], cv[0].lut, 256);
+        const int k = (int)(n % NCV);
+        check_lut_dilv(&r, n, &cv[k], want[k]);
+        check_lut_ilv(&r, n, &cv[k], want[k]);
     }
 #endif
 }
@@ -1847,8 +1885,9 @@ static rows_case rows_pick(tl_rng *r, size_t n, size_t rows)
 
 static const int k_store_flags[4] = {0, TL_T2D_STREAM, TL_T2D_SPLIT, TL_T2D_STREAM | TL_T2D_SPLIT};
 
-static void check_rows_dilv(tl_rng *r, size_t n, size_t rows, const uint8_t *lut)
+static void check_rows_dilv(tl_rng *r, size_t n, size_t rows, const tl_cvt *cv)
 {
+    const uint8_t *lut = cv ? cv->lut : NULL;
     rows_case k = rows_pick(r, n, rows);
     const tl_rows3 *g = &k.g;
     guarded gs;
@@ -1859,7 +1898,7 @@ static void check_rows_dilv(tl_rng *r, size_t n, size_t rows, const uint8_t *lut
     REQUIRE(raw != NULL);
     memset(raw, 0xA5, total);
     int flags = k_store_flags[tl_rng_pick(r, 4)];
-    tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(gs.at, raw + lead, g, flags, lut);
+    tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(gs.at, raw + lead, g, flags, cv);
     for (size_t b = 0; b < total; b++) {
         uint8_t want = 0xA5;
         ptrdiff_t j = (ptrdiff_t)b - (ptrdiff_t)lead; /* from plane 0, row 0, pixel 0 */
@@ -1885,8 +1924,9 @@ static void check_rows_dilv(tl_rng *r, size_t n, size_t rows, const uint8_t *lut
     guard_close(&gs);
 }
 
-static void check_rows_ilv(tl_rng *r, size_t n, size_t rows, const uint8_t *lut)
+static void check_rows_ilv(tl_rng *r, size_t n, size_t rows, const tl_cvt *cv)
 {
+    const uint8_t *lut = cv ? cv->lut : NULL;
     rows_case k = rows_pick(r, n, rows);
     const tl_rows3 *g = &k.g;
     /* the planes from row 0's first pixel to the last row's last: the last
@@ -1900,7 +1940,7 @@ static void check_rows_ilv(tl_rng *r, size_t n, size_t rows, const uint8_t *lut)
     REQUIRE(raw != NULL);
     memset(raw, 0xA5, total);
     int flags = tl_rng_range(r, 0, 1) ? TL_T2D_STREAM : 0;
-    tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(gs.at, raw + PAD + off, g, flags, lut);
+    tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(gs.at, raw + PAD + off, g, flags, cv);
     for (size_t b = 0; b < total; b++) {
         uint8_t want = 0xA5;
         ptrdiff_t j = (ptrdiff_t)b - (ptrdiff_t)(PAD + off);
@@ -1929,13 +1969,13 @@ TL_TEST(rows_interleave_vbmi)
         return;
     }
     tl_rng r = tl_test_rng();
-    uint8_t lut[256];
+    tl_cvt table = random_table_cvt();
     for (size_t n = 1; n < 330 && TL_TEST_FAILURES() == 0; n += n < 140 ? 1 : (size_t)tl_rng_range(&r, 1, 30))
         for (size_t rows = 1; rows <= 5 && TL_TEST_FAILURES() == 0; rows += 2) {
-            tl_rng_bytes(&r, lut, sizeof lut);
-            const uint8_t *t = (n + rows) % 2 ? lut : NULL;
-            check_rows_dilv(&r, n, rows, t);
-            check_rows_ilv(&r, n, rows, t);
+            tl_rng_bytes(&r, table.lut, sizeof table.lut);
+            const tl_cvt *c = (n + rows) % 2 ? &table : NULL;
+            check_rows_dilv(&r, n, rows, c);
+            check_rows_ilv(&r, n, rows, c);
         }
 #endif
 }

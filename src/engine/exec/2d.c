@@ -69,8 +69,10 @@ static int convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const t
     if (f32_codes && k->shape == TL_T2D_ANY && in->count == 16 && in->ds == 1 && out->ds == 16)
         return 3; /* 16 planes into one 16-channel block (NCHW16c) */
     if (k->param != 3) return 0;
-    if (cv->lut8 && k->shape == TL_T2D_DILV) return in->ss == 3;   /* packed source pixels */
-    if (cv->lut8 && k->shape == TL_T2D_ILV) return out->ds == 3;   /* packed destination pixels */
+    /* a table, or a map computed without one (u8 <-> i8 saturation has none) */
+    bool map8 = cv->path != TL_EP_COPY && (cv->lut8 || tl_x8_vbmi_map(cv) != TL_MAP8_LUT);
+    if (map8 && k->shape == TL_T2D_DILV) return in->ss == 3; /* packed source pixels */
+    if (map8 && k->shape == TL_T2D_ILV) return out->ds == 3; /* packed destination pixels */
     if (f32_codes && k->shape == TL_T2D_ILV && out->ds == 3) return 2;
 #elif defined(__ARM_NEON)
     /* in cache too, unless the 16 planes' lines meet in one L1 set past its
@@ -104,11 +106,11 @@ static void t2d_lut(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8
         const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
         tl_f32_x8_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, &p->cv);
     } else if (ps->x.t2d.k->shape == TL_T2D_DILV) {
-        stream = tl_exec_dilv_flags(p, stream, true);
-        tl_x8_lut_deinterleave3_ukernel__avx512vbmi(s, d, out->ds, (size_t)in->count, stream, p->cv.lut);
+        stream = tl_exec_dilv_flags(p, stream, tl_x8_vbmi_map(&p->cv) == TL_MAP8_LUT);
+        tl_x8_lut_deinterleave3_ukernel__avx512vbmi(s, d, out->ds, (size_t)in->count, stream, &p->cv);
     } else {
         const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
-        tl_x8_lut_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, p->cv.lut);
+        tl_x8_lut_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, &p->cv);
     }
 #else
     (void)p, (void)ps, (void)s, (void)d, (void)in, (void)out, (void)stream;
@@ -437,7 +439,6 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
 {
 #if defined(__x86_64__) || defined(_M_X64)
     const tl_node *rows = out - 1;
-    const uint8_t *lut = p->cv.path == TL_EP_COPY ? NULL : p->cv.lut;
     bool dilv = ps->x.t2d.k->shape == TL_T2D_DILV;
     tl_rows3 g = {(size_t)(dilv ? in->count : out->count), (size_t)rows->count, dilv ? rows->ss : rows->ds,
                   dilv ? rows->ds : rows->ss, dilv ? out->ds : in->ss, (size_t)ps->head, (size_t)ps->tail};
@@ -448,8 +449,10 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
     if (ps->x.t2d.k->isa == TL_ISA_AVX2 && dilv)
         tl_x8_deinterleave3_rows_ukernel__avx2(s, d + ps->head, &g, tl_exec_streams(p), map);
     else if (ps->x.t2d.k->isa == TL_ISA_AVX2) tl_x8_interleave3_rows_ukernel__avx2(s, d, &g, tl_exec_streams(p), map);
-    else if (dilv) tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(s, d + ps->head, &g, tl_exec_dilv_flags(p, tl_exec_streams(p), lut != NULL), lut);
-    else tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(s, d, &g, tl_exec_streams(p), lut);
+    else if (dilv) {
+        const int flags = tl_exec_dilv_flags(p, tl_exec_streams(p), tl_x8_vbmi_map(map) == TL_MAP8_LUT);
+        tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(s, d + ps->head, &g, flags, map);
+    } else tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(s, d, &g, tl_exec_streams(p), map);
 #elif defined(__ARM_NEON)
     const tl_node *rows = out - 1;
     bool dilv = ps->x.t2d.k->shape == TL_T2D_DILV;

@@ -31,12 +31,12 @@
 /* The byte bodies without a table (TL_X8_LUT is 0 here). */
 TL_FN size_t ilv_x8_3_copy(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
 {
-    return ilv_x8_3(pl, d, n, stream, NULL);
+    return ilv_x8_3(pl, d, n, stream, NULL, TL_MAP8(TL_MAP8_MOVE, 0, 0));
 }
 
 TL_FN size_t dilv_x8_3_copy(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
 {
-    return dilv_x8_3(s, d, ds1, n, stream, NULL);
+    return dilv_x8_3(s, d, ds1, n, stream, NULL, TL_MAP8(TL_MAP8_MOVE, 0, 0));
 }
 
 /* ---- 32-bit de-interleave: 16 packed pixels -> 3 planes per step -------------------- */

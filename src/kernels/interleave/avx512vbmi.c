@@ -1,7 +1,9 @@
 /* The AVX-512 3-channel byte interleave and de-interleave with an 8-bit
- * table in the register (AVX-512 VBMI): each byte of a register goes through
- * the plan's 256-byte table (cv->lut, the element rule's answer for every
- * code) by two vpermi2b and a blend, between the shuffles and the stores.
+ * conversion in the register (AVX-512 VBMI): each byte of a register goes
+ * through the plan's byte map (a saturation, an add, TIDL's doubling: one
+ * or two byte operations) or its 256-byte table (cv->lut, the element
+ * rule's answer for every code: two vpermi2b and a blend), between the
+ * shuffles and the stores (tl_x8_vbmi_map chooses).
  * An NHWC u8 image into TIDL's padded i8 planes (and back) is then one pass
  * over memory; the kernels without the table needed a table pass over an L1
  * tile and a move from it. The same bodies as avx512.c
@@ -28,9 +30,11 @@
 #include "kernels/interleave/x86_wrap.h"
 
 TL_KERNEL void tl_x8_lut_deinterleave3_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, ptrdiff_t ds1,
-                                                           size_t n, int stream, const uint8_t *lut)
+                                                           size_t n, int stream, const tl_cvt *cv)
 {
-    dilv_x8_3(src, dst, ds1, n, stream, lut);
+#define TL_DILV(M) dilv_x8_3(src, dst, ds1, n, stream, cv, M)
+    TL_X8_VBMI_MAP_SWITCH(tl_x8_vbmi_map(cv), TL_DILV)
+#undef TL_DILV
 }
 
 /* Without a table: the VBMI de-interleave's 6 shuffles a step, a registry
@@ -38,22 +42,24 @@ TL_KERNEL void tl_x8_lut_deinterleave3_ukernel__avx512vbmi(const uint8_t *src, u
  * interleave. */
 TL_FN size_t dilv_x8_3_copy(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream)
 {
-    return dilv_x8_3(s, d, ds1, n, stream, NULL);
+    return dilv_x8_3(s, d, ds1, n, stream, NULL, TL_MAP8(TL_MAP8_MOVE, 0, 0));
 }
 TL_DILV_T2D(tl_x8_deinterleave3_ukernel__avx512vbmi, 1, 3, dilv_x8_3_copy, 64)
 
 /* The same for the interleave: whole output registers by byte permutes. */
 TL_FN size_t ilv_x8_3_copy(const uint8_t *const *pl, uint8_t *d, size_t n, int stream)
 {
-    return ilv_x8_3(pl, d, n, stream, NULL);
+    return ilv_x8_3(pl, d, n, stream, NULL, TL_MAP8(TL_MAP8_MOVE, 0, 0));
 }
 TL_ILV_PLANES(tl_x8_interleave3_ukernel__avx512vbmi, 1, 3, ilv_x8_3_copy)
 TL_ILV_T2D(tl_x8_interleave3_t2d_ukernel__avx512vbmi, tl_x8_interleave3_ukernel__avx512vbmi, 1, 3)
 
 TL_KERNEL void tl_x8_lut_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *dst, size_t n,
-                                                         int stream, const uint8_t *lut)
+                                                         int stream, const tl_cvt *cv)
 {
-    ilv_x8_3(planes, dst, n, stream, lut);
+#define TL_ILV(M) ilv_x8_3(planes, dst, n, stream, cv, M)
+    TL_X8_VBMI_MAP_SWITCH(tl_x8_vbmi_map(cv), TL_ILV)
+#undef TL_ILV
 }
 
 /* ---- rows (tl_rows3) ------------------------------------------------------------- */
@@ -103,12 +109,13 @@ TL_FN bool padded_stream(const tl_rows3 *g, ptrdiff_t packed_row)
  * where it falls), else aligned lines through the aligners. */
 #define TL_ALWAYS static inline __attribute__((always_inline)) TL_TARGET
 TL_ALWAYS void dilv_stream_as(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int nt, int split,
-                              const uint8_t *lut)
+                              const tl_cvt *cv, int map)
 {
     size_t n = g->n, pad = g->head + g->tail, period = n + pad, total = (g->rows - 1) * period + n, npx = g->rows * n;
     ptrdiff_t ds1 = g->plane;
-    __m512i k[3][3], a[3], t[4], prev[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-    map8_tables(t, lut);
+    __m512i k[3][3], a[3], prev[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+    bmap bm;
+    bmap_init(&bm, cv, map);
     dlv3_tables(k);
     aligner al[3];
     TL_UNROLL
@@ -120,7 +127,7 @@ TL_ALWAYS void dilv_stream_as(const uint8_t *src, uint8_t *dst, const tl_rows3 *
         if (nt) tl_prefetch_ahead(src + 3 * q, 192, 3 * (npx - q));                                \
         TL_UNROLL                                                                                 \
         for (int c = 0; c < 3; c++) {                                                             \
-            __m512i v = map8_if(dlv3_channel(a, k, c), t, lut);                                   \
+            __m512i v = bmap_apply(dlv3_channel(a, k, c), &bm, map);                                   \
             if (W) v = pads_in(v, LANES, W);                                                      \
             uint8_t *row = dst + c * ds1;                                                         \
             if (split) _mm512_storeu_si512((void *)(row + i), v);                                   \
@@ -151,30 +158,32 @@ TL_ALWAYS void dilv_stream_as(const uint8_t *src, uint8_t *dst, const tl_rows3 *
         TL_DLV3_LOAD(src + 3 * (g->rows * n - 64), a);
         TL_UNROLL
         for (int c = 0; c < 3; c++)
-            _mm512_storeu_si512((void *)(dst + c * ds1 + total - 64), map8_if(dlv3_channel(a, k, c), t, lut));
+            _mm512_storeu_si512((void *)(dst + c * ds1 + total - 64), bmap_apply(dlv3_channel(a, k, c), &bm, map));
     }
 }
 
 /* The store form decided once, not tested in every step (a third slower
  * with the tests in the loop: 64 rows of 1364 pixels into pad-1 planes,
  * kernel alone, Zen 5). */
-TL_ALWAYS void dilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const uint8_t *lut)
+TL_ALWAYS void dilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const tl_cvt *cv,
+                            int map)
 {
     int nt = streams(stream & TL_T2D_STREAM, 0, 0);
-    if (nt) dilv_stream_as(src, dst, g, 1, 0, lut);
-    else if (stream & TL_T2D_SPLIT) dilv_stream_as(src, dst, g, 0, 1, lut);
-    else dilv_stream_as(src, dst, g, 0, 0, lut);
+    if (nt) dilv_stream_as(src, dst, g, 1, 0, cv, map);
+    else if (stream & TL_T2D_SPLIT) dilv_stream_as(src, dst, g, 0, 1, cv, map);
+    else dilv_stream_as(src, dst, g, 0, 0, cv, map);
 }
 
 /* The padded planes' streams into packed pixels (padded_stream): a step
  * whose 64 pixels cross a row end takes the lanes from the pad run on from
  * a second load w bytes further (a blend, no permute). */
-TL_FN void ilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const uint8_t *lut)
+TL_FN void ilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const tl_cvt *cv, int map)
 {
     size_t n = g->n, pad = g->head + g->tail, period = n + pad, npx = g->rows * n;
     const uint8_t *pl[3] = {src, src + g->plane, src + 2 * g->plane};
-    __m512i k[3][3], w3[3], t[4];
-    map8_tables(t, lut);
+    __m512i k[3][3], w3[3];
+    bmap bm;
+    bmap_init(&bm, cv, map);
     TL_UNROLL
     for (int r = 0; r < 3; r++)
         TL_UNROLL
@@ -182,7 +191,7 @@ TL_FN void ilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int s
     size_t q = 0; /* the first pixel whose bytes start a line (streaming), as ilv_x8_3 */
     if (stream & TL_T2D_STREAM)
         while (q < 63 && ((uintptr_t)dst + 3 * q) % 64) q++;
-    if (q) ilv3_part(pl[0], pl[1], pl[2], dst, 0, q, k, t, lut); /* row 0: n >= 64 */
+    if (q) ilv3_part(pl[0], pl[1], pl[2], dst, 0, q, k, &bm, map); /* row 0: n >= 64 */
     int nt = streams(stream & TL_T2D_STREAM, (uintptr_t)(dst + 3 * q), 0);
     size_t o = q, at = q; /* plane stream byte, byte of the row period */
     for (; q + 64 <= npx; q += 64) {
@@ -193,7 +202,7 @@ TL_FN void ilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int s
         for (int c = 0; c < 3; c++) {
             __m512i x = _mm512_loadu_si512((const void *)(pl[c] + o + w));
             if (lanes && w) x = _mm512_mask_blend_epi8(mask_n(lanes), x, _mm512_loadu_si512((const void *)(pl[c] + o)));
-            v[c] = map8_if(x, t, lut);
+            v[c] = bmap_apply(x, &bm, map);
         }
         ilv3_regs(v[0], v[1], v[2], k, w3);
         uint8_t *p = dst + 3 * q;
@@ -211,7 +220,7 @@ TL_FN void ilv_stream(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int s
         size_t last = (g->rows - 1) * period + n - 64;
         __m512i v[3];
         TL_UNROLL
-        for (int c = 0; c < 3; c++) v[c] = map8_if(_mm512_loadu_si512((const void *)(pl[c] + last)), t, lut);
+        for (int c = 0; c < 3; c++) v[c] = bmap_apply(_mm512_loadu_si512((const void *)(pl[c] + last)), &bm, map);
         ilv3_regs(v[0], v[1], v[2], k, w3);
         TL_UNROLL
         for (int j = 0; j < 3; j++) _mm512_storeu_si512((void *)(dst + 3 * (npx - 64) + 64 * j), w3[j]);
@@ -229,12 +238,12 @@ TL_FN void row_pads(uint8_t *row, const tl_rows3 *g, int before, int after)
 }
 
 /* Rows in one call: as one stream where the layout allows, else row by row
- * (the row bodies above, each row's padding after it). Inlined with the
- * table or without it as a constant, so no step tests for the table. */
-TL_ALWAYS void dilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const uint8_t *lut)
+ * (the row bodies above, each row's padding after it). Inlined once per
+ * map (a constant), so no step tests it. */
+TL_ALWAYS void dilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const tl_cvt *cv, int map)
 {
     if (padded_stream(g, g->packed_row)) {
-        dilv_stream(src, dst, g, stream, lut);
+        dilv_stream(src, dst, g, stream, cv, map);
         /* the runs between rows are in the streams: the first row's head, the last row's tail */
         row_pads(dst, g, 1, 0);
         row_pads(dst + (ptrdiff_t)(g->rows - 1) * g->plane_row, g, 0, 1);
@@ -242,34 +251,36 @@ TL_ALWAYS void dilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, in
     }
     for (size_t r = 0; r < g->rows; r++) {
         uint8_t *d = dst + (ptrdiff_t)r * g->plane_row;
-        dilv_x8_3(src + (ptrdiff_t)r * g->packed_row, d, g->plane, g->n, stream, lut);
+        dilv_x8_3(src + (ptrdiff_t)r * g->packed_row, d, g->plane, g->n, stream, cv, map);
         row_pads(d, g, 1, 1);
     }
 }
 
-TL_ALWAYS void ilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const uint8_t *lut)
+TL_ALWAYS void ilv_rows(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream, const tl_cvt *cv, int map)
 {
     if (padded_stream(g, g->packed_row)) {
-        ilv_stream(src, dst, g, stream, lut);
+        ilv_stream(src, dst, g, stream, cv, map);
         return;
     }
     for (size_t r = 0; r < g->rows; r++) {
         const uint8_t *s = src + (ptrdiff_t)r * g->plane_row, *planes[3] = {s, s + g->plane, s + 2 * g->plane};
-        ilv_x8_3(planes, dst + (ptrdiff_t)r * g->packed_row, g->n, stream, lut);
+        ilv_x8_3(planes, dst + (ptrdiff_t)r * g->packed_row, g->n, stream, cv, map);
     }
 }
 
 TL_KERNEL void tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
-                                                                int stream, const uint8_t *lut)
+                                                                int stream, const tl_cvt *cv)
 {
-    if (lut) dilv_rows(src, dst, g, stream, lut);
-    else dilv_rows(src, dst, g, stream, NULL);
+#define TL_DILV(M) dilv_rows(src, dst, g, stream, cv, M)
+    TL_X8_VBMI_MAP_SWITCH(tl_x8_vbmi_map(cv), TL_DILV)
+#undef TL_DILV
 }
 
 TL_KERNEL void tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
-                                                              int stream, const uint8_t *lut)
+                                                              int stream, const tl_cvt *cv)
 {
-    if (lut) ilv_rows(src, dst, g, stream, lut);
-    else ilv_rows(src, dst, g, stream, NULL);
+#define TL_ILV(M) ilv_rows(src, dst, g, stream, cv, M)
+    TL_X8_VBMI_MAP_SWITCH(tl_x8_vbmi_map(cv), TL_ILV)
+#undef TL_ILV
 }
 #endif

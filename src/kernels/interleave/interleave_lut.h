@@ -1,13 +1,46 @@
-/* 3-channel byte (de)interleaves that map every byte through a 256-byte
- * table on the way (the plan's 8-bit conversion table, tl_cvt.lut), in one
- * pass, and rows of them in one call (AVX-512 VBMI, AVX2, NEON). Called
- * directly by the 2d executor (not registry rows: they take the table or the
- * plan's conversion). Not installed. */
+/* 3-channel byte (de)interleaves that convert every byte on the way (the
+ * plan's 8-bit conversion: a byte map computed in the register, or its
+ * 256-byte table tl_cvt.lut), in one pass, and rows of them in one call
+ * (AVX-512 VBMI, AVX2, NEON). Called directly by the 2d executor (not
+ * registry rows: they take the plan's conversion). Not installed. */
 #ifndef TL_KERNELS_INTERLEAVE_LUT_H
 #define TL_KERNELS_INTERLEAVE_LUT_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "kernels/kernels.h" /* tl_cvt, tl_map8_of */
+
+/* The byte maps (tl_map8) that the AVX-512 VBMI (de)interleaves compute in
+ * the register, with one copy of the kernels each (about 20 KiB): a move,
+ * u8 <-> i8 saturation (identity quantizations, which have no table), an
+ * add (RKNN's zero point -128) and i8 -> u8 doubled (TIDL's scale 0.5 back
+ * to an image). Any other 8-bit conversion is looked up in cv->lut
+ * (TL_MAP8_LUT). TIDL's halving into i8 stays on the table: the
+ * de-interleave measured no faster without it (Zen 5). */
+#define TL_MAP8_LUT (-1)
+static inline int tl_x8_vbmi_map(const tl_cvt *cv)
+{
+    const int m = cv ? tl_map8_of(cv) : TL_MAP8(TL_MAP8_MOVE, 0, 0);
+    switch (m) {
+    case TL_MAP8(TL_MAP8_MOVE, 0, 0):
+    case TL_MAP8(TL_MAP8_SAT, 0, 1):
+    case TL_MAP8(TL_MAP8_SAT, 1, 0):
+    case TL_MAP8(TL_MAP8_ADD, 0, 0):
+    case TL_MAP8(TL_MAP8_DOUBLE, 1, 0): return m;
+    default: return TL_MAP8_LUT;
+    }
+}
+/* CALL(m) with m the constant tl_x8_vbmi_map gave */
+#define TL_X8_VBMI_MAP_SWITCH(m, CALL)                                                            \
+    switch (m) {                                                                                  \
+        TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_MOVE, 0, 0))                                           \
+        TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_SAT, 0, 1))                                            \
+        TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_SAT, 1, 0))                                            \
+        TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_ADD, 0, 0))                                            \
+        TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_DOUBLE, 1, 0))                                         \
+    default: CALL(TL_MAP8_LUT); break;                                                            \
+    }
 
 /* Rows of 3-channel pixels in one call: `rows` rows of n pixels, the packed
  * rows packed_row bytes apart, the planar rows plane_row bytes apart and
@@ -17,7 +50,7 @@
  * the one-stream form skips (plane_row - n: the padding is not read). 
  * One call for an image instead of one per row: at TIDL's 296-pixel rows
  * the per-call work (the executor's, the tables' loads) was a quarter of
- * the run. lut NULL: a plain move. `stream`: TL_T2D_STREAM (whole lines
+ * the run. cv NULL: a plain move. `stream`: TL_T2D_STREAM (whole lines
  * non-temporal), and de-interleaving TL_T2D_SPLIT (planar rows off a line
  * stored as they are, not realigned). */
 typedef struct tl_rows3 {
@@ -27,27 +60,28 @@ typedef struct tl_rows3 {
 } tl_rows3;
 
 #if defined(__x86_64__) || defined(_M_X64)
+struct tl_cvt;
 /* n packed 3-byte pixels at src -> 3 planes ds1 bytes apart at dst, each
- * byte as lut[byte]. Writes exactly the 3 rows of n bytes; `stream`:
+ * byte through cv's 8-bit conversion (NULL: a move): computed in the
+ * register where tl_x8_vbmi_map says, else by the 256-byte table cv->lut. Writes exactly the 3 rows of n bytes; `stream`:
  * TL_T2D_STREAM, the caller allows non-temporal stores (used for whole
  * aligned lines), and TL_T2D_SPLIT (rows off a line stored as they are). */
 void tl_x8_lut_deinterleave3_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, ptrdiff_t ds1, size_t n,
-                                                 int stream, const uint8_t *lut);
-/* n bytes of each of 3 planes -> n packed 3-byte pixels at dst, each byte as
- * lut[byte]; a NULL plane gives zero lanes (not looked up). */
+                                                 int stream, const struct tl_cvt *cv);
+/* n bytes of each of 3 planes -> n packed 3-byte pixels at dst, each byte
+ * through cv as above; a NULL plane gives zero lanes (not converted). */
 void tl_x8_lut_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream,
-                                               const uint8_t *lut);
+                                               const struct tl_cvt *cv);
 void tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
-                                                      int stream, const uint8_t *lut);
+                                                      int stream, const struct tl_cvt *cv);
 /* The (de)interleave of rows on AVX2: a plain move (cv NULL), or through a
  * table that is an affine map (tl_cvt affine8), mapped in the registers. */
-struct tl_cvt;
 void tl_x8_deinterleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream,
                                             const struct tl_cvt *cv);
 void tl_x8_interleave3_rows_ukernel__avx2(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, int stream,
                                           const struct tl_cvt *cv);
 void tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, const tl_rows3 *g,
-                                                    int stream, const uint8_t *lut);
+                                                    int stream, const struct tl_cvt *cv);
 /* n floats of each of 3 f32 planes -> n packed 3-byte pixels of 8-bit codes
  * by the conversion cv (the f32 row kernel's steps, in the register;
  * defined with the convert family, convert/avx512.c). `stream`: whole

@@ -13,30 +13,56 @@
 #define TL_X8_LUT 0
 #endif
 
-/* The table's four 64-byte quarters (nothing without TL_X8_LUT or a table:
- * a NULL table is no lookup). */
-TL_FN void map8_tables(__m512i t[4], const uint8_t *lut)
+#include "kernels/interleave/interleave_lut.h" /* tl_x8_vbmi_map */
+
+/* The 8-bit conversion the kernels apply to each register of codes: a
+ * byte map computed in 1 or 2 byte operations per 64 codes, or
+ * (TL_MAP8_LUT) the plan's 256-byte table in the register, two vpermi2b
+ * and a blend, VBMI only (tl_x8_vbmi_map, interleave_lut.h, chooses). m is
+ * a constant in each instantiation, so no step tests it. TIDL padded i8 ->
+ * NHWC u8 at 256 KiB (Zen 5): 0.43x memcpy by the table, 0.62x by bytes. */
+typedef struct bmap {
+    __m512i t[4]; /* TL_MAP8_LUT: the table's four 64-byte quarters */
+    __m512i add;  /* TL_MAP8_ADD: its add in every byte */
+} bmap;
+
+TL_FN void bmap_init(bmap *b, const tl_cvt *cv, int m)
 {
+    b->add = _mm512_setzero_si512();
+    for (int q = 0; q < 4; q++) b->t[q] = _mm512_setzero_si512();
 #if TL_X8_LUT
-    for (int q = 0; q < 4; q++) t[q] = lut ? _mm512_loadu_si512((const void *)(lut + 64 * q)) : _mm512_setzero_si512();
-#else
-    (void)lut;
-    for (int q = 0; q < 4; q++) t[q] = _mm512_setzero_si512();
+    if (m == TL_MAP8_LUT)
+        for (int q = 0; q < 4; q++) b->t[q] = _mm512_loadu_si512((const void *)(cv->lut + 64 * q));
 #endif
+    if (m == TL_MAP8(TL_MAP8_ADD, 0, 0)) b->add = _mm512_set1_epi8((char)tl_map8_add(cv));
 }
 
-/* Every byte x of v as lut[x]: the low and the high half of the table by
- * one vpermi2b each, the index's top bit picks (as tl_x8_lut_ukernel__avx512vbmi). */
-TL_FN __m512i map8(__m512i v, const __m512i t[4])
+/* Every byte of v through the map m (only those tl_x8_vbmi_map gives).
+ * The table: the low and the high half by one vpermi2b each, the index's
+ * top bit picks (as tl_x8_lut_ukernel__avx512vbmi). */
+TL_FN __m512i bmap_apply(__m512i v, const bmap *b, int m)
 {
+    if (m == TL_MAP8_LUT) {
 #if TL_X8_LUT
-    __m512i lo = _mm512_permutex2var_epi8(t[0], v, t[1]), hi = _mm512_permutex2var_epi8(t[2], v, t[3]);
-    return _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), lo, hi);
+        __m512i lo = _mm512_permutex2var_epi8(b->t[0], v, b->t[1]), hi = _mm512_permutex2var_epi8(b->t[2], v, b->t[3]);
+        return _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), lo, hi);
 #else
-    (void)t;
-    return v;
+        return v;
 #endif
+    }
+    const __m512i zero = _mm512_setzero_si512();
+    switch (m) {
+    case TL_MAP8(TL_MAP8_SAT, 0, 1): return _mm512_min_epu8(v, _mm512_set1_epi8(0x7f));
+    case TL_MAP8(TL_MAP8_SAT, 1, 0): return _mm512_max_epi8(v, zero);
+    case TL_MAP8(TL_MAP8_ADD, 0, 0): return _mm512_add_epi8(v, b->add);
+    case TL_MAP8(TL_MAP8_DOUBLE, 1, 0): { /* negative to 0 first; then 2v <= 254 */
+        const __m512i p = _mm512_max_epi8(v, zero);
+        return _mm512_add_epi8(p, p);
+    }
+    default: return v; /* a move */
+    }
 }
+
 /* Lane L (1..3) of v straight to memory: the memory form of vextracti32x4
  * is a plain store (compilers emit a shuffle and a store). */
 #define TL_STORE_LANE(p, v, L) __asm__ volatile("vextracti32x4 $" #L ", %1, %0" : "=m"(*(__m128i *)(p)) : "v"(v))
@@ -74,16 +100,10 @@ TL_FN void ilv3_whole(const __m512i o[3], __m512i w[3])
     w[2] = _mm512_mask_permutexvar_epi64(t, 0x30, _mm512_setr_epi64(0, 0, 0, 0, 6, 7, 0, 0), o[1]);
 }
 
-/* v through the table when there is one (a constant per kernel: folded). */
-TL_FN __m512i map8_if(__m512i v, const __m512i t[4], const uint8_t *lut)
+/* A plane's bytes through the map; a NULL plane is zero lanes (not mapped). */
+TL_FN __m512i ld_plane(const uint8_t *p, size_t i, __mmask64 m, const bmap *b, int map)
 {
-    return lut ? map8(v, t) : v;
-}
-
-/* A plane's bytes through the table; a NULL plane is zero lanes (not mapped). */
-TL_FN __m512i ld_plane(const uint8_t *p, size_t i, __mmask64 m, const __m512i t[4], const uint8_t *lut)
-{
-    return p ? map8_if(_mm512_maskz_loadu_epi8(m, p + i), t, lut) : _mm512_setzero_si512();
+    return p ? bmap_apply(_mm512_maskz_loadu_epi8(m, p + i), b, map) : _mm512_setzero_si512();
 }
 
 #if TL_X8_LUT
@@ -146,19 +166,20 @@ TL_FN void ilv3_regs(__m512i r, __m512i g, __m512i b, const __m512i k[3][3], __m
 
 /* m < 64 pixels from pixel i: masked loads and stores. */
 TL_FN void ilv3_part(const uint8_t *p0, const uint8_t *p1, const uint8_t *p2, uint8_t *d, size_t i, size_t m,
-                     const __m512i k[3][3], const __m512i t[4], const uint8_t *lut)
+                     const __m512i k[3][3], const bmap *bm, int map)
 {
     __m512i w[3];
     __mmask64 lm = mask_n(m);
-    ilv3_regs(ld_plane(p0, i, lm, t, lut), ld_plane(p1, i, lm, t, lut), ld_plane(p2, i, lm, t, lut), k, w);
+    ilv3_regs(ld_plane(p0, i, lm, bm, map), ld_plane(p1, i, lm, bm, map), ld_plane(p2, i, lm, bm, map), k, w);
     for (size_t j = 0; j < 3 && 64 * j < 3 * m; j++)
         _mm512_mask_storeu_epi8(d + 3 * i + 64 * j, mask_n(3 * m - 64 * j), w[j]);
 }
 
-TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream, const uint8_t *lut)
+TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream, const tl_cvt *cv, int map)
 {
-    __m512i k[3][3], o[3], w[3], t[4];
-    map8_tables(t, lut);
+    __m512i k[3][3], o[3], w[3];
+    bmap bm;
+    bmap_init(&bm, cv, map);
     TL_UNROLL
     for (int q = 0; q < 3; q++)
         TL_UNROLL
@@ -174,12 +195,12 @@ TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream
     if (stream)
         while (i < 63 && ((uintptr_t)d + 3 * i) % 64) i++;
     if (i > n) i = n;
-    if (i) ilv3_part(p0, p1, p2, d, 0, i, k, t, lut);
+    if (i) ilv3_part(p0, p1, p2, d, 0, i, k, &bm, map);
     int nt = streams(stream, (uintptr_t)(d + 3 * i), 0);
     for (; i + 64 <= n; i += 64) {
-        __m512i r = p0 ? map8_if(_mm512_loadu_si512((const void *)(p0 + i)), t, lut) : zero;
-        __m512i g = p1 ? map8_if(_mm512_loadu_si512((const void *)(p1 + i)), t, lut) : zero;
-        __m512i b = p2 ? map8_if(_mm512_loadu_si512((const void *)(p2 + i)), t, lut) : zero;
+        __m512i r = p0 ? bmap_apply(_mm512_loadu_si512((const void *)(p0 + i)), &bm, map) : zero;
+        __m512i g = p1 ? bmap_apply(_mm512_loadu_si512((const void *)(p1 + i)), &bm, map) : zero;
+        __m512i b = p2 ? bmap_apply(_mm512_loadu_si512((const void *)(p2 + i)), &bm, map) : zero;
         uint8_t *p = d + 3 * i;
 #if TL_X8_LUT /* streamed steps keep the lane shuffles: NCHW -> NHWC u8 C=3 at 256 MiB
                  measured 24.4 against 26.5 GB/s with the permutes (loaded machine) */
@@ -213,11 +234,12 @@ TL_FN size_t ilv_x8_3(const uint8_t *const *pl, uint8_t *d, size_t n, int stream
     if (nt) _mm_sfence();
     if (i < n && n >= 64) { /* the last 1..63 pixels: the last 64 again (same bytes) */
         i = n - 64;
-        ilv3_regs(ld_plane(p0, i, ~(__mmask64)0, t, lut), ld_plane(p1, i, ~(__mmask64)0, t, lut), ld_plane(p2, i, ~(__mmask64)0, t, lut), k, w);
+        ilv3_regs(ld_plane(p0, i, ~(__mmask64)0, &bm, map), ld_plane(p1, i, ~(__mmask64)0, &bm, map),
+                  ld_plane(p2, i, ~(__mmask64)0, &bm, map), k, w);
         TL_UNROLL
         for (int j = 0; j < 3; j++) _mm512_storeu_si512((void *)(d + 3 * i + 64 * j), w[j]);
     } else if (i < n) { /* fewer than 64 pixels: masked loads and stores */
-        ilv3_part(p0, p1, p2, d, i, n - i, k, t, lut);
+        ilv3_part(p0, p1, p2, d, i, n - i, k, &bm, map);
     }
     return n;
 }
@@ -380,10 +402,11 @@ TL_FN __m512i dlv3_channel(const __m512i a[3], const __m512i k[3][3], int c)
 #define TL_DLV3_LOAD_N dlv3_load_n
 #endif
 
-TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream, const uint8_t *lut)
+TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, int stream, const tl_cvt *cv, int map)
 {
-    __m512i k[3][3], a[3], t[4], prev[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-    map8_tables(t, lut);
+    __m512i k[3][3], a[3], prev[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+    bmap bm;
+    bmap_init(&bm, cv, map);
     dlv3_tables(k);
     aligner al[3];
     TL_UNROLL
@@ -397,7 +420,7 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, in
         if (nt) tl_prefetch_ahead(s + 3 * i, 192, 3 * (n - i)); /* (kernels.h) */
         TL_UNROLL
         for (int c = 0; c < 3; c++) {
-            __m512i v = map8_if(dlv3_channel(a, k, c), t, lut);
+            __m512i v = bmap_apply(dlv3_channel(a, k, c), &bm, map);
             uint8_t *row = d + c * ds1;
             if (split) _mm512_storeu_si512((void *)(row + i), v);
             else if (al[c].a == 0) store_line(row + i, v, nt);
@@ -417,7 +440,7 @@ TL_FN size_t dilv_x8_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, in
         else TL_DLV3_LOAD_N(s + 3 * i, a, 3 * m);
         TL_UNROLL
         for (int c = 0; c < 3; c++) {
-            __m512i v = map8_if(dlv3_channel(a, k, c), t, lut);
+            __m512i v = bmap_apply(dlv3_channel(a, k, c), &bm, map);
             if (n >= 64) _mm512_storeu_si512((void *)(d + c * ds1 + j), v);
             else _mm512_mask_storeu_epi8(d + c * ds1 + i, mask_n(m), v);
         }
