@@ -212,6 +212,35 @@ TL_TEST(saturating_gather_rows)
     }
     tl_machine_set(NULL);
 }
+
+/* u8 <-> i8 of identity quantizations (TIDL's padded i8 without a scale)
+ * has no table: the VBMI rows (de)interleaves compute the saturation, so
+ * both ways are one converting pass of the rows kernel, as on AVX2 (on
+ * AVX-512 a de-interleave and a conversion ran before). */
+TL_TEST(saturating_interleave_rows)
+{
+    static const char *specs[2][2] = {{"NHWC:u8:1x40x70x3", "tidl:i8:1x3x40x70:pad=1,1,1,1"},
+                                      {"tidl:i8:1x3x40x70:pad=1,1,1,1", "NHWC:u8:1x40x70x3"}};
+    static const int isas[] = {TL_ISA_AVX2, TL_ISA_AVX512};
+    for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
+        const bool vbmi = isas[i] == TL_ISA_AVX512;
+        if (!tl_cpu_has(isas[i]) || (vbmi && !(tl_machine_get()->feat & TL_FEAT_VBMI))) continue;
+        for (int dir = 0; dir < 2; dir++) {
+            tl_desc s, d;
+            tl_plan *p = NULL;
+            REQUIRE_STATUS(tl_desc_parse(&s, specs[dir][0]), TL_OK);
+            REQUIRE_STATUS(tl_desc_parse(&d, specs[dir][1]), TL_OK);
+            REQUIRE_STATUS(tl_plan_create_isa(&p, &s, &d, 0, isas[i]), TL_OK);
+            const char *name = vbmi ? dir ? "tl_x8_lut_interleave3_rows_ukernel__avx512vbmi"
+                                          : "tl_x8_lut_deinterleave3_rows_ukernel__avx512vbmi"
+                               : dir ? "tl_x8_interleave3_rows_ukernel__avx2"
+                                     : "tl_x8_deinterleave3_rows_ukernel__avx2";
+            CHECK_STR_CONTAINS(tl_plan_describe(p), name);
+            CHECK(strstr(tl_plan_describe(p), "pass 1: convert") == NULL); /* fills of the padded rows only */
+            tl_plan_destroy(p);
+        }
+    }
+}
 #endif
 
 TL_TEST(plan_shapes)
@@ -1430,6 +1459,7 @@ int main(int argc, char **argv)
     TL_RUN(row_gaps);
 #if defined(__x86_64__) || defined(_M_X64)
     TL_RUN(saturating_gather_rows);
+    TL_RUN(saturating_interleave_rows);
 #endif
     TL_RUN(normalised_structures);
     TL_RUN(plan_bad_inputs);
