@@ -1753,6 +1753,41 @@ static tl_cvt random_table_cvt(void)
     return cv;
 }
 
+/* The conversions by what the VBMI kernels do with them: a random table
+ * (refilled by vbmi_maps_refill); TIDL's i8 at scale 0.5 from u8 (halved:
+ * the table) and back (doubled, computed); RKNN's zero point -128 (an
+ * add); u8 <-> i8 saturated (computed: there is no table). want: the
+ * element rule's answer for each code. */
+enum { NMAPS = 6 };
+typedef struct vbmi_maps {
+    tl_cvt cv[NMAPS];
+    uint8_t want[NMAPS][256];
+} vbmi_maps;
+
+static void vbmi_maps_init(vbmi_maps *m)
+{
+    const tl_quant half = tl_test_quant(TL_Q_INV, 0, 0.5f, 0, TL_ROUND_EVEN); /* TIDL: real = code / scale */
+    const tl_quant rknn = tl_test_quant(TL_Q_AFFINE, -128, 1.0f, 0, TL_ROUND_EVEN);
+    static const int maps[NMAPS] = {TL_MAP8_LUT, TL_MAP8_LUT, TL_MAP8(TL_MAP8_DOUBLE, 1, 0), TL_MAP8(TL_MAP8_ADD, 0, 0),
+                                    TL_MAP8(TL_MAP8_SAT, 0, 1), TL_MAP8(TL_MAP8_SAT, 1, 0)};
+    m->cv[0] = random_table_cvt();
+    tl_cvt_init_dt(&m->cv[1], TL_U8, NULL, TL_I8, &half);
+    tl_cvt_init_dt(&m->cv[2], TL_I8, &half, TL_U8, NULL);
+    tl_cvt_init_dt(&m->cv[3], TL_U8, NULL, TL_I8, &rknn);
+    tl_cvt_init_dt(&m->cv[4], TL_U8, NULL, TL_I8, NULL);
+    tl_cvt_init_dt(&m->cv[5], TL_I8, NULL, TL_U8, NULL);
+    for (int k = 0; k < NMAPS; k++) {
+        CHECK_EQ_I64(tl_x8_vbmi_map(&m->cv[k]), maps[k]);
+        for (unsigned c = 0; k && c < 256; c++) m->want[k][c] = (uint8_t)tl_elem_convert_raw(&m->cv[k].op, c);
+    }
+}
+
+static void vbmi_maps_refill(vbmi_maps *m, tl_rng *r)
+{
+    tl_rng_bytes(r, m->cv[0].lut, sizeof m->cv[0].lut);
+    memcpy(m->want[0], m->cv[0].lut, 256);
+}
+
 static void check_lut_dilv(tl_rng *r, size_t n, const tl_cvt *cv, const uint8_t *lut)
 {
     size_t len = 3 * n, gap = (size_t)tl_rng_range(r, 0, 70);
@@ -1818,41 +1853,22 @@ TL_TEST(lut_interleave_vbmi)
         return;
     }
     tl_rng r = tl_test_rng();
-    /* the conversions by what the kernels do: a random table; TIDL's i8 at
-     * scale 0.5 from u8 (halved: the table) and back (doubled, computed);
-     * RKNN's zero point -128 (an add); u8 <-> i8 saturated (no table) */
-    const tl_quant half = tl_test_quant(TL_Q_INV, 0, 0.5f, 0, TL_ROUND_EVEN); /* TIDL: real = code / scale */
-    const tl_quant rknn = tl_test_quant(TL_Q_AFFINE, -128, 1.0f, 0, TL_ROUND_EVEN);
-    static const int maps[] = {TL_MAP8_LUT, TL_MAP8_LUT, TL_MAP8(TL_MAP8_DOUBLE, 1, 0), TL_MAP8(TL_MAP8_ADD, 0, 0),
-                               TL_MAP8(TL_MAP8_SAT, 0, 1), TL_MAP8(TL_MAP8_SAT, 1, 0)};
-    enum { NCV = sizeof maps / sizeof maps[0] };
-    tl_cvt cv[NCV];
-    uint8_t want[NCV][256];
-    cv[0] = random_table_cvt();
-    tl_cvt_init_dt(&cv[1], TL_U8, NULL, TL_I8, &half);
-    tl_cvt_init_dt(&cv[2], TL_I8, &half, TL_U8, NULL);
-    tl_cvt_init_dt(&cv[3], TL_U8, NULL, TL_I8, &rknn);
-    tl_cvt_init_dt(&cv[4], TL_U8, NULL, TL_I8, NULL);
-    tl_cvt_init_dt(&cv[5], TL_I8, NULL, TL_U8, NULL);
-    for (int k = 0; k < NCV; k++) {
-        CHECK_EQ_I64(tl_x8_vbmi_map(&cv[k]), maps[k]);
-        for (unsigned c = 0; k && c < 256; c++) want[k][c] = (uint8_t)tl_elem_convert_raw(&cv[k].op, c);
-    }
+    static vbmi_maps m;
+    vbmi_maps_init(&m);
     for (size_t n = 0; n < 400 && TL_TEST_FAILURES() == 0; n += n < 200 ? 1 : (size_t)tl_rng_range(&r, 1, 40)) {
-        tl_rng_bytes(&r, cv[0].lut, sizeof cv[0].lut);
-        memcpy(want[0], cv[0].lut, 256);
-        const int k = (int)(n % NCV);
-        check_lut_dilv(&r, n, &cv[k], want[k]);
-        check_lut_ilv(&r, n, &cv[k], want[k]);
+        vbmi_maps_refill(&m, &r);
+        const int k = (int)(n % NMAPS);
+        check_lut_dilv(&r, n, &m.cv[k], m.want[k]);
+        check_lut_ilv(&r, n, &m.cv[k], m.want[k]);
     }
 #endif
 }
 
 /* The rows forms (tl_rows3: TIDL's padded planes, a whole image a call)
  * against their definition: packed pixel (r, i) channel c is planar byte
- * c * plane + r * plane_row + i, through the table or as it is; de-
- * interleaving writes `head` zeros before each planar row and `tail` after
- * and nothing else (sentinels everywhere around). Rows shorter and longer
+ * c * plane + r * plane_row + i, through each kind of map (vbmi_maps) or
+ * as it is; de-interleaving writes `head` zeros before each planar row and
+ * `tail` after and nothing else (sentinels everywhere around). Rows shorter and longer
  * than a step; pads of 0 to 3 bytes and of 64 and more (a step then starts
  * inside a pad run, or is all padding); planar rows contiguous but for the
  * padding (the one-stream form) or with a gap, packed rows dense or with a
@@ -1885,9 +1901,8 @@ static rows_case rows_pick(tl_rng *r, size_t n, size_t rows)
 
 static const int k_store_flags[4] = {0, TL_T2D_STREAM, TL_T2D_SPLIT, TL_T2D_STREAM | TL_T2D_SPLIT};
 
-static void check_rows_dilv(tl_rng *r, size_t n, size_t rows, const tl_cvt *cv)
+static void check_rows_dilv(tl_rng *r, size_t n, size_t rows, const tl_cvt *cv, const uint8_t *lut)
 {
-    const uint8_t *lut = cv ? cv->lut : NULL;
     rows_case k = rows_pick(r, n, rows);
     const tl_rows3 *g = &k.g;
     guarded gs;
@@ -1924,9 +1939,8 @@ static void check_rows_dilv(tl_rng *r, size_t n, size_t rows, const tl_cvt *cv)
     guard_close(&gs);
 }
 
-static void check_rows_ilv(tl_rng *r, size_t n, size_t rows, const tl_cvt *cv)
+static void check_rows_ilv(tl_rng *r, size_t n, size_t rows, const tl_cvt *cv, const uint8_t *lut)
 {
-    const uint8_t *lut = cv ? cv->lut : NULL;
     rows_case k = rows_pick(r, n, rows);
     const tl_rows3 *g = &k.g;
     /* the planes from row 0's first pixel to the last row's last: the last
@@ -1969,13 +1983,15 @@ TL_TEST(rows_interleave_vbmi)
         return;
     }
     tl_rng r = tl_test_rng();
-    tl_cvt table = random_table_cvt();
+    static vbmi_maps m;
+    vbmi_maps_init(&m);
     for (size_t n = 1; n < 330 && TL_TEST_FAILURES() == 0; n += n < 140 ? 1 : (size_t)tl_rng_range(&r, 1, 30))
         for (size_t rows = 1; rows <= 5 && TL_TEST_FAILURES() == 0; rows += 2) {
-            tl_rng_bytes(&r, table.lut, sizeof table.lut);
-            const tl_cvt *c = (n + rows) % 2 ? &table : NULL;
-            check_rows_dilv(&r, n, rows, c);
-            check_rows_ilv(&r, n, rows, c);
+            vbmi_maps_refill(&m, &r);
+            const size_t k = (n + rows) % (NMAPS + 1); /* NMAPS: a move (cv NULL) */
+            const tl_cvt *c = k < NMAPS ? &m.cv[k] : NULL;
+            check_rows_dilv(&r, n, rows, c, c ? m.want[k] : NULL);
+            check_rows_ilv(&r, n, rows, c, c ? m.want[k] : NULL);
         }
 #endif
 }

@@ -12,7 +12,8 @@
 #include "kernels/kernels.h" /* tl_cvt, tl_map8_of */
 
 /* The byte maps (tl_map8) that the AVX-512 VBMI (de)interleaves compute in
- * the register, with one copy of the kernels each (about 20 KiB): a move,
+ * the register, with one copy of the kernels each (about 21 KB of code for
+ * the four kernels): a move,
  * u8 <-> i8 saturation (identity quantizations, which have no table), an
  * add (RKNN's zero point -128) and i8 -> u8 doubled (TIDL's scale 0.5 back
  * to an image). Any other 8-bit conversion is looked up in cv->lut
@@ -60,12 +61,12 @@ typedef struct tl_rows3 {
 } tl_rows3;
 
 #if defined(__x86_64__) || defined(_M_X64)
-struct tl_cvt;
 /* n packed 3-byte pixels at src -> 3 planes ds1 bytes apart at dst, each
  * byte through cv's 8-bit conversion (NULL: a move): computed in the
- * register where tl_x8_vbmi_map says, else by the 256-byte table cv->lut. Writes exactly the 3 rows of n bytes; `stream`:
- * TL_T2D_STREAM, the caller allows non-temporal stores (used for whole
- * aligned lines), and TL_T2D_SPLIT (rows off a line stored as they are). */
+ * register where tl_x8_vbmi_map says, else by the 256-byte table cv->lut.
+ * Writes exactly the 3 rows of n bytes; `stream`: TL_T2D_STREAM, the caller
+ * allows non-temporal stores (used for whole aligned lines), and
+ * TL_T2D_SPLIT (rows off a line stored as they are). */
 void tl_x8_lut_deinterleave3_ukernel__avx512vbmi(const uint8_t *src, uint8_t *dst, ptrdiff_t ds1, size_t n,
                                                  int stream, const struct tl_cvt *cv);
 /* n bytes of each of 3 planes -> n packed 3-byte pixels at dst, each byte
@@ -86,7 +87,6 @@ void tl_x8_lut_interleave3_rows_ukernel__avx512vbmi(const uint8_t *src, uint8_t 
  * by the conversion cv (the f32 row kernel's steps, in the register;
  * defined with the convert family, convert/avx512.c). `stream`: whole
  * lines non-temporal (the caller fences). */
-struct tl_cvt;
 void tl_f32_x8_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream,
                                                const struct tl_cvt *cv);
 /* n floats of each of 16 f32 planes (plane_stride bytes apart) -> n 16-byte
@@ -105,7 +105,6 @@ void tl_x8_f32_unblock16_ukernel__avx2(const uint8_t *src, uint8_t *planes, size
 #endif
 
 #if defined(__ARM_NEON) && !defined(__x86_64__)
-struct tl_cvt;
 /* n 16-byte pixels of 8-bit codes (one NCHW16c channel block) -> n floats
  * of each of 16 f32 planes, as the x86 kernels above (convert/neon.c; plain
  * stores, stream ignored). */

@@ -1,11 +1,10 @@
 /* The AVX-512 3-channel byte interleave and de-interleave bodies (64 pixels
  * a step) and the helpers they share with the other AVX-512 interleave
  * kernels. Included by avx512.c (F/BW/VL) and avx512vbmi.c, which defines
- * TL_X8_LUT 1: every byte then goes through a 256-byte table in the
- * register (two vpermi2b and a blend per 64 bytes, the 8-bit conversions of
- * a plan), so a de-interleave with a requantization is one pass, not a
- * table pass over an L1 tile and a move. The includer defines TL_TARGET,
- * TL_FN and TL_KERNEL first. */
+ * TL_X8_LUT 1: every byte then goes through the plan's 8-bit conversion in
+ * the register (bmap below), so a de-interleave with a requantization is
+ * one pass, not a table pass over an L1 tile and a move. The includer
+ * defines TL_TARGET, TL_FN and TL_KERNEL first. */
 #ifndef TL_KERNELS_INTERLEAVE_X86_BYTES3_512_H
 #define TL_KERNELS_INTERLEAVE_X86_BYTES3_512_H
 
