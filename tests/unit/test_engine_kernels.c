@@ -1596,6 +1596,19 @@ static void ilv_rows_vbmi(const uint8_t *src, uint8_t *dst, const tl_rows3 *g, c
 }
 #endif
 
+/* An 8-bit conversion that is no byte map (u8 at scale 1 into i8 at 0.3):
+ * a table and nothing else, which the kernel tests may fill with random
+ * bytes. */
+static tl_cvt table_only_cvt(void)
+{
+    tl_quant q03 = tl_test_quant(TL_Q_AFFINE, 0, 0.3f, 0, TL_ROUND_EVEN), q1 = tl_test_quant(TL_Q_AFFINE, 0, 1.0f, 0, TL_ROUND_EVEN);
+    tl_cvt cv;
+    tl_cvt_init_dt(&cv, TL_U8, &q1, TL_I8, &q03);
+    CHECK(cv.lut8 && !cv.affine8);
+    CHECK_EQ_I64(tl_map8_of(&cv), -1);
+    return cv;
+}
+
 TL_TEST(byte_maps_every_code)
 {
 #define M8(op, s, d) TL_MAP8(TL_MAP8_##op, s, d)
@@ -1631,11 +1644,8 @@ TL_TEST(byte_maps_every_code)
         }
 #undef M8
     /* no byte map: a table that is no affine map, and wider elements */
-    tl_quant q03 = tl_test_quant(TL_Q_AFFINE, 0, 0.3f, 0, TL_ROUND_EVEN), q1 = tl_test_quant(TL_Q_AFFINE, 0, 1.0f, 0, TL_ROUND_EVEN);
-    tl_cvt none;
-    tl_cvt_init_dt(&none, TL_U8, &q1, TL_I8, &q03);
-    CHECK(none.lut8 && !none.affine8);
-    CHECK_EQ_I64(tl_map8_of(&none), -1);
+    tl_cvt none = table_only_cvt();
+    const tl_quant q03 = tl_test_quant(TL_Q_AFFINE, 0, 0.3f, 0, TL_ROUND_EVEN);
     tl_cvt_init_dt(&none, TL_F32, NULL, TL_I8, &q03);
     CHECK_EQ_I64(tl_map8_of(&none), -1);
     int seen[TL_MAP8(TL_MAP8_WIDE, 1, 1) + 1] = {0};
@@ -1742,17 +1752,6 @@ TL_TEST(pixel_moves_shuffle)
  * source ending at a PROT_NONE page, streamed and plain stores, rows off a
  * line realigned or stored as they are (TL_T2D_SPLIT). */
 #if defined(__x86_64__) || defined(_M_X64)
-/* A conversion that is no byte map (u8 at scale 1 into i8 at 0.3), so the
- * kernels take its table, which the tests then fill with random bytes. */
-static tl_cvt random_table_cvt(void)
-{
-    tl_quant q03 = tl_test_quant(TL_Q_AFFINE, 0, 0.3f, 0, TL_ROUND_EVEN), q1 = tl_test_quant(TL_Q_AFFINE, 0, 1.0f, 0, TL_ROUND_EVEN);
-    tl_cvt cv;
-    tl_cvt_init_dt(&cv, TL_U8, &q1, TL_I8, &q03);
-    CHECK(cv.lut8 && tl_map8_of(&cv) < 0);
-    return cv;
-}
-
 /* The conversions by what the VBMI kernels do with them: a random table
  * (refilled by vbmi_maps_refill); TIDL's i8 at scale 0.5 from u8 (halved:
  * the table) and back (doubled, computed); RKNN's zero point -128 (an
@@ -1770,7 +1769,7 @@ static void vbmi_maps_init(vbmi_maps *m)
     const tl_quant rknn = tl_test_quant(TL_Q_AFFINE, -128, 1.0f, 0, TL_ROUND_EVEN);
     static const int maps[NMAPS] = {TL_MAP8_LUT, TL_MAP8_LUT, TL_MAP8(TL_MAP8_DOUBLE, 1, 0), TL_MAP8(TL_MAP8_ADD, 0, 0),
                                     TL_MAP8(TL_MAP8_SAT, 0, 1), TL_MAP8(TL_MAP8_SAT, 1, 0)};
-    m->cv[0] = random_table_cvt();
+    m->cv[0] = table_only_cvt();
     tl_cvt_init_dt(&m->cv[1], TL_U8, NULL, TL_I8, &half);
     tl_cvt_init_dt(&m->cv[2], TL_I8, &half, TL_U8, NULL);
     tl_cvt_init_dt(&m->cv[3], TL_U8, NULL, TL_I8, &rknn);

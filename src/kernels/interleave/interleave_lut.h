@@ -13,26 +13,15 @@
 
 /* The byte maps (tl_map8) that the AVX-512 VBMI (de)interleaves compute in
  * the register, with one copy of the kernels each (about 21 KB of code for
- * the four kernels): a move,
- * u8 <-> i8 saturation (identity quantizations, which have no table), an
- * add (RKNN's zero point -128) and i8 -> u8 doubled (TIDL's scale 0.5 back
- * to an image). Any other 8-bit conversion is looked up in cv->lut
- * (TL_MAP8_LUT). TIDL's halving into i8 stays on the table: the
- * de-interleave measured no faster without it (Zen 5). */
+ * the four kernels): a move, u8 <-> i8 saturation (identity quantizations,
+ * which have no table), an add (RKNN's zero point -128) and i8 -> u8
+ * doubled (TIDL's scale 0.5 back to an image). Any other 8-bit conversion
+ * is looked up in cv->lut (TL_MAP8_LUT). TIDL's halving into i8 stays on
+ * the table: the de-interleave measured no faster without it (Zen 5).
+ * The set is written once, here: the engine (tl_x8_vbmi_map) and the
+ * kernels' instantiations (TL_X8_VBMI_MAP_SWITCH) cannot disagree on it. */
 #define TL_MAP8_LUT (-1)
-static inline int tl_x8_vbmi_map(const tl_cvt *cv)
-{
-    const int m = cv ? tl_map8_of(cv) : TL_MAP8(TL_MAP8_MOVE, 0, 0);
-    switch (m) {
-    case TL_MAP8(TL_MAP8_MOVE, 0, 0):
-    case TL_MAP8(TL_MAP8_SAT, 0, 1):
-    case TL_MAP8(TL_MAP8_SAT, 1, 0):
-    case TL_MAP8(TL_MAP8_ADD, 0, 0):
-    case TL_MAP8(TL_MAP8_DOUBLE, 1, 0): return m;
-    default: return TL_MAP8_LUT;
-    }
-}
-/* CALL(m) with m the constant tl_x8_vbmi_map gave */
+/* CALL(m) with m a constant: cv's map where it is in the set, else the table */
 #define TL_X8_VBMI_MAP_SWITCH(m, CALL)                                                            \
     switch (m) {                                                                                  \
         TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_MOVE, 0, 0))                                           \
@@ -42,6 +31,18 @@ static inline int tl_x8_vbmi_map(const tl_cvt *cv)
         TL_MAP8_CASE(CALL, TL_MAP8(TL_MAP8_DOUBLE, 1, 0))                                         \
     default: CALL(TL_MAP8_LUT); break;                                                            \
     }
+
+/* The map the kernels run for cv (NULL: a move), as TL_X8_VBMI_MAP_SWITCH
+ * dispatches it. */
+static inline int tl_x8_vbmi_map(const tl_cvt *cv)
+{
+    const int m = cv ? tl_map8_of(cv) : TL_MAP8(TL_MAP8_MOVE, 0, 0);
+    int run = TL_MAP8_LUT;
+#define TL_X8_RUNS(M) run = (M)
+    TL_X8_VBMI_MAP_SWITCH(m, TL_X8_RUNS)
+#undef TL_X8_RUNS
+    return run;
+}
 
 /* Rows of 3-channel pixels in one call: `rows` rows of n pixels, the packed
  * rows packed_row bytes apart, the planar rows plane_row bytes apart and
