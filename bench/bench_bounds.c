@@ -6,7 +6,8 @@
  * non-temporal copy, `rep movsb`), and copying whole lines in a transpose's
  * order between 64 planes and 64-byte pixels. Each figure is the best of --samples runs
  * over a buffer of --mib MiB (default 256) and counts every byte read or
- * written. x86-64 only: elsewhere it says so and exits. */
+ * written. Then, in cache, what bounds the benchmark's 256 KiB transposes
+ * (in_cache, below). x86-64 only: elsewhere it says so and exits. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,8 @@
 #include <time.h>
 
 #if defined(__x86_64__) || defined(_M_X64)
-#include <emmintrin.h>
+#include <immintrin.h>
+#include <stddef.h>
 
 static double now(void)
 {
@@ -23,11 +25,16 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+typedef void ic_block(const unsigned char *s, ptrdiff_t ss, unsigned char *d, ptrdiff_t ds, int lines);
+
 typedef struct job {
-    unsigned char *a, *b; /* source, destination */
+    unsigned char *a, *b; /* source, destination (in cache: planes, pixels) */
     size_t n;
     __m128i v; /* the value written by the write-only jobs */
     size_t d;  /* read_slices_apart's distance */
+    ptrdiff_t ps;    /* in cache: the plane stride, >= IC_BYTES / IC_PLANES */
+    size_t e;        /* in cache: element bytes, 4 or 1 */
+    ic_block *block; /* in cache: one block's copy or transpose */
 } job;
 
 static volatile long long g_sink; /* keeps the reads */
@@ -124,6 +131,93 @@ static void copy_movsb(job *j)
     __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
 }
 
+/* ---- In cache: what bounds the benchmark's 256 KiB transposes ------------
+ * NCHW <-> NHWC with C = 64 at 256 KiB (f32: 64 planes of 32 x 32, u8: of
+ * 64 x 64; 4 KiB planes either way) taken apart, in blocks of 64 / E rows of
+ * 64 / E elements (E bytes each), the destination written in address
+ * order: each block's source lines copied whole to its destination lines
+ * (the transpose's line order without its shuffles), and for f32 the same
+ * blocks transposed in AVX-512 registers (16 loads, 64 shuffles, 16
+ * stores); the planes 4 KiB apart (a block's lines all in one L1 set) and 4
+ * KiB + 64 apart (spread over the sets). Plain stores; both buffers stay in
+ * the L2. The library's kernels add their loop and edge work to these. */
+enum { IC_PLANES = 64, IC_BYTES = 256 << 10, IC_REPS = 400 };
+
+static void ic_lines(const unsigned char *s, ptrdiff_t ss, unsigned char *d, ptrdiff_t ds, int lines)
+{
+    for (int j = 0; j < lines; j++)
+        for (int k = 0; k < 64; k += 16)
+            _mm_storeu_si128((__m128i *)(d + j * ds + k), _mm_loadu_si128((const __m128i *)(s + j * ss + k)));
+}
+
+#define IC_AVX512 __attribute__((target("avx512f")))
+/* whole-line loads and stores, as memcpy and the register blocks use them */
+static IC_AVX512 void ic_lines512(const unsigned char *s, ptrdiff_t ss, unsigned char *d, ptrdiff_t ds, int lines)
+{
+    for (int j = 0; j < lines; j++) _mm512_storeu_si512((void *)(d + j * ds), _mm512_loadu_si512((const void *)(s + j * ss)));
+}
+
+/* 16 x 16 32-bit elements (lines is 16) */
+static IC_AVX512 void ic_t16(const unsigned char *s, ptrdiff_t ss, unsigned char *d, ptrdiff_t ds, int lines)
+{
+    (void)lines;
+    __m512 r[16], t[16];
+    for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps((const float *)(s + i * ss));
+    for (int i = 0; i < 16; i += 2) { /* element pairs, then quads, inside the 128-bit lanes */
+        t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 16; i += 4) {
+        r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
+        r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xEE);
+        r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+        r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+    }
+    for (int j = 0; j < 4; j++) { /* then the lanes across the four row groups */
+        __m512 a = _mm512_shuffle_f32x4(r[j], r[4 + j], 0x88), b = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0x88);
+        __m512 c = _mm512_shuffle_f32x4(r[j], r[4 + j], 0xDD), e = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0xDD);
+        _mm512_storeu_ps((float *)(d + j * ds), _mm512_shuffle_f32x4(a, b, 0x88));
+        _mm512_storeu_ps((float *)(d + (8 + j) * ds), _mm512_shuffle_f32x4(a, b, 0xDD));
+        _mm512_storeu_ps((float *)(d + (4 + j) * ds), _mm512_shuffle_f32x4(c, e, 0x88));
+        _mm512_storeu_ps((float *)(d + (12 + j) * ds), _mm512_shuffle_f32x4(c, e, 0xDD));
+    }
+}
+
+static void ic_to_pixels(job *j)
+{
+    size_t n = 64 / j->e, pixel = IC_PLANES * j->e, pixels = IC_BYTES / pixel;
+    for (int r = 0; r < IC_REPS; r++)
+        for (size_t p = 0; p < pixels; p += n)
+            for (size_t c = 0; c < IC_PLANES; c += n)
+                j->block(j->a + c * (size_t)j->ps + p * j->e, j->ps, j->b + p * pixel + c * j->e,
+                         (ptrdiff_t)pixel, (int)n);
+}
+
+static void ic_to_planes(job *j)
+{
+    size_t n = 64 / j->e, pixel = IC_PLANES * j->e, pixels = IC_BYTES / pixel;
+    for (int r = 0; r < IC_REPS; r++)
+        for (size_t c = 0; c < IC_PLANES; c += n)
+            for (size_t p = 0; p < pixels; p += n)
+                j->block(j->b + p * pixel + c * j->e, (ptrdiff_t)pixel, j->a + c * (size_t)j->ps + p * j->e,
+                         j->ps, (int)n);
+}
+
+/* The same line copies with both sides in address order */
+static void ic_in_order(job *j)
+{
+    for (int r = 0; r < IC_REPS; r++)
+        for (size_t b = 0; b < IC_BYTES; b += 1024) j->block(j->a + b, 64, j->b + b, 64, 16);
+}
+
+static void ic_copy(job *j)
+{
+    for (int r = 0; r < IC_REPS; r++) {
+        memcpy(j->b, j->a, IC_BYTES);
+        __asm__ volatile("" : : "r"(j->b) : "memory");
+    }
+}
+
 /* GB/s of `bytes` per run, best of `samples` */
 static double best(void (*fn)(job *), job *j, double bytes, unsigned long samples)
 {
@@ -135,6 +229,35 @@ static double best(void (*fn)(job *), job *j, double bytes, unsigned long sample
         if (t < t_min) t_min = t;
     }
     return bytes / t_min * 1e-9;
+}
+
+/* GB/s of bytes read + written, and each as a share of memcpy's, over
+ * j's buffers (at least IC_BYTES + 64 * 64 bytes each). */
+static void in_cache(job j, unsigned long samples)
+{
+    int avx512 = __builtin_cpu_supports("avx512f");
+    ic_block *lines = avx512 ? ic_lines512 : ic_lines;
+    const double bytes = 2.0 * IC_BYTES * IC_REPS;
+    j.ps = 4096, j.e = 4, j.block = lines;
+    double copy = best(ic_copy, &j, bytes, samples);
+    double seq = best(ic_in_order, &j, bytes, samples);
+    printf("\nin cache, 256 KiB each way: NCHW <-> NHWC with C = 64 (GB/s, x memcpy)\n");
+    printf("copy: memcpy                                      %6.1f\n", copy);
+    printf("copy: the blocks' line copies, in address order   %6.1f (%.2f)\n", seq, seq / copy);
+    static const char *const dir[2] = {"planes -> pixels", "pixels -> planes"};
+    static const size_t sizes[2] = {4, 1};
+    for (int k = 0; k < 2; k++)
+        for (int to_planes = 0; to_planes < 2; to_planes++)
+            for (int shuffled = 0; shuffled < 2; shuffled++)
+                for (ptrdiff_t ps = 4096 + 64; ps >= 4096; ps -= 64) {
+                    size_t e = sizes[k];
+                    if (shuffled && (e != 4 || !avx512)) continue;
+                    j.ps = ps, j.e = e, j.block = shuffled ? ic_t16 : lines;
+                    double g = best(to_planes ? ic_to_planes : ic_to_pixels, &j, bytes, samples);
+                    printf("%s %s, %-19s planes %td B apart %6.1f (%.2f)\n", e == 4 ? "f32" : "u8 ", dir[to_planes],
+                           shuffled ? "16x16 in registers," : "line copies,", ps, g, g / copy);
+                }
+    if (!avx512) puts("(the f32 register blocks need AVX-512F: not on this CPU)");
 }
 
 int main(int argc, char **argv)
@@ -155,7 +278,7 @@ int main(int argc, char **argv)
                 mib, samples);
         return 2;
     }
-    job j = {NULL, NULL, (size_t)mib << 20, _mm_set1_epi8(0x5A), 0};
+    job j = {NULL, NULL, (size_t)mib << 20, _mm_set1_epi8(0x5A), 0, 0, 0, NULL};
     j.a = aligned_alloc(4096, j.n);
     j.b = aligned_alloc(4096, j.n);
     if (!j.a || !j.b) {
@@ -186,6 +309,7 @@ int main(int argc, char **argv)
     double lines = (double)(j.n / PLANES / 64 * 64 * PLANES);
     printf("copy: 64 planes -> 64-byte pixels %6.1f\n", best(planes_to_pixels, &j, 2 * lines, samples));
     printf("copy: 64-byte pixels -> 64 planes %6.1f\n", best(pixels_to_planes, &j, 2 * lines, samples));
+    in_cache(j, samples);
     free(j.a);
     free(j.b);
     return 0;
