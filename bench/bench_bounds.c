@@ -6,12 +6,14 @@
  * non-temporal copy, `rep movsb`), and copying whole lines in a transpose's
  * order between 64 planes and 64-byte pixels. Each figure is the best of --samples runs
  * over a buffer of --mib MiB (default 256) and counts every byte read or
- * written. Then, in cache, what bounds the benchmark's 256 KiB transposes
+ * written; the buffers are in 2 MiB pages as tl_bench's are (--small-pages:
+ * 4 KiB ones). Then, in cache, what bounds the benchmark's 256 KiB transposes
  * (in_cache, below). x86-64 only: elsewhere it says so and exits. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#define _DEFAULT_SOURCE /* clock_gettime, posix_memalign, madvise */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -218,6 +220,23 @@ static void ic_copy(job *j)
     }
 }
 
+/* A buffer as tl_bench allocates its own: whole 2 MiB pages where the
+ * kernel gives them (transparent huge pages on request); small_pages: 4
+ * KiB ones. The two programs' figures compare only with the same pages: on
+ * the Zen 5 VM of docs/performance.md, 4 KiB pages cost the DRAM rates up
+ * to half (non-temporal writes 18.7 against 34.9 GB/s, three slices read
+ * in turn 19.2 against 26.7). */
+static unsigned char *buffer(size_t n, int small_pages)
+{
+    size_t huge = (size_t)2 << 20, m = (n + huge - 1) / huge * huge;
+    void *p = NULL;
+    if (posix_memalign(&p, small_pages ? 4096 : huge, m) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+    if (!small_pages) (void)madvise(p, m, MADV_HUGEPAGE); /* a hint */
+#endif
+    return p;
+}
+
 /* GB/s of `bytes` per run, best of `samples` */
 static double best(void (*fn)(job *), job *j, double bytes, unsigned long samples)
 {
@@ -263,12 +282,17 @@ static void in_cache(job j, unsigned long samples)
 int main(int argc, char **argv)
 {
     unsigned long mib = 256, samples = 7;
+    int small_pages = 0;
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--small-pages") == 0) {
+            small_pages = 1;
+            continue;
+        }
         unsigned long *v = strcmp(argv[i], "--mib") == 0 ? &mib : strcmp(argv[i], "--samples") == 0 ? &samples : NULL;
         char *end = NULL;
         if (v && i + 1 < argc) *v = strtoul(argv[++i], &end, 10);
         if (!v || !end || *end || end == argv[i]) {
-            fprintf(stderr, "usage: bench_bounds [--mib N] [--samples N]\n");
+            fprintf(stderr, "usage: bench_bounds [--mib N] [--samples N] [--small-pages]\n");
             return 2;
         }
     }
@@ -279,8 +303,8 @@ int main(int argc, char **argv)
         return 2;
     }
     job j = {NULL, NULL, (size_t)mib << 20, _mm_set1_epi8(0x5A), 0, 0, 0, NULL};
-    j.a = aligned_alloc(4096, j.n);
-    j.b = aligned_alloc(4096, j.n);
+    j.a = buffer(j.n, small_pages);
+    j.b = buffer(j.n, small_pages);
     if (!j.a || !j.b) {
         fprintf(stderr, "bench_bounds: cannot allocate 2 x %lu MiB\n", mib);
         return 1;
@@ -288,7 +312,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < j.n; i++) j.a[i] = (unsigned char)(i * 2654435761u >> 24);
     memset(j.b, 1, j.n);
     double n = (double)j.n;
-    printf("one thread, %lu MiB buffers, best of %lu (GB/s of bytes read + written)\n", mib, samples);
+    printf("one thread, %lu MiB buffers in %s pages, best of %lu (GB/s of bytes read + written)\n", mib,
+           small_pages ? "4 KiB" : "2 MiB", samples);
     printf("read only                         %6.1f\n", best(read_only, &j, n, samples));
     j.d = j.n / 3 / 2048 * 2048;
     if (j.d) printf("read only, 3 slices in turn       %6.1f\n", best(read_slices_apart, &j, (double)(3 * j.d), samples));
