@@ -223,9 +223,9 @@ static void ic_copy(job *j)
 /* A buffer as tl_bench allocates its own: whole 2 MiB pages where the
  * kernel gives them (transparent huge pages on request); small_pages: 4
  * KiB ones. The two programs' figures compare only with the same pages: on
- * the Zen 5 VM of docs/performance.md, 4 KiB pages cost the DRAM rates up
- * to half (non-temporal writes 18.7 against 34.9 GB/s, three slices read
- * in turn 19.2 against 26.7). */
+ * the Zen 5 VM of docs/performance.md, 4 KiB pages cost the DRAM rates a
+ * quarter to nearly half (non-temporal writes 18.7 against 25.9-33.4 GB/s,
+ * three slices read in turn 19.2 against 28.2-33.5). */
 static unsigned char *buffer(size_t n, int small_pages)
 {
     size_t huge = (size_t)2 << 20, m = (n + huge - 1) / huge * huge;
