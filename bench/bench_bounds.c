@@ -1,8 +1,8 @@
 /* What one thread of this machine can move to and from DRAM, the bounds a
  * 256 MiB conversion meets (not a test; docs/performance.md, "What bounds a
- * 256 MiB conversion"): reading only (one stream, and three slices in
- * turn), writing only with non-temporal stores
- * (lines of data and lines of zeros), copying three ways (memcpy, a
+ * 256 MiB conversion"): reading only (one stream, three slices in turn, and
+ * 64 planes in runs of 1 or 4 KiB), writing only (non-temporal stores of
+ * lines of data and of zeros, plain stores of data), copying three ways (memcpy, a
  * non-temporal copy, `rep movsb`), and copying whole lines in a transpose's
  * order between 64 planes and 64-byte pixels. Each figure is the best of --samples runs
  * over a buffer of --mib MiB (default 256) and counts every byte read or
@@ -33,13 +33,14 @@ typedef struct job {
     unsigned char *a, *b; /* source, destination (in cache: planes, pixels) */
     size_t n;
     __m128i v; /* the value written by the write-only jobs */
-    size_t d;  /* read_slices_apart's distance */
+    size_t d;  /* read_slices_apart's distance; read_planes' run */
+    int ahead; /* read_planes: the next run prefetched */
     ptrdiff_t ps;    /* in cache: the plane stride, >= IC_BYTES / IC_PLANES */
     size_t e;        /* in cache: element bytes, 4 or 1 */
     ic_block *block; /* in cache: one block's copy or transpose */
 } job;
 
-static volatile long long g_sink; /* keeps the reads */
+static volatile unsigned long long g_sink; /* keeps the reads (unsigned: the sums wrap) */
 
 /* The sum of a line's four 16-byte pieces: every byte read. */
 static inline __m128i line_sum(const unsigned char *p)
@@ -52,7 +53,7 @@ static void read_only(job *j)
 {
     __m128i acc = _mm_setzero_si128();
     for (size_t i = 0; i < j->n; i += 64) acc = _mm_add_epi64(acc, line_sum(j->a + i));
-    g_sink += _mm_cvtsi128_si64(acc);
+    g_sink += (unsigned long long)_mm_cvtsi128_si64(acc);
 }
 
 /* 3 streams a fixed distance d apart, 2 KiB of each in turn, over windows
@@ -70,7 +71,30 @@ static void read_slices_apart(job *j)
             for (size_t k = 0; k < 3; k++)
                 for (size_t i = w + k * d + b; i < w + k * d + b + 2048; i += 64)
                     acc = _mm_add_epi64(acc, line_sum(j->a + i));
-    g_sink += _mm_cvtsi128_si64(acc);
+    g_sink += (unsigned long long)_mm_cvtsi128_si64(acc);
+}
+
+enum { PLANES = 64 };
+
+/* 64 planes (n / 64 bytes apart) read d bytes of each in turn: the order
+ * of a conversion of 64 far planes through an L1 tile (quantize NCHW f32 ->
+ * NHWC i8, C = 64: a 16 KiB tile of codes holds 1 KiB of each f32 plane),
+ * or, with ahead, each run read while the next plane's run (the next one
+ * in this order) is prefetched into the L2. */
+static void read_planes(job *j)
+{
+    __m128i acc = _mm_setzero_si128();
+    size_t ps = j->n / PLANES / j->d * j->d, d = j->d;
+    for (size_t i = 0; i < ps; i += d)
+        for (size_t c = 0; c < PLANES; c++) {
+            const unsigned char *s = j->a + c * ps + i;
+            const unsigned char *next = c + 1 < PLANES ? s + ps : i + d < ps ? j->a + i + d : NULL;
+            for (size_t k = 0; k < d; k += 64) {
+                if (j->ahead && next) _mm_prefetch((const char *)(next + k), _MM_HINT_T1);
+                acc = _mm_add_epi64(acc, line_sum(s + k));
+            }
+        }
+    g_sink += (unsigned long long)_mm_cvtsi128_si64(acc);
 }
 
 static void write_nt(job *j)
@@ -80,13 +104,20 @@ static void write_nt(job *j)
     _mm_sfence();
 }
 
+/* The same lines with plain stores: where they beat write_nt, the machine
+ * policy stores a streaming plan's whole rows plainly (plain_rows) */
+static void write_plain(job *j)
+{
+    for (size_t i = 0; i < j->n; i += 64)
+        for (int k = 0; k < 64; k += 16) _mm_store_si128((__m128i *)(j->b + i + k), j->v);
+}
+
 /* The line order of a transpose between 64 planes and 64-byte pixels
  * (NCHW <-> NHWC u8 with C = 64), without its byte shuffles: line i of each
  * of 64 planes (n / 64 bytes apart) in turn to 64 consecutive lines, or
  * back; non-temporal stores, and each read line's successor two steps on
  * prefetched into the L2 where it is one of the 64 far rows (as the byte
  * transposes do). */
-enum { PLANES = 64 };
 
 static void planes_to_pixels(job *j)
 {
@@ -302,7 +333,7 @@ int main(int argc, char **argv)
                 mib, samples);
         return 2;
     }
-    job j = {NULL, NULL, (size_t)mib << 20, _mm_set1_epi8(0x5A), 0, 0, 0, NULL};
+    job j = {NULL, NULL, (size_t)mib << 20, _mm_set1_epi8(0x5A), 0, 0, 0, 0, NULL};
     j.a = buffer(j.n, small_pages);
     j.b = buffer(j.n, small_pages);
     if (!j.a || !j.b) {
@@ -325,7 +356,16 @@ int main(int argc, char **argv)
         snprintf(label, sizeof label, "read only, slices %zu KiB apart", j.d >> 10);
         if (bytes > 0) printf("%-34s%6.1f\n", label, best(read_slices_apart, &j, bytes, samples));
     }
+    static const size_t runs[][2] = {{1024, 0}, {1024, 1}, {4096, 0}, {4096, 1}};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        j.d = runs[r][0], j.ahead = (int)runs[r][1];
+        char label[64];
+        snprintf(label, sizeof label, "read only, 64 planes x %zu KiB%s", j.d >> 10, j.ahead ? " +next" : "");
+        double bytes = (double)(j.n / PLANES / j.d * j.d * PLANES);
+        if (bytes > 0) printf("%-34s%6.1f\n", label, best(read_planes, &j, bytes, samples));
+    }
     printf("write only, non-temporal, data    %6.1f\n", best(write_nt, &j, n, samples));
+    printf("write only, plain stores, data    %6.1f\n", best(write_plain, &j, n, samples));
     j.v = _mm_setzero_si128();
     printf("write only, non-temporal, zeros   %6.1f\n", best(write_nt, &j, n, samples));
     printf("copy: memcpy                      %6.1f\n", best(copy_memcpy, &j, 2 * n, samples));

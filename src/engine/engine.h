@@ -82,6 +82,13 @@ typedef struct tl_machine {
                                 RGB -> kDLA_HWC4 f16 spread beats the VBMI one built on them,
                                 and the byte de-interleaves with a table store rows off a line
                                 as they are (tl_exec_dilv_flags); TL_SLOW_PERMUTE2=0|1 */
+    bool plain_rows;         /* a streaming plan's conversions of whole rows (contiguous on
+                                both sides: tl_copy_or_convert_row; raw copies still
+                                stream) store plainly, straight from the kernel, instead
+                                of staging steps in L1 and streaming them out: AMD family
+                                1Ah (Zen 5), where one core writes whole lines faster with
+                                plain stores than with non-temporal ones (256 MiB: RGB u8
+                                -> DirectML f16 21.5-22.6 -> 32-34 GB/s); TL_PLAIN_ROWS=0|1 */
     bool narrow_512;         /* 512-bit operations run as two 256-bit halves: AMD family 19h
                                 (Zen 4), where in cache the byte transposes between rows that
                                 share L1 sets and the 32-bit ones off line boundaries run
@@ -105,7 +112,7 @@ bool tl_caches_from_amd_leaves(uint32_t ecx5, uint32_t ecx6, tl_caches *c);
 bool tl_caches_parse(const char *text, tl_caches *c);
 /* The thresholds that follow from m->cache, then the environment's
  * overrides (TL_STREAM_BYTES, TL_TILE_BYTES, TL_STAGE_BYTES, TL_READ_STREAMS,
- * TL_ALIAS_ROWS, TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES, TL_SLOW_PERMUTE2, TL_NARROW_512). */
+ * TL_ALIAS_ROWS, TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES, TL_SLOW_PERMUTE2, TL_PLAIN_ROWS, TL_NARROW_512). */
 void tl_machine_derive(tl_machine *m);
 /* Rows `stride` bytes apart, `rows` at once: more of them in one L1 set than
  * the policy allows (m->alias_rows)? */

@@ -2,7 +2,8 @@
  * the CPU's paths and features, its data caches, and the tuning numbers every
  * plan derives from them. TL_CPU, TL_CPU_DISABLE, TL_CACHES, TL_STREAM_BYTES,
  * TL_TILE_BYTES, TL_STAGE_BYTES, TL_ROW_STAGE_BYTES, TL_STREAM_RUN, TL_READ_STREAMS, TL_ALIAS_ROWS,
- * TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES, TL_SLOW_PERMUTE2 and TL_NARROW_512 override the detection, and tests
+ * TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES, TL_SLOW_PERMUTE2, TL_PLAIN_ROWS and TL_NARROW_512 override the
+ * detection, and tests
  * replace the whole of it (tl_machine_set) to force every path. */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -318,6 +319,9 @@ void tl_machine_derive(tl_machine *m)
     m->split_stores = m->vendor == TL_VENDOR_AMD;
     m->slow_permute2 = m->vendor == TL_VENDOR_INTEL;
     m->narrow_512 = m->vendor == TL_VENDOR_AMD && m->family == 0x19;
+    /* whole-line writes of one core into DRAM, Zen 5 (bench_bounds, 256
+     * MiB): plain 64-byte stores 20-27 GB/s, non-temporal ones 16-21 */
+    m->plain_rows = m->vendor == TL_VENDOR_AMD && m->family == 0x1A;
     /* loads from rows of one set: half the ways, the rest for the other
      * side and the stack; on Intel a block's 16 rows load as fast as rows
      * apart (NCHW -> NHWC u8 C = 64 at 64 x 64, Xeon: 36 GB/s loaded ahead
@@ -359,6 +363,7 @@ void tl_machine_derive(tl_machine *m)
     if (a <= 16) m->read_streams = (unsigned)a;
     env_flag("TL_SPLIT_STORES", &m->split_stores);
     env_flag("TL_SLOW_PERMUTE2", &m->slow_permute2);
+    env_flag("TL_PLAIN_ROWS", &m->plain_rows);
     env_flag("TL_NARROW_512", &m->narrow_512);
 }
 

@@ -54,13 +54,14 @@ static void describe_policy(const tl_plan *p, tl_strbuf *sb)
     tl_sb_printf(sb,
                  "policy: cpu %s%s%s, streaming stores above %llu destination bytes (or source and destination bytes on average) in rows of %llu+ bytes "
                  "(staged %llu bytes at a time, rows %llu, mostly-read steps in %u streams, runs of %u lines into planes), L1 tiles of %llu bytes, "
-                 "at most %u rows per L1 set (rows %llu bytes apart share one), %u stored%s%s%s\n",
+                 "at most %u rows per L1 set (rows %llu bytes apart share one), %u stored%s%s%s%s\n",
                  tl_isa_name(m->best_isa), (m->feat & TL_FEAT_VBMI) ? "+vbmi" : "", (m->feat & TL_FEAT_F16) ? "+f16" : "",
                  (unsigned long long)m->stream_bytes, (unsigned long long)m->stream_row_bytes,
                  (unsigned long long)m->stage_bytes, (unsigned long long)m->row_stage_bytes, m->read_streams, m->stream_run_lines,
                  (unsigned long long)m->tile_bytes, m->alias_rows, (unsigned long long)m->way_bytes,
                  m->alias_store_rows, m->split_stores ? ", stores across lines" : "",
-                 m->slow_permute2 ? ", two-source byte permutes slow" : "", m->narrow_512 ? ", 512-bit operations in halves" : "");
+                 m->slow_permute2 ? ", two-source byte permutes slow" : "", m->plain_rows ? ", whole rows stored plainly" : "",
+                 m->narrow_512 ? ", 512-bit operations in halves" : "");
     tl_sb_printf(sb, "caches (%s): L1d %llu bytes %u-way, L2 %llu bytes %u-way, LLC %llu bytes %u-way\n", c->source,
                  (unsigned long long)c->l1d.bytes, c->l1d.ways, (unsigned long long)c->l2.bytes, c->l2.ways,
                  (unsigned long long)c->llc.bytes, c->llc.ways);

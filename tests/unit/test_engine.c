@@ -1069,7 +1069,8 @@ TL_TEST(machine_policy)
      * extremes (no rows alias; every 2 rows in one set do), so both sides
      * of the transposes' TL_T2D_*_ALIAS choices run against the reference;
      * in cache with aliasing rows, as on a Zen 4 (narrow_512: the AVX2
-     * kernels), else not */
+     * kernels), else not; streamed with aliasing rows, whole rows stored
+     * plainly, as on a Zen 5 (plain_rows), else staged and streamed out */
     for (int v = 0; v < 4; v++) {
         int streamed = v & 1, aliased = v >> 1;
         tl_machine f = m;
@@ -1081,6 +1082,7 @@ TL_TEST(machine_policy)
         f.stage_bytes = aliased ? 64 : 200;          /* streamed steps of a line, or of a few items */
         f.row_stage_bytes = aliased ? 64 : 200;      /* whole lines a step, or not */
         f.read_streams = aliased ? 2 : 3;
+        f.plain_rows = v == 3; /* streamed rows staged and streamed out, or stored plainly */
         tl_machine_set(&f);
         for (size_t k = 0; k < sizeof pairs / sizeof pairs[0] && TL_TEST_FAILURES() == 0; k++) {
             tl_desc s, d;
@@ -1094,6 +1096,7 @@ TL_TEST(machine_policy)
             CHECK_EQ_I64(p->cv.stream, streamed);
             CHECK_STR_CONTAINS(tl_plan_describe(p), streamed ? "streaming stores above 1 destination bytes"
                                                              : "policy: cpu ");
+            CHECK((strstr(tl_plan_describe(p), "whole rows stored plainly") != NULL) == (v == 3));
             /* u8 C = 16 planes 4096 bytes apart: the policy's verdict, both ways */
             /* (the flags are for tiled transposes; NEON moves 16 channels by
              * its pack16/unpack16 kernels, which take none) */

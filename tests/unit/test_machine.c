@@ -139,6 +139,7 @@ TL_TEST(derived_thresholds)
     unsetenv("TL_SPLIT_STORES");
     unsetenv("TL_SLOW_PERMUTE2");
     unsetenv("TL_NARROW_512");
+    unsetenv("TL_PLAIN_ROWS");
     unsetenv("TL_STAGE_BYTES");
     unsetenv("TL_ROW_STAGE_BYTES");
     unsetenv("TL_READ_STREAMS");
@@ -167,28 +168,31 @@ TL_TEST(derived_thresholds)
     CHECK_EQ_I64(m.alias_rows, 6);
     CHECK_EQ_I64(m.alias_store_rows, 12);
     /* the costs by the CPU's maker: AMD's stores across lines are cheap, the
-     * Zen 4's 512-bit operations run in halves, and Intel's loads from a
+     * Zen 4's 512-bit operations run in halves, the Zen 5 writes whole
+     * lines faster with plain stores, and Intel's loads from a
      * block's 16 rows of one set and its two-source byte permutes are not
      * what the ways and VBMI alone suggest */
     static const struct {
         int vendor, family;
-        bool split, slow_permute2, narrow_512;
+        bool split, slow_permute2, narrow_512, plain_rows;
         unsigned load_rows, run512; /* run512: stream_run_lines where the AVX-512 path runs */
         size_t row_stage;
         unsigned read_streams;
     } by_vendor[] = {
-        {TL_VENDOR_OTHER, 0, false, false, false, 6, 2, 2048, 3},
-        {TL_VENDOR_AMD, 0x19, true, false, true, 6, 2, 2048, 1}, /* Zen 3/4 */
-        {TL_VENDOR_AMD, 0x1A, true, false, false, 6, 2, 2048, 1}, /* Zen 5 */
-        {TL_VENDOR_INTEL, 6, false, true, false, 16, 4, 512, 3},
-        {TL_VENDOR_INTEL, 0x19, false, true, false, 16, 4, 512, 3}};
-    for (int v = 0; v < 5; v++) {
+        {TL_VENDOR_OTHER, 0, false, false, false, false, 6, 2, 2048, 3},
+        {TL_VENDOR_AMD, 0x19, true, false, true, false, 6, 2, 2048, 1}, /* Zen 3/4 */
+        {TL_VENDOR_AMD, 0x1A, true, false, false, true, 6, 2, 2048, 1}, /* Zen 5 */
+        {TL_VENDOR_INTEL, 6, false, true, false, false, 16, 4, 512, 3},
+        {TL_VENDOR_INTEL, 0x19, false, true, false, false, 16, 4, 512, 3},
+        {TL_VENDOR_INTEL, 0x1A, false, true, false, false, 16, 4, 512, 3}};
+    for (size_t v = 0; v < sizeof by_vendor / sizeof by_vendor[0]; v++) {
         m.vendor = by_vendor[v].vendor;
         m.family = by_vendor[v].family;
         tl_machine_derive(&m);
         CHECK_EQ_I64(m.split_stores, by_vendor[v].split);
         CHECK_EQ_I64(m.slow_permute2, by_vendor[v].slow_permute2);
         CHECK_EQ_I64(m.narrow_512, by_vendor[v].narrow_512);
+        CHECK_EQ_I64(m.plain_rows, by_vendor[v].plain_rows);
         CHECK_EQ_I64(m.alias_store_rows, 12); /* the ways, whoever made it */
         CHECK_EQ_I64(m.alias_rows, by_vendor[v].load_rows);
         CHECK_EQ_I64(m.row_stage_bytes, by_vendor[v].row_stage);
@@ -250,22 +254,25 @@ TL_TEST(derived_thresholds)
     CHECK_EQ_I64(m.stream_bytes, 12 << 20);
     CHECK_EQ_I64(m.tile_bytes, 8192);
     CHECK_EQ_I64(m.alias_rows, 2);
-    /* the maker's verdicts stand unless TL_SPLIT_STORES, TL_SLOW_PERMUTE2 or
-     * TL_NARROW_512 is 0 or 1 */
-    m.family = 0x19;
-    for (int vendor = TL_VENDOR_AMD; vendor <= TL_VENDOR_INTEL; vendor++) {
-        static const char *const values[] = {"0", "1", "2", "yes", ""};
-        m.vendor = vendor;
-        for (int v = 0; v < 5; v++) {
-            setenv("TL_SPLIT_STORES", values[v], 1);
-            setenv("TL_SLOW_PERMUTE2", values[v], 1);
-            setenv("TL_NARROW_512", values[v], 1);
-            tl_machine_derive(&m);
-            CHECK_EQ_I64(m.split_stores, v < 2 ? v : vendor == TL_VENDOR_AMD);
-            CHECK_EQ_I64(m.slow_permute2, v < 2 ? v : vendor == TL_VENDOR_INTEL);
-            CHECK_EQ_I64(m.narrow_512, v < 2 ? v : vendor == TL_VENDOR_AMD);
+    /* the maker's verdicts stand unless TL_SPLIT_STORES, TL_SLOW_PERMUTE2,
+     * TL_NARROW_512 or TL_PLAIN_ROWS is 0 or 1 */
+    for (int family = 0x19; family <= 0x1A; family++)
+        for (int vendor = TL_VENDOR_AMD; vendor <= TL_VENDOR_INTEL; vendor++) {
+            static const char *const values[] = {"0", "1", "2", "yes", ""};
+            bool amd = vendor == TL_VENDOR_AMD;
+            m.vendor = vendor, m.family = family;
+            for (int v = 0; v < 5; v++) {
+                setenv("TL_SPLIT_STORES", values[v], 1);
+                setenv("TL_SLOW_PERMUTE2", values[v], 1);
+                setenv("TL_NARROW_512", values[v], 1);
+                setenv("TL_PLAIN_ROWS", values[v], 1);
+                tl_machine_derive(&m);
+                CHECK_EQ_I64(m.split_stores, v < 2 ? v : amd);
+                CHECK_EQ_I64(m.slow_permute2, v < 2 ? v : vendor == TL_VENDOR_INTEL);
+                CHECK_EQ_I64(m.narrow_512, v < 2 ? v : amd && family == 0x19);
+                CHECK_EQ_I64(m.plain_rows, v < 2 ? v : amd && family == 0x1A);
+            }
         }
-    }
     m.vendor = TL_VENDOR_OTHER;
     m.family = 0;
     unsetenv("TL_STREAM_BYTES");
@@ -275,6 +282,7 @@ TL_TEST(derived_thresholds)
     unsetenv("TL_SPLIT_STORES");
     unsetenv("TL_SLOW_PERMUTE2");
     unsetenv("TL_NARROW_512");
+    unsetenv("TL_PLAIN_ROWS");
     unsetenv("TL_STAGE_BYTES");
     unsetenv("TL_ROW_STAGE_BYTES");
     unsetenv("TL_READ_STREAMS");
