@@ -2,9 +2,9 @@
  * the CPU's paths and features, its data caches, and the tuning numbers every
  * plan derives from them. TL_CPU, TL_CPU_DISABLE, TL_CACHES, TL_STREAM_BYTES,
  * TL_TILE_BYTES, TL_STAGE_BYTES, TL_ROW_STAGE_BYTES, TL_STREAM_RUN, TL_READ_STREAMS, TL_ALIAS_ROWS,
- * TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES, TL_SLOW_PERMUTE2, TL_PLAIN_ROWS and TL_NARROW_512 override the
- * detection, and tests
- * replace the whole of it (tl_machine_set) to force every path. */
+ * TL_ALIAS_STORE_ROWS, TL_SPLIT_STORES, TL_SLOW_PERMUTE2, TL_PLAIN_ROWS and TL_NARROW_512
+ * override the detection, and tests replace the whole of it (tl_machine_set)
+ * to force every path. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
