@@ -84,9 +84,11 @@ typedef struct tl_machine {
                                 as they are (tl_exec_dilv_flags); TL_SLOW_PERMUTE2=0|1 */
     bool plain_rows;         /* a streaming plan's conversions of whole rows (contiguous on
                                 both sides: tl_copy_or_convert_row; raw copies still
-                                stream) store plainly, straight from the kernel, instead
-                                of staging steps in L1 and streaming them out: AMD family
-                                1Ah (Zen 5), where one core writes whole lines faster with
+                                stream), and the pixel spreads and re-packs of an image's
+                                rows (tl_exec_streams_rows), store plainly, straight from
+                                the kernel, instead of staging steps in L1 and streaming
+                                them out, or streaming from the registers: AMD family 1Ah
+                                (Zen 5), where one core writes whole lines faster with
                                 plain stores than with non-temporal ones (256 MiB: RGB u8
                                 -> DirectML f16 21.5-22.6 -> 32-34 GB/s); TL_PLAIN_ROWS=0|1 */
     bool narrow_512;         /* 512-bit operations run as two 256-bit halves: AMD family 19h

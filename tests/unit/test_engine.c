@@ -1044,6 +1044,7 @@ TL_TEST(machine_policy)
         {"NHWC:u8:1x60x61x3", "trt.dla_hwc4:i8:1x3x60x61"},                      /* repack */
         {"NHWC:u8:1x40x41x3", "rknn.nc1hwc2:i8:1x1x40x41x16:c=3:zp=-128:scale=1"}, /* pixels */
         {"trt.dla_hwc4:f16:1x3x40x41", "NHWC:f32:1x40x41x3"},                    /* pixels, gather */
+        {"NHWC:u8:1x40x41x3", "trt.dla_hwc4:f16:1x3x40x41"},                    /* pixels rows, f16 spread */
         {"yuv.nv12:u8:3x40x150", "CHW:u8:3x40x150"},                             /* chroma x2, whole rows */
         {"NHWC:u8:1x40x41x3", "trt.dla_hwc4:i8:1x3x40x41"},                      /* saturating repack */
         {"trt.dla_hwc4:i8:1x3x40x41", "NHWC:u8:1x40x41x3"},                      /* saturating gather */

@@ -125,6 +125,14 @@ static inline void tl_row_plain(const tl_plan *p, const tl_pass *ps, const uint8
  * its zero padding, mix plain and non-temporal stores on one line (a padded
  * u8 copy with rows of 1214 bytes measured 5-10% slower streamed; 4 KiB
  * segments of dequantized planes faster). */
+/* Whether a kernel writing whole destination rows in address order from
+ * registers (the pixel spreads and re-packs of an image's rows) streams
+ * its stores: when the plan streams, unless the machine stores whole rows
+ * plainly (plain_rows). */
+static inline bool tl_exec_streams_rows(const tl_plan *p)
+{
+    return p->cv.stream && !p->machine.plain_rows;
+}
 static inline bool tl_streams_row(const tl_plan *p, size_t n)
 {
     bool plain = p->machine.plain_rows && p->cv.path != TL_EP_COPY;

@@ -623,11 +623,11 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
         return;
     }
     if (ps->x.px.shuffle == 3) {
-        tl_u8_f16_spread4_rows_ukernel__avx2(s, (size_t)in->count, d, &g, &p->cv, p->cv.stream);
+        tl_u8_f16_spread4_rows_ukernel__avx2(s, (size_t)in->count, d, &g, &p->cv, tl_exec_streams_rows(p));
         return;
     }
     tl_u8_f16_spread_rows_ukernel__avx512vbmi(s, (size_t)in->count, d, &g, (size_t)out->ds, ps->x.px.perm, ps->x.px.keep,
-                                              p->cv.lut, p->cv.lut_hi, p->cv.stream);
+                                              p->cv.lut, p->cv.lut_hi, tl_exec_streams_rows(p));
 #endif
 }
 

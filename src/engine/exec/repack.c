@@ -200,7 +200,7 @@ static void run_rows(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint
     tl_px_rows g;
 #if defined(__x86_64__) || defined(_M_X64)
     int k = one_step(&p->cv, ps->x.repack) ? rows_kernel(ps->x.repack) : -1;
-    if (tl_rows_geometry(p, ps, s, d, in, out, run, k >= 0, &g)) k_rows[k].rows(s, d, &g, p->cv.stream);
+    if (tl_rows_geometry(p, ps, s, d, in, out, run, k >= 0, &g)) k_rows[k].rows(s, d, &g, tl_exec_streams_rows(p));
 #else
     tl_rows_geometry(p, ps, s, d, in, out, run, false, &g);
 #endif
