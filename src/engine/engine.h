@@ -88,9 +88,9 @@ typedef struct tl_machine {
                                 rows (tl_exec_streams_rows), store plainly, straight from
                                 the kernel, instead of staging steps in L1 and streaming
                                 them out, or streaming from the registers: AMD family 1Ah
-                                (Zen 5), where one core writes whole lines faster with
-                                plain stores than with non-temporal ones (256 MiB: RGB u8
-                                -> DirectML f16 21.5-22.6 -> 32-34 GB/s); TL_PLAIN_ROWS=0|1 */
+                                (Zen 5 VM, 256 MiB: RGB u8 -> DirectML f16 0.67-0.73 ->
+                                0.94-1.01x the faster copy, docs/engine.md);
+                                TL_PLAIN_ROWS=0|1 */
     bool narrow_512;         /* 512-bit operations run as two 256-bit halves: AMD family 19h
                                 (Zen 4), where in cache the byte transposes between rows that
                                 share L1 sets and the 32-bit ones off line boundaries run
