@@ -169,7 +169,7 @@ TL_TEST(derived_thresholds)
     CHECK_EQ_I64(m.alias_store_rows, 12);
     /* the costs by the CPU's maker: AMD's stores across lines are cheap, the
      * Zen 4's 512-bit operations run in halves, the Zen 5 writes whole
-     * lines faster with plain stores, and Intel's loads from a
+     * rows faster with plain stores, and Intel's loads from a
      * block's 16 rows of one set and its two-source byte permutes are not
      * what the ways and VBMI alone suggest */
     static const struct {

@@ -116,6 +116,15 @@ static inline void tl_row_plain(const tl_plan *p, const tl_pass *ps, const uint8
     else ps->row->fn(s, 0, d, 0, 1, n, cv);
 }
 
+/* Whether a kernel writing whole destination rows in address order (a row
+ * conversion; the pixel spreads and re-packs of an image's rows, from their
+ * registers) streams its stores: when the plan streams, unless the machine
+ * stores whole rows plainly (plain_rows). */
+static inline bool tl_exec_streams_rows(const tl_plan *p)
+{
+    return p->cv.stream && !p->machine.plain_rows;
+}
+
 /* Whether a destination row of n elements is streamed: long rows only, when
  * the plan streams; a conversion's rows only where the machine's policy
  * streams them (not plain_rows: staged in L1 and streamed out). A raw copy
@@ -125,18 +134,10 @@ static inline void tl_row_plain(const tl_plan *p, const tl_pass *ps, const uint8
  * its zero padding, mix plain and non-temporal stores on one line (a padded
  * u8 copy with rows of 1214 bytes measured 5-10% slower streamed; 4 KiB
  * segments of dequantized planes faster). */
-/* Whether a kernel writing whole destination rows in address order from
- * registers (the pixel spreads and re-packs of an image's rows) streams
- * its stores: when the plan streams, unless the machine stores whole rows
- * plainly (plain_rows). */
-static inline bool tl_exec_streams_rows(const tl_plan *p)
-{
-    return p->cv.stream && !p->machine.plain_rows;
-}
 static inline bool tl_streams_row(const tl_plan *p, size_t n)
 {
-    bool plain = p->machine.plain_rows && p->cv.path != TL_EP_COPY;
-    return p->cv.stream && !plain && n * p->cv.ed >= p->machine.stream_row_bytes;
+    bool streams = p->cv.path == TL_EP_COPY ? p->cv.stream : tl_exec_streams_rows(p);
+    return streams && n * p->cv.ed >= p->machine.stream_row_bytes;
 }
 
 /* One stage of a streamed row conversion: m elements at element b of the
