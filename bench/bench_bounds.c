@@ -104,9 +104,10 @@ static void write_nt(job *j)
     _mm_sfence();
 }
 
-/* The same lines with plain stores (the machine policy's plain_rows: on the
- * Zen 5 VM of docs/engine.md these ran at 24-26 GB/s against write_nt's
- * 16-17 at one time, and level with it at another) */
+/* The same lines with plain stores (the machine policy's plain_rows, off
+ * unless TL_PLAIN_ROWS=1: on one Zen 5 VM of docs/engine.md these ran at
+ * 24-26 GB/s against write_nt's 16-17 at one time and level with it at
+ * another; on a second VM of the same model at 24-29 against 34-39) */
 static void write_plain(job *j)
 {
     for (size_t i = 0; i < j->n; i += 64)

@@ -87,10 +87,9 @@ typedef struct tl_machine {
                                 stream), and the pixel spreads and re-packs of an image's
                                 rows (tl_exec_streams_rows), store plainly, straight from
                                 the kernel, instead of staging steps in L1 and streaming
-                                them out, or streaming from the registers: AMD family 1Ah
-                                (Zen 5 VM, 256 MiB: RGB u8 -> DirectML f16 0.67-0.73 ->
-                                0.94-1.01x the faster copy, docs/engine.md);
-                                TL_PLAIN_ROWS=0|1 */
+                                them out, or streaming from the registers. Off unless
+                                TL_PLAIN_ROWS=1: it won on one Zen 5 VM and lost on
+                                another of the same model (docs/engine.md) */
     bool narrow_512;         /* 512-bit operations run as two 256-bit halves: AMD family 19h
                                 (Zen 4), where in cache the byte transposes between rows that
                                 share L1 sets and the 32-bit ones off line boundaries run

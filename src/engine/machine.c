@@ -319,11 +319,12 @@ void tl_machine_derive(tl_machine *m)
     m->split_stores = m->vendor == TL_VENDOR_AMD;
     m->slow_permute2 = m->vendor == TL_VENDOR_INTEL;
     m->narrow_512 = m->vendor == TL_VENDOR_AMD && m->family == 0x19;
-    /* a core reading one stream and writing another, Zen 5 VM: plain
-     * stores faster than non-temporal ones (memcpy 27-33 GB/s against the
-     * streaming copy's 25-32; RGB u8 -> DirectML f16 at 256 MiB 0.67-0.73
-     * -> 0.94-1.01x the faster copy) */
-    m->plain_rows = m->vendor == TL_VENDOR_AMD && m->family == 0x1A;
+    /* off for every CPU: two VMs of one Zen 5 model disagreed (RGB u8 ->
+     * DirectML f16 at 256 MiB, x the faster copy: plain 0.94-1.01 against
+     * streamed 0.67-0.73 on one, 0.71-0.85 against 0.87-1.04 on the
+     * other), so the store is the host's, not the CPU's, and a VM that
+     * writes faster plainly can say so (TL_PLAIN_ROWS=1, docs/engine.md) */
+    m->plain_rows = false;
     /* loads from rows of one set: half the ways, the rest for the other
      * side and the stack; on Intel a block's 16 rows load as fast as rows
      * apart (NCHW -> NHWC u8 C = 64 at 64 x 64, Xeon: 36 GB/s loaded ahead

@@ -1071,7 +1071,7 @@ TL_TEST(machine_policy)
      * of the transposes' TL_T2D_*_ALIAS choices run against the reference;
      * in cache with aliasing rows, as on a Zen 4 (narrow_512: the AVX2
      * kernels), else not; streamed with aliasing rows, whole rows stored
-     * plainly, as on a Zen 5 (plain_rows), else staged and streamed out */
+     * plainly (plain_rows, TL_PLAIN_ROWS=1), else staged and streamed out */
     for (int v = 0; v < 4; v++) {
         int streamed = v & 1, aliased = v >> 1;
         tl_machine f = m;
