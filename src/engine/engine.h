@@ -132,6 +132,11 @@ bool tl_machine_in_l2(const tl_machine *m, uint64_t src, uint64_t dst);
 /* How many of `rows` rows `stride` bytes apart fall into one L1 set (the
  * largest count over the sets; 1 when the L1 geometry is unknown). */
 size_t tl_machine_rows_per_set(const tl_machine *m, int64_t stride, size_t rows);
+/* Rows `stride` bytes apart, `rows` at once: more of them in one L2 set than
+ * it has ways (false when its geometry is unknown)? Lines a streaming
+ * transpose prefetches far ahead from such rows are evicted before it reads
+ * them (TL_T2D_L2_ALIAS). */
+bool tl_machine_rows_share_l2(const tl_machine *m, int64_t stride, size_t rows);
 
 /* The policy in force: detected on the first call (thread-safe), or the
  * test hook's. */

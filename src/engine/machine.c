@@ -382,15 +382,15 @@ bool tl_machine_in_l2(const tl_machine *m, uint64_t src, uint64_t dst)
     return l2 && src <= l2 && dst <= l2 - src;
 }
 
-/* The most rows whose first lines fall in one L1 set, counted row by row:
- * rows a few bytes short of (or past) a multiple of the way share a set
- * too, which a period by the stride's common divisor with the way misses
- * (16380-byte planes, a 63 x 65 f32 image: 16 destination rows in one or
- * two sets, NHWC -> NCHW C = 16 at 43 GB/s against 170 for 60 x 60, Zen 5). */
-size_t tl_machine_rows_per_set(const tl_machine *m, int64_t stride, size_t rows)
+/* The most rows whose first lines fall in one set of a cache whose ways
+ * hold `way` bytes, counted row by row: rows a few bytes short of (or past)
+ * a multiple of the way share a set too, which a period by the stride's
+ * common divisor with the way misses (16380-byte planes, a 63 x 65 f32
+ * image: 16 destination rows in one or two L1 sets, NHWC -> NCHW C = 16 at
+ * 43 GB/s against 170 for 60 x 60, Zen 5). */
+static size_t rows_per_set(size_t way, int64_t stride, size_t rows)
 {
-    enum { MAX_SETS = 1024 };
-    size_t way = m->way_bytes;
+    enum { MAX_SETS = 4096 }; /* an L2 of 2 MiB, 8 ways */
     if (way < 64 || rows == 0) return rows ? 1 : 0;
     size_t sets = way / 64 < MAX_SETS ? way / 64 : MAX_SETS;
     size_t s = (size_t)(stride < 0 ? -stride : stride) % way, at = 0, most = 0;
@@ -400,6 +400,17 @@ size_t tl_machine_rows_per_set(const tl_machine *m, int64_t stride, size_t rows)
         most = n > most ? n : most;
     }
     return most;
+}
+
+size_t tl_machine_rows_per_set(const tl_machine *m, int64_t stride, size_t rows)
+{
+    return rows_per_set(m->way_bytes, stride, rows);
+}
+
+bool tl_machine_rows_share_l2(const tl_machine *m, int64_t stride, size_t rows)
+{
+    const tl_cache_level *l2 = &m->cache.l2;
+    return l2->bytes && l2->ways && rows_per_set(l2->bytes / l2->ways, stride, rows) > l2->ways;
 }
 
 bool tl_machine_rows_alias(const tl_machine *m, int64_t stride, size_t rows)

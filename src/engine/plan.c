@@ -28,6 +28,8 @@ static void describe_pass(const tl_plan *p, const tl_pass *ps, int i, tl_strbuf 
         tl_sb_printf(sb, ", source rows share L1 sets");
     if (ps->ex == &tl_exec_2d && (ps->x.t2d.alias & TL_T2D_DST_ALIAS))
         tl_sb_printf(sb, ", destination rows share L1 sets");
+    if (ps->ex == &tl_exec_2d && (ps->x.t2d.alias & TL_T2D_L2_ALIAS))
+        tl_sb_printf(sb, ", source rows share L2 sets");
     tl_sb_printf(sb, "\n");
     if (ps->kind == TL_PASS_ELEMENTS) {
         tl_sb_printf(sb, "  region lo [");

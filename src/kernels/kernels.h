@@ -304,11 +304,23 @@ typedef void (*tl_t2d_fn)(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdi
  * verdict that 16 destination / source rows at their stride put more lines
  * into one L1 set than it allows (tl_machine_rows_alias); the kernel then
  * orders its stores or loads to spread them over sets. */
-enum { TL_T2D_STREAM = 1, TL_T2D_DST_ALIAS = 2, TL_T2D_SRC_ALIAS = 4, TL_T2D_SPLIT = 8, TL_T2D_NARROW512 = 64 };
+enum {
+    TL_T2D_STREAM = 1,
+    TL_T2D_DST_ALIAS = 2,
+    TL_T2D_SRC_ALIAS = 4,
+    TL_T2D_SPLIT = 8,
+    TL_T2D_NARROW512 = 64,
+    TL_T2D_L2_ALIAS = 128
+};
 /* Bits TL_T2D_RUN_SHIFT.. (the tiled transposes, with TL_T2D_STREAM): log2
  * of the lines per destination row a streaming transpose writes in a run
  * when its rows are far apart (tl_machine.stream_run_lines); 0: one. */
 enum { TL_T2D_RUN_SHIFT = 4 };
+/* TL_T2D_L2_ALIAS (the AVX-512 byte transposes, with TL_T2D_STREAM): the
+ * policy's verdict that a block's 64 source rows put more lines into one
+ * L2 set than it has ways (tl_machine_rows_share_l2), so lines prefetched
+ * far ahead would be evicted before they are read: the kernel prefetches
+ * them close. */
 /* TL_T2D_SPLIT (the AVX-512 byte de-interleaves and tiled transposes): the
  * policy's verdict that plain 64-byte stores crossing a line cost about
  * what aligned ones do (tl_machine.split_stores), so rows off a line are

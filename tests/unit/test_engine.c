@@ -1084,6 +1084,9 @@ TL_TEST(machine_policy)
         f.row_stage_bytes = aliased ? 64 : 200;      /* whole lines a step, or not */
         f.read_streams = aliased ? 2 : 3;
         f.plain_rows = v == 3; /* streamed rows staged and streamed out, or stored plainly */
+        /* an L2 of 4 KiB ways, where the 64 x 64 images' planes share its
+         * sets (the streamed byte transposes prefetch them close), or none */
+        f.cache.l2 = aliased ? (tl_cache_level){64 << 10, 16} : (tl_cache_level){0, 0};
         tl_machine_set(&f);
         for (size_t k = 0; k < sizeof pairs / sizeof pairs[0] && TL_TEST_FAILURES() == 0; k++) {
             tl_desc s, d;
@@ -1115,6 +1118,8 @@ TL_TEST(machine_policy)
                 CHECK((strstr(text, "destination rows share L1 sets") != NULL) == (aliased != 0));
             if (tiled && strcmp(pairs[k][0], "NCHW:u8:1x16x64x64") == 0)
                 CHECK((strstr(text, "source rows share L1 sets") != NULL) == (aliased != 0));
+            if (tiled && strcmp(pairs[k][0], "NCHW:u8:1x64x64x64") == 0)
+                CHECK((strstr(text, "source rows share L2 sets") != NULL) == (aliased != 0));
             tl_plan_destroy(p);
             check_pair_at(&r, &s, &d, what, true);
             check_pair(&r, &s, &d, what);

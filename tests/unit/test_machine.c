@@ -320,6 +320,31 @@ TL_TEST(rows_alias)
     CHECK_EQ_I64(tl_machine_rows_per_set(&m, 4096, 0), 0);
 }
 
+/* Rows that share L2 sets past its ways: planes a multiple of its way (1 MiB,
+ * 16 ways: 64 KiB) apart, as 2048 x 2048 u8 planes are; not 1810 x 1810. */
+TL_TEST(rows_share_l2)
+{
+    tl_machine m;
+    memset(&m, 0, sizeof m);
+    m.cache = (tl_caches){{48 << 10, 12}, {1 << 20, 16}, {(size_t)32 << 20, 16}, "test"};
+    tl_machine_derive(&m);
+    CHECK(tl_machine_rows_share_l2(&m, (int64_t)4 << 20, 64));
+    CHECK(tl_machine_rows_share_l2(&m, -((int64_t)4 << 20), 64));
+    CHECK(tl_machine_rows_share_l2(&m, 25 * 65536, 64)); /* 1280 x 1280 planes */
+    CHECK(!tl_machine_rows_share_l2(&m, 1810 * 1810, 64));
+    CHECK(!tl_machine_rows_share_l2(&m, (int64_t)4 << 20, 16)); /* as many as the ways */
+    CHECK(tl_machine_rows_share_l2(&m, (int64_t)4 << 20, 17));
+    CHECK(tl_machine_rows_share_l2(&m, 32768, 64)); /* 2 sets, 32 rows each */
+    CHECK(!tl_machine_rows_share_l2(&m, 8192, 64)); /* 8 sets, 8 rows each */
+    m.cache.l2 = (tl_cache_level){2 << 20, 8}; /* 256 KiB ways: 4096 sets */
+    CHECK(tl_machine_rows_share_l2(&m, (int64_t)1 << 20, 9));
+    CHECK(!tl_machine_rows_share_l2(&m, (int64_t)1 << 20, 8));
+    CHECK(!tl_machine_rows_share_l2(&m, 65536, 32)); /* 4 sets 1024 apart, 8 rows each */
+    CHECK(tl_machine_rows_share_l2(&m, 65536, 33));
+    m.cache.l2 = (tl_cache_level){0, 0}; /* unknown: no verdict */
+    CHECK(!tl_machine_rows_share_l2(&m, (int64_t)4 << 20, 64));
+}
+
 /* The detected machine has a cache model and the plan prints it. */
 TL_TEST(describe_prints_policy)
 {
@@ -423,6 +448,7 @@ int main(int argc, char **argv)
     TL_RUN(caches_text);
     TL_RUN(derived_thresholds);
     TL_RUN(rows_alias);
+    TL_RUN(rows_share_l2);
     TL_RUN(describe_prints_policy);
     TL_RUN(streaming_choice);
     TL_RUN(fits_in_l2);

@@ -28,15 +28,18 @@ unsigned tl_exec_2d_esize(const tl_plan *p, const tl_pass *ps)
  * once (its register blocks read or write 16 rows): source rows (in) with
  * more lines in one L1 set than the policy's alias_rows are loaded ahead,
  * destination rows (out) with more than alias_store_rows get runs of lines
- * through L1 (the kernels' TL_T2D_*_ALIAS flags, docs/engine.md §3); and
- * the policy's narrow_512 (TL_T2D_NARROW512) and split_stores
- * (TL_T2D_SPLIT). */
+ * through L1 (the kernels' TL_T2D_*_ALIAS flags, docs/engine.md §3), and
+ * 64 source rows with more lines in one L2 set than it has ways are
+ * prefetched close when streamed (TL_T2D_L2_ALIAS); and the policy's
+ * narrow_512 (TL_T2D_NARROW512) and split_stores (TL_T2D_SPLIT). */
 static uint8_t alias_flags(const tl_plan *p, const tl_node *in, const tl_node *out)
 {
     const tl_machine *m = &p->machine;
     size_t n0 = in->count < 16 ? (size_t)in->count : 16, n1 = out->count < 16 ? (size_t)out->count : 16;
+    size_t band = in->count < 64 ? (size_t)in->count : 64;
     unsigned f = (tl_machine_rows_per_set(m, out->ds, n1) > m->alias_store_rows ? TL_T2D_DST_ALIAS : 0) |
-                 (tl_machine_rows_alias(m, in->ss, n0) ? TL_T2D_SRC_ALIAS : 0);
+                 (tl_machine_rows_alias(m, in->ss, n0) ? TL_T2D_SRC_ALIAS : 0) |
+                 (tl_machine_rows_share_l2(m, in->ss, band) ? TL_T2D_L2_ALIAS : 0);
     return (uint8_t)(f | (m->narrow_512 ? TL_T2D_NARROW512 : 0) | (m->split_stores ? TL_T2D_SPLIT : 0));
 }
 
@@ -327,14 +330,16 @@ static void run_t2d_lanes(const tl_plan *p, const tl_pass *ps, const uint8_t *s,
 }
 
 /* The move kernel's store flags for a raw copy: stream (0 or TL_T2D_STREAM)
- * with the policy's run of lines per far row, the policy's alias verdict, and for the AVX-512 byte de-interleaves its
+ * with the policy's run of lines per far row and its L2 verdict, the
+ * policy's L1 alias verdict, and for the AVX-512 byte de-interleaves its
  * split-store verdict (the only kernels that read that flag). */
 static int copy_flags(const tl_plan *p, const tl_pass *ps, int stream)
 {
     const tl_t2d_kernel *k = ps->x.t2d.k;
     if (k->isa == TL_ISA_AVX512 && k->esize == 1 && k->shape == TL_T2D_DILV) return tl_exec_dilv_flags(p, stream, false);
+    if (!stream) return ps->x.t2d.alias & ~TL_T2D_L2_ALIAS;
     unsigned run = p->machine.stream_run_lines, log2_run = run >= 8 ? 3 : run >= 4 ? 2 : run >= 2 ? 1 : 0;
-    return stream | ps->x.t2d.alias | (stream ? (int)log2_run << TL_T2D_RUN_SHIFT : 0);
+    return stream | ps->x.t2d.alias | (int)log2_run << TL_T2D_RUN_SHIFT;
 }
 
 static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,

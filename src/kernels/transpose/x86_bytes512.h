@@ -494,7 +494,7 @@ TL_B512_FN void b512_rows_ahead(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,
 }
 
 TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
-                           int nt, int src_alias);
+                           int nt, int alias);
 
 /* 64-row blocks (b512_a64) over the whole ones, the rest by b512_run_a.
  * Plain stores from rows that do not share L1 sets: NCHW -> NHWC u8 C =
@@ -537,8 +537,43 @@ static __attribute__((noinline)) TL_B512 void b512_run_a64_staged(const uint8_t 
             for (size_t k = 0; k < B512_SW; k += 64)
                 b512_a64(st + k, B512_SP, dst + (ptrdiff_t)(c + k) * ds1 + i0, ds1, 0);
         }
-    if (fw < n1) b512_run_a(src + fw, ss0, dst + (ptrdiff_t)fw * ds1, ds1, f0, n1 - fw, 0, 1);
-    if (f0 < n0) b512_run_a(src + (ptrdiff_t)f0 * ss0, ss0, dst + f0, ds1, n0 - f0, n1, 0, 1);
+    if (fw < n1) b512_run_a(src + fw, ss0, dst + (ptrdiff_t)fw * ds1, ds1, f0, n1 - fw, 0, TL_T2D_SRC_ALIAS);
+    if (f0 < n0) b512_run_a(src + (ptrdiff_t)f0 * ss0, ss0, dst + f0, ds1, n0 - f0, n1, 0, TL_T2D_SRC_ALIAS);
+}
+
+/* Whole 64 x 64 blocks streamed from one band of 64 far source rows
+ * (planes: NCHW -> NHWC u8 with C = 64, each block one line of each plane
+ * into 64 consecutive pixels), software pipelined: block k's four quarters
+ * are shuffled into one L1 buffer while block k - 1's 64 lines stream out
+ * of the other, 16 lines a quarter, each store paired with a prefetch into
+ * the L2 of its row's line `ahead` blocks past the one loading: 4, or 2
+ * where the 64 rows share L2 sets past its ways (TL_T2D_L2_ALIAS: lines
+ * fetched further ahead are evicted before they are read). A whole block
+ * loaded before its stores left the stores waiting on the loads. tl_bench
+ * --size S --case "nchw->nhwc u8 C=64", Zen 5 VM, x the faster copy, three
+ * runs each way: 1810 x 1810 planes (200M) 0.48-0.50 -> 0.85-0.92, 2023 x
+ * 2024 (250M) 0.44-0.47 -> 0.86-0.94, 2216 x 2217 (300M) 0.51-0.54 ->
+ * 0.92-0.96; planes sharing L2 sets, 2 ahead: 1280 x 1280 (100M)
+ * 0.57-0.61 -> 0.53-0.69, 2048 x 2048 (256M) 0.57-0.65 -> 0.58-0.72 (4 or
+ * 5 ahead there: 0.56-0.61; 2 ahead at 200M: 0.60-0.66). */
+static __attribute__((noinline)) TL_B512 void b512_stream_band_a(const uint8_t *s, ptrdiff_t ss0, uint8_t *d,
+                                                                ptrdiff_t ds1, size_t blocks, size_t ahead)
+{
+    _Alignas(64) uint8_t buf[2][64 * 64];
+    for (size_t k = 0; k <= blocks; k++) {
+        uint8_t *cur = buf[k & 1];
+        const uint8_t *prev = buf[(k + 1) & 1];
+        const uint8_t *fetch = k + ahead < blocks ? s + 64 * (k + ahead) : NULL;
+        uint8_t *out = d + (ptrdiff_t)(64 * k - 64) * ds1; /* block k - 1's lines */
+        for (int q = 0; q < 4; q++) {
+            if (k < blocks) b512_full_a(s + 64 * k + (ptrdiff_t)(16 * q) * ss0, ss0, cur + 16 * q, 64, B512_ROWS);
+            if (!k) continue;
+            for (int r = 16 * q; r < 16 * q + 16; r++) {
+                _mm512_stream_si512((void *)(out + (ptrdiff_t)r * ds1), _mm512_load_si512((const void *)(prev + 64 * r)));
+                if (fetch) _mm_prefetch((const char *)(fetch + (ptrdiff_t)r * ss0), _MM_HINT_T1);
+            }
+        }
+    }
 }
 
 /* A over the whole problem: superblocks of 64 source rows, so each
@@ -548,8 +583,9 @@ static __attribute__((noinline)) TL_B512 void b512_run_a64_staged(const uint8_t 
  * source rows and ds1 == 16 (NCHW -> NHWC with C = 16, NCHW16c packs) the
  * destination is contiguous and registers are stored whole. */
 TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1,
-                           int nt, int src_alias)
+                           int nt, int alias)
 {
+    const int src_alias = alias & TL_T2D_SRC_ALIAS;
     int dense = ds1 == 16 && n0 == 16;
     if (!nt && src_alias && n0 >= 64 && n1 >= B512_SW && ds1 >= 64) {
         b512_run_a64_staged(src, ss0, dst, ds1, n0, n1);
@@ -591,22 +627,17 @@ TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
             size_t m1 = n1 - i1 < 64 ? n1 - i1 : 64;
             const uint8_t *s = src + (ptrdiff_t)b0 * ss0 + i1;
             uint8_t *d = dst + (ptrdiff_t)i1 * ds1 + b0;
-            if (stage && e0 - b0 == 64 && m1 == 64) {
+            if (nt && e0 - b0 == 64 && m1 == 64) { /* the rest of the band's whole blocks */
+                size_t blocks = (n1 - i1) / 64;
+                b512_stream_band_a(s, ss0, d, ds1, blocks, alias & TL_T2D_L2_ALIAS ? 2 : 4);
+                i1 += 64 * blocks - 64; /* (the loop adds the last 64) */
+                continue;
+            }
+            if (stage && e0 - b0 == 64 && m1 == 64) { /* rows sharing L1 sets, through buf */
                 TL_UNROLL
                 for (int k = 0; k < 4; k++) b512_full_a(s + (ptrdiff_t)(16 * k) * ss0, ss0, buf + 16 * k, 64, B512_ROWS);
-                /* streaming from 64 rows far apart (planes), each store is
-                 * paired with a prefetch into the L2 of one row's line two
-                 * blocks on: the hardware follows a few dozen streams, not
-                 * 64 (NCHW -> NHWC u8 C = 64 2048 x 2048, Zen 5: 17-19 ->
-                 * 20-22 GB/s; one block on, or into the L1, less) */
-                const uint8_t *ahead = s + 128;
-                int fetch = nt && i1 + 192 <= n1;
-                for (int r = 0; r < 64; r++) {
-                    __m512i v = _mm512_load_si512((const void *)(buf + 64 * r));
-                    if (nt) _mm512_stream_si512((void *)(d + (ptrdiff_t)r * ds1), v);
-                    else _mm512_storeu_si512((void *)(d + (ptrdiff_t)r * ds1), v);
-                    if (fetch) _mm_prefetch((const char *)(ahead + (ptrdiff_t)r * ss0), _MM_HINT_T1);
-                }
+                for (int r = 0; r < 64; r++)
+                    _mm512_storeu_si512((void *)(d + (ptrdiff_t)r * ds1), _mm512_load_si512((const void *)(buf + 64 * r)));
                 continue;
             }
             for (size_t i0 = b0; i0 < e0; i0 += 16) {
@@ -804,7 +835,7 @@ TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptr
     }
 #endif
     if (by_a)
-        b512_run_a(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_SRC_ALIAS);
+        b512_run_a(src, ss0, dst, ds1, n0, n1, nt, stream & (TL_T2D_SRC_ALIAS | TL_T2D_L2_ALIAS));
     else b512_run_b(src, ss0, dst, ds1, n0, n1, nt, stream & TL_T2D_DST_ALIAS,
                     (size_t)1 << ((stream >> TL_T2D_RUN_SHIFT) & 3));
     if (nt) _mm_sfence();
