@@ -1054,6 +1054,13 @@ TL_TEST(machine_policy)
         {"NHWC:u8:1x64x96x3", "NCHW:u8:1x3x64x96"},                              /* byte transpose */
         {"NCHW:f32:1x16x32x64", "NHWC:f32:1x32x64x16"}, /* whole-line kernel stores: 64-byte rows */
         {"NHWC:u8:1x64x64x64", "NCHW:u8:1x64x64x64"},   /* ... and 4 KiB rows */
+        /* planes off line boundaries, streamed: 16 planes a group, up to 64 a pass */
+        {"NHWC:u8:1x65x67x64", "NCHW:u8:1x64x65x67"},
+        {"NHWC:u8:1x65x67x48", "NCHW:u8:1x48x65x67"},
+        {"NHWC:u8:1x65x67x80", "NCHW:u8:1x80x65x67"},
+        {"NHWC:f32:1x33x35x64", "NCHW:f32:1x64x33x35"},
+        {"NHWC:f32:1x33x35x48", "NCHW:f32:1x48x33x35"},
+        {"NCHW16c:f32:1x80x33x35", "NCHW:f32:1x80x33x35"},
         /* planes 4096 bytes apart (64x64 images): rows sharing L1 sets, both ways */
         {"NCHW:u8:1x64x64x64", "NHWC:u8:1x64x64x64"},
         {"NCHW:u8:1x16x64x64", "NHWC:u8:1x64x64x16"},
