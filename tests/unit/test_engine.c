@@ -1058,6 +1058,8 @@ TL_TEST(machine_policy)
         {"NHWC:u8:1x65x67x64", "NCHW:u8:1x64x65x67"},
         {"NHWC:u8:1x65x67x48", "NCHW:u8:1x48x65x67"},
         {"NHWC:u8:1x65x67x80", "NCHW:u8:1x80x65x67"},
+        {"NCHW16c:i8:1x24x65x67", "NCHW:i8:1x24x65x67"}, /* a partial block of 8 channels, off lines */
+        {"NCHW16c:i8:1x8x64x65", "NCHW:i8:1x8x64x65"},   /* ... and on */
         {"NHWC:f32:1x33x35x64", "NCHW:f32:1x64x33x35"},
         {"NHWC:f32:1x33x35x48", "NCHW:f32:1x48x33x35"},
         {"NCHW16c:f32:1x80x33x35", "NCHW:f32:1x80x33x35"},

@@ -754,12 +754,20 @@ TL_B512_FN void b512_run_b(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
  * (4 groups of 16) per pass over the source, their last lines kept in L1:
  * a pass per group read every source line once per group, 4 times for
  * NHWC -> NCHW u8 with C = 64 (1810 x 1810 planes, Zen 5: 0.22x the faster
- * copy). */
+ * copy). Fewer than 16 rows take it too, on line boundaries or not, where
+ * their pixels hold 16 bytes: NCHW16c -> NCHW i8's partial block (C = 8 of
+ * 16, 1810 x 1810: 0.36 -> 0.83x; C = 24 0.48 -> 0.80, at 2048 x 2048
+ * 0.70 -> 0.94, /tmp timing of one plan against a streaming copy and
+ * tl_bench), which run_b had stored 8 bytes a row a block. */
 enum { B512_SHIFT_ROWS = 64 };
 static __attribute__((noinline)) TL_B512 void b512_stream_shifted(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst,
                                                                   ptrdiff_t ds1, size_t n0, size_t n1)
 {
-    size_t f0 = n0 / 64 * 64, f1 = n1 / 16 * 16;
+    /* a last group of fewer than 16 rows reads its pixels' 16 bytes whole
+     * where they lie within the pixel (ss0 >= 16: NCHW16c's partial block,
+     * 8 channels of 16), and the last pixel is left to run_b */
+    const int part = n1 % 16 && (size_t)ss0 >= n1 / 16 * 16 + 16;
+    size_t f0 = (part ? n0 - 1 : n0) / 64 * 64, f1 = part ? n1 : n1 / 16 * 16;
     const __m512i lanes = _mm512_load_si512((const void *)k_b512_iota);
     __m512i prev[B512_SHIFT_ROWS], idx[B512_SHIFT_ROWS];
     unsigned sh[B512_SHIFT_ROWS];
@@ -767,30 +775,32 @@ static __attribute__((noinline)) TL_B512 void b512_stream_shifted(const uint8_t 
         size_t m1 = f1 - c1 < B512_SHIFT_ROWS ? f1 - c1 : B512_SHIFT_ROWS;
         for (size_t g = 0; g < m1; g += 16) {
             b512_regs_b(src + c1 + g, ss0, prev + g);
-            for (size_t c = g; c < g + 16; c++) {
+            for (size_t c = g; c < g + 16 && c < m1; c++) {
                 uint8_t *row = dst + (ptrdiff_t)(c1 + c) * ds1;
                 sh[c] = (unsigned)(-(uintptr_t)row & 63);
                 idx[c] = _mm512_add_epi8(lanes, _mm512_set1_epi8((char)sh[c]));
                 _mm512_mask_storeu_epi8(row, ((__mmask64)1 << sh[c]) - 1, prev[c]);
             }
         }
-        /* dense pixels (the groups cover each source row): the next block's
-         * source lines are fetched into the L2, one a store, so reads
-         * overlap the streamed writes (NCHW16c -> NCHW i8 C = 80, 1831 x
-         * 1832, Zen 5: 27 -> 38 GB/s; two or more blocks ahead, less) */
-        const int dense = (size_t)ss0 == m1;
+        /* the next block's source lines (ss0 of them) are fetched into the
+         * L2, one or two a store, where the pixels hold little else, so
+         * reads overlap the streamed writes (NCHW16c -> NCHW i8 C = 80, 1831
+         * x 1832, Zen 5: 27 -> 38 GB/s; two or more blocks ahead, less) */
+        const size_t per = f1 == m1 && (size_t)ss0 % m1 == 0 && (size_t)ss0 <= 2 * m1 ? (size_t)ss0 / m1 : 0;
         for (size_t i0 = 64; i0 < f0; i0 += 64) {
-            const uint8_t *ahead = src + (ptrdiff_t)(i0 + 64) * ss0 + c1;
-            int fetch = dense && i0 + 128 <= n0;
+            const uint8_t *ahead = src + (ptrdiff_t)(i0 + 64) * ss0;
+            size_t fetch = i0 + 128 <= n0 ? per : 0;
             for (size_t g = 0; g < m1; g += 16) {
                 __m512i cur[16];
                 b512_regs_b(src + (ptrdiff_t)i0 * ss0 + c1 + g, ss0, cur);
                 TL_UNROLL
-                for (int c = 0; c < 16; c++) {
-                    uint8_t *line = dst + (ptrdiff_t)(c1 + g + (size_t)c) * ds1 + i0 - 64 + sh[g + c];
-                    if (fetch) _mm_prefetch((const char *)(ahead + 4 * (ptrdiff_t)(g + (size_t)c) * 16), _MM_HINT_T1);
-                    _mm512_stream_si512((void *)line, _mm512_permutex2var_epi8(prev[g + c], idx[g + c], cur[c]));
-                    prev[g + c] = cur[c];
+                for (size_t c = 0; c < 16; c++) {
+                    size_t r = g + c;
+                    if (r >= m1) break;
+                    uint8_t *line = dst + (ptrdiff_t)(c1 + r) * ds1 + i0 - 64 + sh[r];
+                    for (size_t k = 0; k < fetch; k++) _mm_prefetch((const char *)(ahead + 64 * (ptrdiff_t)(fetch * r + k)), _MM_HINT_T1);
+                    _mm512_stream_si512((void *)line, _mm512_permutex2var_epi8(prev[r], idx[r], cur[c]));
+                    prev[r] = cur[c];
                 }
             }
         }
@@ -799,7 +809,7 @@ static __attribute__((noinline)) TL_B512 void b512_stream_shifted(const uint8_t 
     }
     _mm_sfence();
     b512_run_b(src + (ptrdiff_t)f0 * ss0, ss0, dst + f0, ds1, n0 - f0, f1, 0, 0, 1); /* the last columns */
-    b512_run_b(src + f1, ss0, dst + (ptrdiff_t)f1 * ds1, ds1, n0, n1 - f1, 0, 0, 1);  /* the last rows */
+    if (f1 < n1) b512_run_b(src + f1, ss0, dst + (ptrdiff_t)f1 * ds1, ds1, n0, n1 - f1, 0, 0, 1); /* the last rows */
 }
 #endif
 
@@ -841,7 +851,8 @@ TL_B512 void TL_B512_KERNEL(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptr
     int whole = ds1 % 64 == 0 || (by_a && ds1 == 16 && n0 == 16);
     int nt = (stream & TL_T2D_STREAM) && (uintptr_t)dst % 64 == 0 && whole;
 #if TL_B512_VBMI
-    if (!by_a && (stream & TL_T2D_STREAM) && !nt && ds1 >= 4096 && n0 >= 128 && n1 >= 16) {
+    if (!by_a && (stream & TL_T2D_STREAM) && (!nt || n1 < 16) && ds1 >= 4096 && n0 >= 128 &&
+        (n1 >= 16 || (n1 >= 4 && ss0 >= 16))) {
         b512_stream_shifted(src, ss0, dst, ds1, n0, n1);
         return;
     }
