@@ -549,11 +549,10 @@ static const uint8_t k_unblock16_idx[64] __attribute__((aligned(64))) = {
     97, 113, 1, 17, 33, 49, 65, 81, 97, 113, 2, 18, 34, 50, 66, 82, 98, 114, 2, 18, 34, 50,
     66, 82, 98, 114, 3, 19, 35, 51, 67, 83, 99, 115, 3, 19, 35, 51, 67, 83, 99, 115};
 
-/* 16 pixels (part: the first `part` of them) of the block at s into the 16
- * planes at d (ps floats apart), pixel 0 at d */
-TL_VBMI_CVT __attribute__((always_inline)) static inline void x8_unblock16_step(const uint8_t *s, float *d, size_t ps,
-                                                                              const tl_cvt *cv, int q, int sgn,
-                                                                              int nt, size_t part)
+/* 16 pixels (part: the first `part` of them) of the block at s -> x[c]:
+ * channel c's 16 floats */
+TL_VBMI_CVT __attribute__((always_inline)) static inline void x8_unblock16_vecs(const uint8_t *s, const tl_cvt *cv,
+                                                                              int q, int sgn, size_t part, vf x[16])
 {
     __m512i r[4];
 #pragma GCC unroll 4
@@ -572,22 +571,78 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void x8_unblock16_step(
                         : cc == 1 ? _mm512_extracti32x4_epi32(a, 1)
                         : cc == 2 ? _mm512_extracti32x4_epi32(a, 2)
                                   : _mm512_extracti32x4_epi32(a, 3);
-            vf x = dequant_as(cv, q, sgn ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b));
-            float *to = d + (size_t)(4 * g + cc) * ps;
-            if (part) _mm512_mask_storeu_ps(to, (__mmask16)tl_first_bits((ptrdiff_t)part), x);
-            else if (nt) _mm512_stream_ps(to, x);
-            else _mm512_storeu_ps(to, x);
+            x[4 * g + cc] = dequant_as(cv, q, sgn ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b));
         }
     }
 }
 
+/* 16 pixels (part: the first `part` of them) of the block at s into the 16
+ * planes at d (ps floats apart), pixel 0 at d */
+TL_VBMI_CVT __attribute__((always_inline)) static inline void x8_unblock16_step(const uint8_t *s, float *d, size_t ps,
+                                                                              const tl_cvt *cv, int q, int sgn,
+                                                                              int nt, size_t part)
+{
+    vf x[16];
+    x8_unblock16_vecs(s, cv, q, sgn, part, x);
+#pragma GCC unroll 16
+    for (int c = 0; c < 16; c++) {
+        float *to = d + (size_t)c * ps;
+        if (part) _mm512_mask_storeu_ps(to, (__mmask16)tl_first_bits((ptrdiff_t)part), x[c]);
+        else if (nt) _mm512_stream_ps(to, x[c]);
+        else _mm512_storeu_ps(to, x[c]);
+    }
+}
+
+/* Streamed into planes whose lines start at different pixels (H x W not a
+ * multiple of 16): plane c's whole lines start sh[c] floats in, each the
+ * last 16 - sh[c] floats of one step and the first sh[c] of the next, one
+ * two-source permute, and streamed; the partial first and last lines are
+ * masked stores, the pixels after the last whole step a masked step.
+ * Stored as they fell, every line was written twice by plain stores and
+ * read from DRAM first (NCHW16c i8 -> NCHW f32 C = 64, 1810 x 1810, Zen 5:
+ * 0.47x the streaming copy). */
+TL_VBMI_CVT __attribute__((always_inline)) static inline void x8_unblock16_shifted(const uint8_t *s, float *d, size_t ps,
+                                                                                 size_t n, const tl_cvt *cv, int q,
+                                                                                 int sgn)
+{
+    const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    vf prev[16], cur[16];
+    __m512i idx[16];
+    unsigned sh[16];
+    size_t f = n / 16 * 16;
+    x8_unblock16_vecs(s, cv, q, sgn, 0, prev);
+    for (int c = 0; c < 16; c++) {
+        float *row = d + (size_t)c * ps;
+        sh[c] = (unsigned)(-(uintptr_t)row & 63) / 4;
+        idx[c] = _mm512_add_epi32(lanes, _mm512_set1_epi32((int)sh[c]));
+        _mm512_mask_storeu_ps(row, (__mmask16)((1u << sh[c]) - 1), prev[c]);
+    }
+    for (size_t i = 16; i < f; i += 16) {
+        x8_unblock16_vecs(s + 16 * i, cv, q, sgn, 0, cur);
+#pragma GCC unroll 16
+        for (int c = 0; c < 16; c++) {
+            _mm512_stream_ps(d + (size_t)c * ps + i - 16 + sh[c], _mm512_permutex2var_ps(prev[c], idx[c], cur[c]));
+            prev[c] = cur[c];
+        }
+    }
+    for (int c = 0; c < 16; c++)
+        _mm512_mask_storeu_ps(d + (size_t)c * ps + f - 16, (__mmask16)(0xFFFFu << sh[c]), prev[c]);
+    _mm_sfence();
+    if (f < n) x8_unblock16_step(s + 16 * f, d + f, ps, cv, q, sgn, 0, n - f);
+}
+
 /* n pixels: the ones before the planes' first line start (streaming, when
  * the planes share their phase) and after the last whole step by the
- * masked step, or the last 16 again (same values). */
+ * masked step, or the last 16 again (same values); streaming into planes
+ * of different phases, shifted. */
 TL_VBMI_CVT __attribute__((always_inline)) static inline void x8_unblock16(const uint8_t *s, float *d, size_t ps, size_t n,
                                                                           int stream, const tl_cvt *cv, int q)
 {
     const int sgn = cv->sdt == TL_I8;
+    if (stream && ps % 16 && (uintptr_t)d % 4 == 0 && n >= 32) {
+        x8_unblock16_shifted(s, d, ps, n, cv, q, sgn);
+        return;
+    }
     size_t i = 0, head = planes_stream_head(d, ps, n, &stream);
     if (head) x8_unblock16_step(s, d, ps, cv, q, sgn, 0, head);
     for (i = head; i + 16 <= n; i += 16) x8_unblock16_step(s + 16 * i, d + i, ps, cv, q, sgn, stream, 0);
