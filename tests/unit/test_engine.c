@@ -1063,6 +1063,7 @@ TL_TEST(machine_policy)
         {"NHWC:f32:1x33x35x64", "NCHW:f32:1x64x33x35"},
         {"NHWC:f32:1x33x35x48", "NCHW:f32:1x48x33x35"},
         {"NCHW16c:f32:1x80x33x35", "NCHW:f32:1x80x33x35"},
+        {"NCHW16c:f32:1x24x33x35", "NCHW:f32:1x24x33x35"}, /* a partial block of 8 channels, off lines */
         /* planes 4096 bytes apart (64x64 images): rows sharing L1 sets, both ways */
         {"NCHW:u8:1x64x64x64", "NHWC:u8:1x64x64x64"},
         {"NCHW:u8:1x16x64x64", "NHWC:u8:1x64x64x16"},

@@ -75,7 +75,7 @@ TL_FN void s512_dst_strips(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
                 s512_micro_16x8(src + (ptrdiff_t)r * ss0 + c * 4, ss0, dst + (ptrdiff_t)c * ds1 + r * 4, ds1);
     }
     x32_edges(src, ss0, dst, ds1, f0, n0, 0, f1);
-    x32_edges(src, ss0, dst, ds1, 0, n0, f1, n1);
+    if (f1 < n1) x32_edges(src, ss0, dst, ds1, 0, n0, f1, n1);
 }
 
 /* Long destination rows (planes) that are off line boundaries (H x W not a
@@ -91,11 +91,18 @@ TL_FN void s512_dst_strips(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
  * rows; a pass per group of 16, unfetched, had read a 64-channel pixel's
  * lines in 4 strided passes (tl_bench, Zen 5 VM, x the faster copy: NHWC
  * -> NCHW f32 C = 64 at 200 MiB 0.72 -> 1.05, C = 16 0.59 -> 0.87,
- * NCHW16c -> NCHW f32 C = 80 at 256 MiB, 915 x 916 planes, 0.63 -> 0.89). */
+ * NCHW16c -> NCHW f32 C = 80 at 256 MiB, 915 x 916 planes, 0.63 -> 0.89).
+ * A partial channel block (8 of 16) too: NCHW16c -> NCHW f32 1810 x 1810,
+ * one plan against a streaming copy, C = 8 0.73-0.74 -> 0.84-0.87, C = 24
+ * 0.59-0.66 -> 0.80-0.81 (the tiled kernel had stored it plainly). */
 enum { S512_SHIFT_ROWS = 64 };
 TL_FN void s512_shifted(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff_t ds1, size_t n0, size_t n1, int nt)
 {
-    size_t f0 = n0 / 16 * 16, f1 = n1 / 16 * 16;
+    /* streamed, a last group of fewer than 16 rows reads its pixels' 16
+     * floats whole where they lie within the pixel (NCHW16c's partial
+     * block, 8 channels of 16), and the last pixel is left to the edges */
+    const int part = nt && n1 % 16 && (size_t)ss0 >= 4 * (n1 / 16 * 16 + 16);
+    size_t f0 = (part ? n0 - 1 : n0) / 16 * 16, f1 = part ? n1 : n1 / 16 * 16;
     const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     __m512 prev[S512_SHIFT_ROWS];
     __m512i idx[S512_SHIFT_ROWS];
@@ -105,7 +112,7 @@ TL_FN void s512_shifted(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff
         size_t m1 = f1 - c1 < pass ? f1 - c1 : pass;
         for (size_t g = 0; g < m1; g += 16) {
             x32_16x16_regs(src + (c1 + g) * 4, ss0, prev + g);
-            for (size_t j = g; j < g + 16; j++) {
+            for (size_t j = g; j < g + 16 && j < m1; j++) {
                 uint8_t *row = dst + (ptrdiff_t)(c1 + j) * ds1;
                 sh[j] = (unsigned)(-(uintptr_t)row & 63) / 4;
                 idx[j] = _mm512_add_epi32(lanes, _mm512_set1_epi32((int)sh[j]));
@@ -114,18 +121,21 @@ TL_FN void s512_shifted(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff
         }
         /* pixels of exactly these rows (NHWC with C <= 64, NCHW16c blocks):
          * the next block's lines into the L2, one a store */
-        const int dense = nt && (size_t)ss0 == 4 * m1;
+        const size_t lines = (size_t)ss0 / 4; /* a block's source lines: 16 pixels' */
+        const size_t per = nt && f1 == m1 && lines % m1 == 0 && lines <= 2 * m1 ? lines / m1 : 0;
         for (size_t i0 = 16; i0 < f0; i0 += 16) {
             const uint8_t *ahead = src + (ptrdiff_t)(i0 + 16) * ss0 + c1 * 4;
-            int fetch = dense && i0 + 32 <= n0;
+            size_t fetch = i0 + 32 <= n0 ? per : 0;
             for (size_t g = 0; g < m1; g += 16) {
                 __m512 cur[16];
                 x32_16x16_regs(src + (ptrdiff_t)i0 * ss0 + (c1 + g) * 4, ss0, cur);
                 TL_UNROLL
                 for (size_t j = 0; j < 16; j++) {
+                    if (g + j >= m1) break;
                     uint8_t *line = dst + (ptrdiff_t)(c1 + g + j) * ds1 + (i0 - 16 + sh[g + j]) * 4;
                     __m512 v = _mm512_permutex2var_ps(prev[g + j], idx[g + j], cur[j]);
-                    if (fetch) _mm_prefetch((const char *)(ahead + 64 * (ptrdiff_t)(g + j)), _MM_HINT_T1);
+                    for (size_t k = 0; k < fetch; k++)
+                        _mm_prefetch((const char *)(ahead + 64 * (ptrdiff_t)(fetch * (g + j) + k)), _MM_HINT_T1);
                     if (nt) _mm512_stream_ps((float *)line, v);
                     else _mm512_store_ps((float *)line, v);
                     prev[g + j] = cur[j];
@@ -178,7 +188,9 @@ TL_KERNEL void tl_x32_transpose_ukernel__avx512(const uint8_t *src, ptrdiff_t ss
     int shift_in_cache = !(stream & (TL_T2D_STREAM | TL_T2D_SPLIT | TL_T2D_DST_ALIAS)) && rows % 64 != 0;
     if (!(stream & (TL_T2D_STREAM | TL_T2D_DST_ALIAS)) && ds1 % 2048 == 0 && n1 >= 8 && n0 >= 16 && n1 * 4 <= 256) s512_dst_strips(src, ss0, dst, ds1, n0, n1);
     else if (nt && n1 % 16 == 8 && n0 >= 16) s512_stream_last8(src, ss0, dst, ds1, n0, n1, stream);
-    else if ((stream & TL_T2D_STREAM) && !nt && shifts && ds1 >= 4096) s512_shifted(src, ss0, dst, ds1, n0, n1, 1);
+    else if ((stream & TL_T2D_STREAM) && !nt && ds1 >= 4096 &&
+             (shifts || (rows % 4 == 0 && n0 >= 64 && n1 >= 4 && ss0 >= 64))) /* (16 floats a pixel) */
+        s512_shifted(src, ss0, dst, ds1, n0, n1, 1);
     else if (!(stream & TL_T2D_STREAM) && ((stream & TL_T2D_SRC_ALIAS) || (off_lines && (stream & TL_T2D_NARROW512))))
         tl_x32_transpose_ukernel__avx2(src, ss0, dst, ds1, n0, n1, stream);
     else if (shift_in_cache && shifts) s512_shifted(src, ss0, dst, ds1, n0, n1, 0);
