@@ -564,7 +564,7 @@ static __attribute__((noinline)) TL_B512 void b512_stream_band_a(const uint8_t *
         uint8_t *cur = buf[k & 1];
         const uint8_t *prev = buf[(k + 1) & 1];
         const uint8_t *fetch = k + ahead < blocks ? s + 64 * (k + ahead) : NULL;
-        uint8_t *out = d + (ptrdiff_t)(64 * k - 64) * ds1; /* block k - 1's lines */
+        uint8_t *out = k ? d + (ptrdiff_t)(64 * (k - 1)) * ds1 : d; /* block k - 1's lines */
         for (int q = 0; q < 4; q++) {
             if (k < blocks) b512_full_a(s + 64 * k + (ptrdiff_t)(16 * q) * ss0, ss0, cur + 16 * q, 64, B512_ROWS);
             if (!k) continue;
