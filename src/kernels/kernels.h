@@ -45,6 +45,16 @@
 #endif
 
 /* n bytes from p into L2 (a hint: nothing is read or faulted). */
+/* Prefetches per store that bring a streamed block's next `lines` source
+ * lines into the L2 while its `stores` lines go out: 1 or 2 where they
+ * divide evenly, else 0 (none: the source holds more than the kernel
+ * reads). The shifted transposes into planes off lines (x86_bytes512.h,
+ * x86_strips512.h). */
+static inline size_t tl_fetches_per_store(size_t lines, size_t stores)
+{
+    return stores && lines % stores == 0 && lines <= 2 * stores ? lines / stores : 0;
+}
+
 static inline void tl_prefetch_l2(const uint8_t *p, size_t n)
 {
 #if defined(__GNUC__)

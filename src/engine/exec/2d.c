@@ -330,16 +330,16 @@ static void run_t2d_lanes(const tl_plan *p, const tl_pass *ps, const uint8_t *s,
 }
 
 /* The move kernel's store flags for a raw copy: stream (0 or TL_T2D_STREAM)
- * with the policy's run of lines per far row and its L2 verdict, the
- * policy's L1 alias verdict, and for the AVX-512 byte de-interleaves its
- * split-store verdict (the only kernels that read that flag). */
+ * with the policy's run of lines per far row, the policy's alias verdicts
+ * (its L2 one read only when streaming), and for the AVX-512 byte
+ * de-interleaves its split-store verdict (the only kernels that read that
+ * flag). */
 static int copy_flags(const tl_plan *p, const tl_pass *ps, int stream)
 {
     const tl_t2d_kernel *k = ps->x.t2d.k;
     if (k->isa == TL_ISA_AVX512 && k->esize == 1 && k->shape == TL_T2D_DILV) return tl_exec_dilv_flags(p, stream, false);
-    if (!stream) return ps->x.t2d.alias & ~TL_T2D_L2_ALIAS;
     unsigned run = p->machine.stream_run_lines, log2_run = run >= 8 ? 3 : run >= 4 ? 2 : run >= 2 ? 1 : 0;
-    return stream | ps->x.t2d.alias | (int)log2_run << TL_T2D_RUN_SHIFT;
+    return stream | ps->x.t2d.alias | (stream ? (int)log2_run << TL_T2D_RUN_SHIFT : 0);
 }
 
 static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d,

@@ -569,7 +569,8 @@ static __attribute__((noinline)) TL_B512 void b512_stream_band_a(const uint8_t *
             if (k < blocks) b512_full_a(s + 64 * k + (ptrdiff_t)(16 * q) * ss0, ss0, cur + 16 * q, 64, B512_ROWS);
             if (!k) continue;
             for (int r = 16 * q; r < 16 * q + 16; r++) {
-                _mm512_stream_si512((void *)(out + (ptrdiff_t)r * ds1), _mm512_load_si512((const void *)(prev + 64 * r)));
+                __m512i v = _mm512_load_si512((const void *)(prev + 64 * r));
+                _mm512_stream_si512((void *)(out + (ptrdiff_t)r * ds1), v);
                 if (fetch) _mm_prefetch((const char *)(fetch + (ptrdiff_t)r * ss0), _MM_HINT_T1);
             }
         }
@@ -636,8 +637,10 @@ TL_B512_FN void b512_run_a(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrd
             if (stage && e0 - b0 == 64 && m1 == 64) { /* rows sharing L1 sets, through buf */
                 TL_UNROLL
                 for (int k = 0; k < 4; k++) b512_full_a(s + (ptrdiff_t)(16 * k) * ss0, ss0, buf + 16 * k, 64, B512_ROWS);
-                for (int r = 0; r < 64; r++)
-                    _mm512_storeu_si512((void *)(d + (ptrdiff_t)r * ds1), _mm512_load_si512((const void *)(buf + 64 * r)));
+                for (int r = 0; r < 64; r++) {
+                    __m512i v = _mm512_load_si512((const void *)(buf + 64 * r));
+                    _mm512_storeu_si512((void *)(d + (ptrdiff_t)r * ds1), v);
+                }
                 continue;
             }
             for (size_t i0 = b0; i0 < e0; i0 += 16) {
@@ -786,7 +789,7 @@ static __attribute__((noinline)) TL_B512 void b512_stream_shifted(const uint8_t 
          * L2, one or two a store, where the pixels hold little else, so
          * reads overlap the streamed writes (NCHW16c -> NCHW i8 C = 80, 1831
          * x 1832, Zen 5: 27 -> 38 GB/s; two or more blocks ahead, less) */
-        const size_t per = f1 == m1 && (size_t)ss0 % m1 == 0 && (size_t)ss0 <= 2 * m1 ? (size_t)ss0 / m1 : 0;
+        const size_t per = f1 == m1 ? tl_fetches_per_store((size_t)ss0, m1) : 0; /* 64 pixels: ss0 lines */
         for (size_t i0 = 64; i0 < f0; i0 += 64) {
             const uint8_t *ahead = src + (ptrdiff_t)(i0 + 64) * ss0;
             size_t fetch = i0 + 128 <= n0 ? per : 0;
@@ -798,7 +801,8 @@ static __attribute__((noinline)) TL_B512 void b512_stream_shifted(const uint8_t 
                     size_t r = g + c;
                     if (r >= m1) break;
                     uint8_t *line = dst + (ptrdiff_t)(c1 + r) * ds1 + i0 - 64 + sh[r];
-                    for (size_t k = 0; k < fetch; k++) _mm_prefetch((const char *)(ahead + 64 * (ptrdiff_t)(fetch * r + k)), _MM_HINT_T1);
+                    for (size_t k = 0; k < fetch; k++)
+                        _mm_prefetch((const char *)(ahead + 64 * (ptrdiff_t)(fetch * r + k)), _MM_HINT_T1);
                     _mm512_stream_si512((void *)line, _mm512_permutex2var_epi8(prev[r], idx[r], cur[c]));
                     prev[r] = cur[c];
                 }

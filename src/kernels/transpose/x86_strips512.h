@@ -121,8 +121,8 @@ TL_FN void s512_shifted(const uint8_t *src, ptrdiff_t ss0, uint8_t *dst, ptrdiff
         }
         /* pixels of exactly these rows (NHWC with C <= 64, NCHW16c blocks):
          * the next block's lines into the L2, one a store */
-        const size_t lines = (size_t)ss0 / 4; /* a block's source lines: 16 pixels' */
-        const size_t per = nt && f1 == m1 && lines % m1 == 0 && lines <= 2 * m1 ? lines / m1 : 0;
+        /* (a block is 16 pixels: ss0 / 4 lines) */
+        const size_t per = nt && f1 == m1 ? tl_fetches_per_store((size_t)ss0 / 4, m1) : 0;
         for (size_t i0 = 16; i0 < f0; i0 += 16) {
             const uint8_t *ahead = src + (ptrdiff_t)(i0 + 16) * ss0 + c1 * 4;
             size_t fetch = i0 + 32 <= n0 ? per : 0;
