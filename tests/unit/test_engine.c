@@ -1074,6 +1074,7 @@ TL_TEST(machine_policy)
         {"NCHW:f32:1x64x32x32", "NHWC:f32:1x32x32x64"},
         {"NHWC:f32:1x32x32x80", "NCHW:f32:1x80x32x32"},
         {"NCHW16c:i8:1x64x64x64:scale=0.05", "NCHW:f32:1x64x64x64"}, /* dequantize, aliasing planes */
+        {"NCHW16c:i8:1x32x33x35:scale=0.05", "NCHW:f32:1x32x33x35"}, /* ... planes off lines */
         {"NCHW:f32:1x64x20x33", "NHWC:i8:1x20x33x64:scale=0.05"},    /* the 4-row form in cache only */
     };
     /* variants: plain / streamed stores, times the L1 set limits at their

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernels/convert/pipeline.h"
+#include "kernels/ring_x86.h"
 
 #define W 8
 #define TL_X86_HAVE_F16 1
@@ -372,11 +373,35 @@ TL_FN void x8_unblock16_part(const uint8_t *s, float *d, size_t ps, size_t m, co
     for (size_t c = 0; c < 16; c++) memcpy(d + c * ps, tile + 32 * c, 4 * m);
 }
 
+/* Streamed into planes off each other's line phase (H x W not a multiple
+ * of 16): each step's 32 floats a plane through the plane's L1 ring
+ * (ring_x86.h), whole lines streamed from it. The plain stores had read
+ * every plane line from DRAM first (NCHW16c i8 -> NCHW f32 C = 64, 1810 x
+ * 1810, Zen 5: docs/performance.md). */
+TL_FN void x8_unblock16_ring(const uint8_t *s, float *d, size_t ps, size_t n, const tl_cvt *cv, int q, int sgn)
+{
+    _Alignas(64) uint8_t ring[16 * TL_RING_BYTES];
+    size_t i;
+    for (i = 0; i + 32 <= n; i += 32) {
+        x8_unblock16_step(s + 16 * i, (float *)(void *)(ring + 64), TL_RING_BYTES / 4, cv, q, sgn, 0);
+        for (size_t c = 0; c < 16; c++) tl_ring_step((uint8_t *)(d + c * ps), 4 * i, ring + c * TL_RING_BYTES);
+    }
+    if (i)
+        for (size_t c = 0; c < 16; c++) tl_ring_end((uint8_t *)(d + c * ps), 4 * i, ring + c * TL_RING_BYTES);
+    _mm_sfence();
+    if (i < n) x8_unblock16_part(s + 16 * i, d + i, ps, n - i, cv, q, sgn);
+}
+
 /* n pixels: whole steps, streamed when the planes share their phase (the
- * pixels before the first plane's line start go first), then the rest */
+ * pixels before the first plane's line start go first) or through rings
+ * when they do not, then the rest */
 TL_FN void x8_unblock16(const uint8_t *s, float *d, size_t ps, size_t n, int nt, const tl_cvt *cv, int q)
 {
     const int sgn = cv->sdt == TL_I8;
+    if (nt && ps % 16 && n >= 64) {
+        x8_unblock16_ring(s, d, ps, n, cv, q, sgn);
+        return;
+    }
     size_t head = planes_stream_head(d, ps, n, &nt), i;
     if (head) x8_unblock16_part(s, d, ps, head, cv, q, sgn);
     for (i = head; i + 32 <= n; i += 32) x8_unblock16_step(s + 16 * i, d + i, ps, cv, q, sgn, nt);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "kernels/kernels.h" /* TL_UNROLL */
+#include "kernels/ring_x86.h"
 
 /* One 64-byte line from an L1 staging buffer to a destination row. Rows a
  * multiple of 512 bytes apart share L1 sets; writing each destination line
@@ -66,71 +67,43 @@ static inline void tl_t_stage(uint8_t *b, size_t sw, const uint8_t *s, ptrdiff_t
         else memcpy(b, s, n);
 }
 
-/* The same with non-temporal stores, for destinations larger than the
- * cache: a whole line each, no read for ownership (64-byte aligned d, any
- * s; one 64-byte store where AVX-512 is compiled in: measured faster from
- * DRAM). */
-static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
-{
-#ifdef __AVX512F__
-    _mm512_stream_si512((void *)d, _mm512_loadu_si512((const void *)s));
-#elif defined(__AVX2__)
-    for (int k = 0; k < 64; k += 32) _mm256_stream_si256((__m256i *)(d + k), _mm256_loadu_si256((const __m256i *)(s + k)));
-#else
-    for (int k = 0; k < 64; k += 16) _mm_stream_si128((__m128i *)(d + k), _mm_loadu_si128((const __m128i *)(s + k)));
-#endif
-}
 
 
 
 /* Streaming into destination rows far apart (planes) that start off 64-byte
- * lines (H x W not a multiple of 64 / E): row r's whole lines begin sh(r)
- * bytes in, so each is the end of one register block's line and the start
- * of the next one's. Each group of MK1 rows transposes two lines' worth of
- * source rows (2 T0) into an L1 ring of 3 lines a row, behind the previous
- * step's last line (the carry), and streams the two whole lines that now
- * lie in the ring from offset sh(r); each row's first sh(r) bytes and its
- * last bytes of the steps are plain stores. Up to 64 rows a pass over the
- * source, so that wide pixels are read once, with the next step's source
- * lines fetched into the L2 (one a store) where the pixels hold exactly
+ * lines (H x W not a multiple of 64 / E), through the L1 ring of ring_x86.h:
+ * each group of MK1 rows transposes two lines' worth of source rows (2 T0)
+ * a step into its rows' rings. Up to 64 rows a pass over the source, so
+ * that wide pixels are read once, with the next step's source lines
+ * fetched into the L2 (one a line stored) where the pixels hold exactly
  * these rows. The plain stores this replaces read every destination line
- * from DRAM first (AVX2: NHWC -> NCHW f32 C = 16, 1810 x 1810, Zen 5,
- * x the streaming copy: docs/performance.md). The rows the steps leave
- * (past the last whole step, n0 % (2 T0)) go to the caller's edges. */
+ * from DRAM first (AVX2, Zen 5, 1810 x 1810 planes: docs/performance.md).
+ * The source rows past the last whole step (n0 % (2 T0)) go to the
+ * caller's edges. */
 #define TL_T_RING(MICRO, E, MK0, MK1)                                                          \
-    enum { RG = 64 / MK1 * MK1, RW = 3 * 64, ST = 2 * T0 };                                    \
-    _Alignas(64) uint8_t R[RG * RW];                                                          \
+    enum { RG = 64 / MK1 * MK1, ST = 2 * T0 };                                                \
+    _Alignas(64) uint8_t R[RG * TL_RING_BYTES];                                               \
     const size_t g0 = f0 / ST * ST;                                                           \
     for (size_t c1 = 0; c1 < f1; c1 += RG) {                                                  \
         const size_t m1 = f1 - c1 < RG ? f1 - c1 : RG;                                        \
         const size_t per = m1 == f1 ? tl_fetches_per_store(ST * (size_t)ss0 / 64, 2 * m1) : 0; \
         for (size_t i0 = 0; i0 < g0; i0 += ST) {                                              \
             const uint8_t *ahead = src + (ptrdiff_t)(i0 + ST) * ss0 + c1 * E;                 \
-            const size_t fetch = i0 + 2 * ST <= n0 ? per : 0;                                 \
+            const size_t fetch = i0 + 2 * ST <= n0 ? 2 * per : 0;                             \
             for (size_t i1 = c1; i1 < c1 + m1; i1 += MK1) {                                  \
-                uint8_t *ring = R + (i1 - c1) * RW;                                           \
+                uint8_t *ring = R + (i1 - c1) * TL_RING_BYTES;                                \
                 for (size_t l = 0; l < 2; l++)                                                \
                     TL_UNROLL                                                                 \
                     for (size_t k = 0; k < T0; k += MK0)                                      \
-                        MICRO(src + (ptrdiff_t)(i0 + l * T0 + k) * ss0 + i1 * E, ss0, ring + 64 * (1 + l) + k * E, RW); \
-                for (size_t r = i1; r < i1 + MK1; r++, ring += RW) {                         \
-                    uint8_t *row = dst + (ptrdiff_t)r * ds1;                                  \
-                    const size_t sh = (size_t)(-(uintptr_t)row & 63);                          \
-                    if (i0 == 0) memcpy(row, ring + 64, sh); /* the row's first bytes */      \
-                    for (size_t l = i0 == 0; l < 2; l++) {                                    \
-                        tl_t_line_nt(row + i0 * E + sh + 64 * l - 64, ring + sh + 64 * l);     \
-                        for (size_t k = 0; k < fetch; k++, ahead += 64)                       \
-                            _mm_prefetch((const char *)ahead, _MM_HINT_T1);                   \
-                    }                                                                         \
-                    tl_t_line(ring, ring + 128); /* the carry */                              \
+                        MICRO(src + (ptrdiff_t)(i0 + l * T0 + k) * ss0 + i1 * E, ss0, ring + 64 * (1 + l) + k * E, \
+                              TL_RING_BYTES);                                                 \
+                for (size_t r = i1; r < i1 + MK1; r++, ring += TL_RING_BYTES) {              \
+                    tl_ring_step(dst + (ptrdiff_t)r * ds1, i0 * E, ring);                     \
+                    for (size_t k = 0; k < fetch; k++, ahead += 64) _mm_prefetch((const char *)ahead, _MM_HINT_T1); \
                 }                                                                             \
             }                                                                                 \
         }                                                                                     \
-        for (size_t r = c1; r < c1 + m1; r++) { /* the steps' last bytes, from the carry */    \
-            uint8_t *row = dst + (ptrdiff_t)r * ds1;                                          \
-            const size_t sh = (size_t)(-(uintptr_t)row & 63);                                  \
-            memcpy(row + g0 * E - 64 + sh, R + (r - c1) * RW + sh, 64 - sh);                  \
-        }                                                                                     \
+        for (size_t r = c1; r < c1 + m1; r++) tl_ring_end(dst + (ptrdiff_t)r * ds1, g0 * E, R + (r - c1) * TL_RING_BYTES); \
     }
 
 /* Streaming into a dense destination (pixels: rows of n0 elements back to
@@ -158,7 +131,7 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
             _mm_prefetch((const char *)(src + (ptrdiff_t)pr * ss0 + pc), _MM_HINT_T1);        \
             if (++pr == n0) pr = 0, pc += 64;                                                 \
         }                                                                                     \
-        for (size_t l = 0; l < gb; l += 64) tl_t_line_nt(dst + (ptrdiff_t)i1 * ds1 + l, D + l); \
+        for (size_t l = 0; l < gb; l += 64) tl_line_nt(dst + (ptrdiff_t)i1 * ds1 + l, D + l); \
     }
 
 /* plain_fn walks pointers: with row indices, its loop inlined into the
@@ -307,7 +280,7 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
                             for (size_t r = 0; r < MK1; r++)                                  \
                                 for (size_t l = 0; l < L; l++) {                              \
                                     uint8_t *o = dst + (ptrdiff_t)(i1 + r) * ds1 + (b0 + l * T0) * E; \
-                                    if (nt) tl_t_line_nt(o, B + (r * L + l) * 64);            \
+                                    if (nt) tl_line_nt(o, B + (r * L + l) * 64);            \
                                     else tl_t_line(o, B + (r * L + l) * 64);                  \
                                     if (left) _mm_prefetch((const char *)next, _MM_HINT_T1), next += 64, left--; \
                                 }                                                             \
@@ -350,7 +323,7 @@ static inline void tl_t_line_nt(uint8_t *d, const uint8_t *s)
                 }                                                                             \
                 if (dense) /* (MK1 rows of >= 16 bytes: whole lines) */                       \
                     for (size_t l = 0; l < (e1 - b1) * (size_t)ds1; l += 64)                  \
-                        tl_t_line_nt(dst + (ptrdiff_t)b1 * ds1 + l, D + l);                   \
+                        tl_line_nt(dst + (ptrdiff_t)b1 * ds1 + l, D + l);                   \
             }                                                                                 \
             if (dense) _mm_sfence();                                                          \
             edges_fn(src, ss0, dst, ds1, f0, n0, 0, f1);                                      \
