@@ -253,10 +253,12 @@ typedef struct tl_pass {
             uint8_t alias;              /* a tiled transpose's flags from the policy:
                                            TL_T2D_DST_ALIAS / TL_T2D_SRC_ALIAS for rows that
                                            share L1 sets, TL_T2D_NARROW512, TL_T2D_SPLIT */
-            uint8_t lut;                /* the conversion in the (de)interleave's register (AVX-512
-                                           VBMI): one kernel, no tile; 1 the 8-bit table (3
-                                           channels), 2 3 f32 planes quantized to 8-bit
-                                           pixels, 3 16 f32 planes into a 16-channel block */
+            uint8_t lut;                /* the conversion in the move's registers: one kernel, no
+                                           tile; AVX-512 VBMI: 1 the 8-bit table (3 channels),
+                                           2 3 f32 planes quantized to 8-bit pixels, 3 16 f32
+                                           planes into a 16-channel block; 4 a 16-channel block
+                                           of codes into 16 f32 planes (AVX2, VBMI, NEON);
+                                           5 the same as 3 on AVX2 */
         } t2d;
         const tl_ilv_kernel *ilv;
         const tl_repack_kernel *repack;

@@ -51,7 +51,7 @@ static bool sliceable(const tl_pass *ps, int i)
     int shape = ps->ex == &tl_exec_2d ? ps->x.t2d.k->shape : -1;
     bool unblock16 = ps->ex == &tl_exec_2d && ps->x.t2d.lut == 4;
     if (i == n - 2) return shape != TL_T2D_DILV && shape != TL_T2D_UNPACK && !unblock16;
-    bool whole = ps->ex == &tl_exec_2d && (ps->x.t2d.lut == 3 || ps->x.t2d.group4);
+    bool whole = ps->ex == &tl_exec_2d && (ps->x.t2d.lut == 3 || ps->x.t2d.lut == 5 || ps->x.t2d.group4);
     return shape >= 0 && shape != TL_T2D_ILV && shape != TL_T2D_PACK && !fused && !whole;
 }
 

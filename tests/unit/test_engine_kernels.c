@@ -1235,9 +1235,11 @@ static void check_f32_ilv3(tl_rng *r, size_t n, int qi, int nt)
  * random gap apart, the last ending before an unreadable page, pixel counts
  * around a step, the destination at every 16-byte offset in a line and off
  * it, plain and streamed, every quantization into u8 and i8. */
-static void check_f32_block16(tl_rng *r, size_t n, int qi, int nt)
-{
 #if defined(__x86_64__) || defined(_M_X64)
+typedef void (*block16_fn)(const uint8_t *, size_t, uint8_t *, size_t, int, const struct tl_cvt *);
+
+static void check_f32_block16(block16_fn fn, tl_rng *r, size_t n, int qi, int nt)
+{
     size_t stride = 4 * (n + (size_t)tl_rng_range(r, 0, 9));
     size_t off = tl_rng_range(r, 0, 3) ? 16 * (size_t)tl_rng_range(r, 0, 3) : (size_t)tl_rng_range(r, 0, 63);
     uint8_t *base = aligned_alloc(64, (16 * n + 2 * PAD + 64 + 63) / 64 * 64), *out = base + off;
@@ -1248,7 +1250,7 @@ static void check_f32_block16(tl_rng *r, size_t n, int qi, int nt)
     tl_quant q;
     tl_cvt_init_dt(&cv, TL_F32, NULL, qi % 2 ? TL_I8 : TL_U8, quant_set(qi, &q));
     memset(out, 0xA5, 16 * n + 2 * PAD);
-    tl_f32_x8_block16_ukernel__avx512vbmi(pl, stride, out + PAD, n, nt, &cv);
+    fn(pl, stride, out + PAD, n, nt, &cv);
     tl_store_fence();
     for (size_t i = 0; i < 16 * n + 2 * PAD; i++) {
         uint8_t want = 0xA5;
@@ -1265,18 +1267,14 @@ static void check_f32_block16(tl_rng *r, size_t n, int qi, int nt)
     }
     guard_close(&g);
     free(base);
-#else
-    (void)r, (void)n, (void)qi, (void)nt;
-#endif
 }
 
 /* The reverse: one 16-channel block of 8-bit codes into 16 f32 planes
  * (NCHW16c i8 -> NCHW f32) against the element rule: the block ending
  * before an unreadable page, planes a random gap apart with sentinels
  * around and between them, pixel counts around a step, the planes at every
- * 4-byte offset in a line, plain and streamed (streamed only where the
- * planes share their phase), every quantization from u8 and i8. */
-#if defined(__x86_64__) || defined(_M_X64)
+ * 4-byte offset in a line, plain and streamed (in phase or, AVX2, through
+ * rings where they are not), every quantization from u8 and i8. */
 typedef void (*unblock16_fn)(const uint8_t *, uint8_t *, size_t, size_t, int, const struct tl_cvt *);
 
 static void check_x8_unblock16(unblock16_fn fn, tl_rng *r, size_t n, int qi, int nt)
@@ -1327,26 +1325,30 @@ TL_TEST(f32_interleave3_vbmi)
         for (int qi = 0; qi < NQUANT; qi++)
             for (int nt = 0; nt < 2; nt++) {
                 check_f32_ilv3(&r, counts[k], qi, nt);
-                check_f32_block16(&r, counts[k], qi, nt);
 #if defined(__x86_64__) || defined(_M_X64)
+                check_f32_block16(tl_f32_x8_block16_ukernel__avx512vbmi, &r, counts[k], qi, nt);
                 check_x8_unblock16(tl_x8_f32_unblock16_ukernel__avx512vbmi, &r, counts[k], qi, nt);
 #endif
             }
 }
 
-/* The AVX2 block -> planes dequantization (32 pixels a step), the same checks */
-TL_TEST(x8_unblock16_avx2)
+/* The AVX2 block -> planes dequantization (32 pixels a step) and planes ->
+ * block quantization (8 pixels a step), the same checks */
+TL_TEST(x8_block16_avx2)
 {
 #if defined(__x86_64__) || defined(_M_X64)
     if (!tl_cpu_runs(TL_ISA_AVX2, 0)) {
-        printf("x8_unblock16_avx2: skipped (no AVX2 here)\n");
+        printf("x8_block16_avx2: skipped (no AVX2 here)\n");
         return;
     }
     tl_rng r = tl_test_rng();
-    static const size_t counts[] = {0, 1, 5, 31, 32, 33, 47, 64, 65, 130, 300, 700};
+    static const size_t counts[] = {0, 1, 5, 7, 8, 9, 31, 32, 33, 47, 64, 65, 130, 300, 700};
     for (size_t k = 0; k < sizeof counts / sizeof counts[0] && TL_TEST_FAILURES() == 0; k++)
         for (int qi = 0; qi < NQUANT; qi++)
-            for (int nt = 0; nt < 2; nt++) check_x8_unblock16(tl_x8_f32_unblock16_ukernel__avx2, &r, counts[k], qi, nt);
+            for (int nt = 0; nt < 2; nt++) {
+                check_x8_unblock16(tl_x8_f32_unblock16_ukernel__avx2, &r, counts[k], qi, nt);
+                check_f32_block16(tl_f32_x8_block16_ukernel__avx2, &r, counts[k], qi, nt);
+            }
 #endif
 }
 
@@ -2015,7 +2017,7 @@ int main(int argc, char **argv)
     TL_RUN(line_gathers_vbmi);
     TL_RUN(chroma_zip_even);
     TL_RUN(f32_interleave3_vbmi);
-    TL_RUN(x8_unblock16_avx2);
+    TL_RUN(x8_block16_avx2);
     TL_RUN(chroma_moves_avx512);
     TL_RUN(chroma_dup_rows);
     TL_RUN(chroma_dup_rows2);

@@ -66,11 +66,18 @@ static int convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const t
      * Zen 3 likewise) */
     if (unblock16 && cv->stream && tl_isa_includes(p->isa, TL_ISA_AVX2))
         return 4; /* one 16-channel block into 16 planes (NCHW16c -> NCHW): VBMI's 16 pixels a step where it runs, else AVX2's 32 */
+    bool f32_codes = cv->sdt == TL_F32 && cv->ed == 1 && cv->fast && out->ss == 4;
+    bool block16 = f32_codes && k->esize == 1 && k->shape == TL_T2D_ANY && in->count == 16 && in->ds == 1 &&
+                   out->ds == 16; /* 16 planes into one 16-channel block (NCHW16c) */
+    if (block16 && k->isa == TL_ISA_AVX512 && tl_exec_vbmi(p)) return 3;
+    /* elsewhere AVX2's 8 pixels a step, streamed or not, in place of a
+     * row conversion per plane and a byte transpose through L1 (C = 80,
+     * Zen 5, one plan against a streaming copy: AVX2 path 1810 x 1810
+     * 0.33-0.35 -> 0.92-0.94, 128 x 128 0.39 -> 0.66, 32 x 35 0.74 ->
+     * 1.25; AVX-512 without VBMI 0.41 -> 0.95 and 0.59 -> 0.65) */
+    if (block16 && tl_isa_includes(p->isa, TL_ISA_AVX2)) return 5;
     if (!tl_exec_vbmi(p)) return 0;
     if (k->isa != TL_ISA_AVX512 || k->esize != 1) return 0;
-    bool f32_codes = cv->sdt == TL_F32 && cv->ed == 1 && cv->fast && out->ss == 4;
-    if (f32_codes && k->shape == TL_T2D_ANY && in->count == 16 && in->ds == 1 && out->ds == 16)
-        return 3; /* 16 planes into one 16-channel block (NCHW16c) */
     if (k->param != 3) return 0;
     /* a table, or a map computed without one (u8 <-> i8 saturation has none) */
     bool map8 = cv->path != TL_EP_COPY && (cv->lut8 || tl_x8_vbmi_map(cv) != TL_MAP8_LUT);
@@ -103,6 +110,8 @@ static void t2d_lut(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8
     if (ps->x.t2d.lut == 4) {
         (tl_exec_vbmi(p) ? tl_x8_f32_unblock16_ukernel__avx512vbmi
                            : tl_x8_f32_unblock16_ukernel__avx2)(s, d, (size_t)out->ds, (size_t)in->count, stream, &p->cv);
+    } else if (ps->x.t2d.lut == 5) {
+        tl_f32_x8_block16_ukernel__avx2(s, (size_t)in->ss, d, (size_t)out->count, stream, &p->cv);
     } else if (ps->x.t2d.lut == 3) {
         tl_f32_x8_block16_ukernel__avx512vbmi(s, (size_t)in->ss, d, (size_t)out->count, stream, &p->cv);
     } else if (ps->x.t2d.lut == 2) {
@@ -140,6 +149,7 @@ static bool choose(const tl_plan *p, tl_pass *ps)
         ps->kernel_name = in_reg == 4 && tl_isa_includes(p->isa, TL_ISA_NEON) ? "tl_x8_f32_unblock16_ukernel__neon"
                           : in_reg == 4 && !tl_exec_vbmi(p) ? "tl_x8_f32_unblock16_ukernel__avx2"
                           : in_reg == 4                ? "tl_x8_f32_unblock16_ukernel__avx512vbmi"
+                          : in_reg == 5                ? "tl_f32_x8_block16_ukernel__avx2"
                           : in_reg == 3                ? "tl_f32_x8_block16_ukernel__avx512vbmi"
                           : in_reg == 2                ? "tl_f32_x8_interleave3_ukernel__avx512vbmi"
                           : k->shape == TL_T2D_DILV ? "tl_x8_lut_deinterleave3_ukernel__avx512vbmi"
