@@ -258,7 +258,7 @@ typedef struct tl_pass {
                                            2 3 f32 planes quantized to 8-bit pixels, 3 16 f32
                                            planes into a 16-channel block; 4 a 16-channel block
                                            of codes into 16 f32 planes (AVX2, VBMI, NEON);
-                                           5 the same as 3 on AVX2 */
+                                           5 and 6 the same as 3 and 2 on AVX2 */
         } t2d;
         const tl_ilv_kernel *ilv;
         const tl_repack_kernel *repack;

@@ -1197,9 +1197,11 @@ static void f32_before_guard(tl_rng *r, size_t len, guarded *g)
  * into u8 and i8, pixel counts around a step, the destination at every
  * offset in a line, plain and streamed, sentinels around it, the source
  * ending before an unreadable page. */
-static void check_f32_ilv3(tl_rng *r, size_t n, int qi, int nt)
-{
 #if defined(__x86_64__) || defined(_M_X64)
+typedef void (*ilv3_fn)(const uint8_t *const *, uint8_t *, size_t, int, const struct tl_cvt *);
+
+static void check_f32_ilv3(ilv3_fn fn, tl_rng *r, size_t n, int qi, int nt)
+{
     uint8_t *base = aligned_alloc(64, (3 * n + 2 * PAD + 64 + 63) / 64 * 64), *out = base + tl_rng_range(r, 0, 63);
     guarded g;
     f32_before_guard(r, 12 * n, &g);
@@ -1209,7 +1211,7 @@ static void check_f32_ilv3(tl_rng *r, size_t n, int qi, int nt)
     tl_quant q;
     tl_cvt_init_dt(&cv, TL_F32, NULL, qi % 2 ? TL_I8 : TL_U8, quant_set(qi, &q));
     memset(out, 0xA5, 3 * n + 2 * PAD);
-    tl_f32_x8_interleave3_ukernel__avx512vbmi(planes, out + PAD, n, nt, &cv);
+    fn(planes, out + PAD, n, nt, &cv);
     tl_store_fence();
     for (size_t i = 0; i < 3 * n + 2 * PAD; i++) {
         uint8_t want = 0xA5;
@@ -1225,9 +1227,6 @@ static void check_f32_ilv3(tl_rng *r, size_t n, int qi, int nt)
     }
     guard_close(&g);
     free(base);
-#else
-    (void)r, (void)n, (void)qi, (void)nt;
-#endif
 }
 
 /* 16 f32 planes quantized into one 16-channel block of 8-bit pixels (the
@@ -1235,7 +1234,6 @@ static void check_f32_ilv3(tl_rng *r, size_t n, int qi, int nt)
  * random gap apart, the last ending before an unreadable page, pixel counts
  * around a step, the destination at every 16-byte offset in a line and off
  * it, plain and streamed, every quantization into u8 and i8. */
-#if defined(__x86_64__) || defined(_M_X64)
 typedef void (*block16_fn)(const uint8_t *, size_t, uint8_t *, size_t, int, const struct tl_cvt *);
 
 static void check_f32_block16(block16_fn fn, tl_rng *r, size_t n, int qi, int nt)
@@ -1324,16 +1322,17 @@ TL_TEST(f32_interleave3_vbmi)
     for (size_t k = 0; k < sizeof counts / sizeof counts[0] && TL_TEST_FAILURES() == 0; k++)
         for (int qi = 0; qi < NQUANT; qi++)
             for (int nt = 0; nt < 2; nt++) {
-                check_f32_ilv3(&r, counts[k], qi, nt);
 #if defined(__x86_64__) || defined(_M_X64)
+                check_f32_ilv3(tl_f32_x8_interleave3_ukernel__avx512vbmi, &r, counts[k], qi, nt);
                 check_f32_block16(tl_f32_x8_block16_ukernel__avx512vbmi, &r, counts[k], qi, nt);
                 check_x8_unblock16(tl_x8_f32_unblock16_ukernel__avx512vbmi, &r, counts[k], qi, nt);
 #endif
             }
 }
 
-/* The AVX2 block -> planes dequantization (32 pixels a step) and planes ->
- * block quantization (8 pixels a step), the same checks */
+/* The AVX2 block -> planes dequantization (32 pixels a step), planes ->
+ * block quantization (8 pixels a step) and 3 planes -> pixels quantization
+ * (32 pixels a step), the same checks */
 TL_TEST(x8_block16_avx2)
 {
 #if defined(__x86_64__) || defined(_M_X64)
@@ -1342,12 +1341,13 @@ TL_TEST(x8_block16_avx2)
         return;
     }
     tl_rng r = tl_test_rng();
-    static const size_t counts[] = {0, 1, 5, 7, 8, 9, 31, 32, 33, 47, 64, 65, 130, 300, 700};
+    static const size_t counts[] = {0, 1, 5, 7, 8, 9, 31, 32, 33, 47, 63, 64, 65, 95, 96, 97, 130, 300, 700};
     for (size_t k = 0; k < sizeof counts / sizeof counts[0] && TL_TEST_FAILURES() == 0; k++)
         for (int qi = 0; qi < NQUANT; qi++)
             for (int nt = 0; nt < 2; nt++) {
                 check_x8_unblock16(tl_x8_f32_unblock16_ukernel__avx2, &r, counts[k], qi, nt);
                 check_f32_block16(tl_f32_x8_block16_ukernel__avx2, &r, counts[k], qi, nt);
+                check_f32_ilv3(tl_f32_x8_interleave3_ukernel__avx2, &r, counts[k], qi, nt);
             }
 #endif
 }

@@ -101,8 +101,10 @@ void tl_f32_x8_block16_ukernel__avx512vbmi(const uint8_t *planes, size_t plane_s
 void tl_x8_f32_unblock16_ukernel__avx512vbmi(const uint8_t *src, uint8_t *planes, size_t plane_stride, size_t n,
                                              int stream, const struct tl_cvt *cv);
 /* The same on AVX2, 32 pixels a step (streaming plans; through L1 rings
- * where the planes do not share their phase), and the quantization the
- * other way, 8 pixels a step. */
+ * where the planes do not share their phase), the quantization the other
+ * way, 8 pixels a step, and the 3-plane quantization into pixels, 32. */
+void tl_f32_x8_interleave3_ukernel__avx2(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream,
+                                         const struct tl_cvt *cv);
 void tl_f32_x8_block16_ukernel__avx2(const uint8_t *planes, size_t plane_stride, uint8_t *dst, size_t n, int stream,
                                      const struct tl_cvt *cv);
 void tl_x8_f32_unblock16_ukernel__avx2(const uint8_t *src, uint8_t *planes, size_t plane_stride, size_t n, int stream,
