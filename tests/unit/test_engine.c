@@ -1052,6 +1052,10 @@ TL_TEST(machine_policy)
         {"rknn.nc1hwc2:i8:1x1x50x71x16:c=3:zp=-128:scale=1", "NHWC:u8:1x50x71x3"},
         {"trt.dla_hwc4:f16:1x3x50x70", "NHWC:u8:1x50x70x3"}, /* f16 line gather, read in slices */
         {"NHWC:u8:1x64x96x3", "NCHW:u8:1x3x64x96"},                              /* byte transpose */
+        {"NHWC:u8:1x33x35x3", "NCHW:u8:1x3x33x35"},                  /* ... into planes off lines */
+        {"NHWC:u8:1x4x300x3", "tidl:i8:1x3x4x300:pad=1,1,1,1:scale=0.5"}, /* ... padded rows */
+        {"NCHW:u8:2x3x33x35", "NHWC:u8:2x33x35x3"},                  /* pixels off lines (image 2) */
+        {"tidl:i8:1x3x4x300:pad=1,1,1,1:scale=0.5", "NHWC:u8:1x4x300x3"}, /* ... (rows 2-4) */
         {"NCHW:f32:1x16x32x64", "NHWC:f32:1x32x64x16"}, /* whole-line kernel stores: 64-byte rows */
         {"NHWC:u8:1x64x64x64", "NCHW:u8:1x64x64x64"},   /* ... and 4 KiB rows */
         /* planes off line boundaries, streamed: 16 planes a group, up to 64 a pass */

@@ -12,6 +12,7 @@
 #include "kernels/interleave/x86_wrap.h"
 #include "kernels/convert/affine8_x86.h"
 #include "kernels/move/move.h" /* tl_zero_bytes */
+#include "kernels/ring_x86.h"
 
 /* Non-temporal stores when the engine allows them (the call writes more than
  * the cache holds) and every store is 32-byte aligned (pixels are sequential, so lines fill whole). */
@@ -36,9 +37,28 @@ TL_FN __m256i ld32_or_zero(const uint8_t *p, size_t off)
     return p ? _mm256_loadu_si256((const __m256i *)(p + off)) : _mm256_setzero_si256();
 }
 
-/* 32 pixels per step; each lane makes 48 bytes, stored in order. m: the
- * byte map (tl_map8) applied to each plane's register after the load, w
- * its constants (a missing plane stays zero). */
+/* 32 pixels from pixel i; each lane makes 48 bytes, stored in order. m:
+ * the byte map (tl_map8) applied to each plane's register after the load,
+ * w its constants (a missing plane stays zero). */
+TL_FN __attribute__((always_inline)) void ilv_x8_3_step(const uint8_t *const *pl, size_t i, uint8_t *d,
+                                                        const __m256i k[3][3], const tl_aff8_256 *w, int m, int nt)
+{
+    __m256i r = ld32_or_zero(pl[0], i), g = ld32_or_zero(pl[1], i), b = ld32_or_zero(pl[2], i), o[3];
+    r = map8_bytes256(r, w, m), g = map8_bytes256(g, w, m), b = map8_bytes256(b, w, m);
+    for (int q = 0; q < 3; q++)
+        o[q] = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(r, k[q][0]), _mm256_shuffle_epi8(g, k[q][1])),
+                               _mm256_shuffle_epi8(b, k[q][2]));
+    uint8_t *p = d + 3 * i;
+    st256(p, _mm256_permute2x128_si256(o[0], o[1], 0x20), nt);
+    st256(p + 32, _mm256_permute2x128_si256(o[2], o[0], 0x30), nt);
+    st256(p + 64, _mm256_permute2x128_si256(o[1], o[2], 0x31), nt);
+}
+
+/* 32 pixels per step. Streaming to pixels off 32-byte lines (the images
+ * after the first when H x W is not a multiple of 32): the first step
+ * plain, then whole lines from the first pixel that starts a 32-byte
+ * block (NCHW -> NHWC u8 C = 3, 5 images, AVX2 path, Zen 5:
+ * docs/performance.md). */
 TL_FN __attribute__((always_inline)) size_t ilv_x8_3_map(const uint8_t *const *pl, uint8_t *d, size_t n, int stream,
                                                          const tl_aff8_256 *w, int m)
 {
@@ -47,17 +67,12 @@ TL_FN __attribute__((always_inline)) size_t ilv_x8_3_map(const uint8_t *const *p
     for (int b = 0; b < 3; b++)
         for (int c = 0; c < 3; c++) k[b][c] = bmask(k_ilv3[b][c]);
     size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        __m256i r = ld32_or_zero(pl[0], i), g = ld32_or_zero(pl[1], i), b = ld32_or_zero(pl[2], i), o[3];
-        r = map8_bytes256(r, w, m), g = map8_bytes256(g, w, m), b = map8_bytes256(b, w, m);
-        for (int q = 0; q < 3; q++)
-            o[q] = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(r, k[q][0]), _mm256_shuffle_epi8(g, k[q][1])),
-                                   _mm256_shuffle_epi8(b, k[q][2]));
-        uint8_t *p = d + 3 * i;
-        st256(p, _mm256_permute2x128_si256(o[0], o[1], 0x20), nt);
-        st256(p + 32, _mm256_permute2x128_si256(o[2], o[0], 0x30), nt);
-        st256(p + 64, _mm256_permute2x128_si256(o[1], o[2], 0x31), nt);
+    if ((stream & TL_T2D_STREAM) && !nt && n >= 64) {
+        ilv_x8_3_step(pl, 0, d, k, w, m, 0);
+        while ((uintptr_t)(d + 3 * ++i) % 32) {}
+        nt = 1;
     }
+    for (; i + 32 <= n; i += 32) ilv_x8_3_step(pl, i, d, k, w, m, nt);
     if (nt) _mm_sfence();
     return i;
 }
@@ -73,24 +88,47 @@ TL_FN __m256i ld2x128(const uint8_t *lo, const uint8_t *hi)
                                    _mm_loadu_si128((const __m128i *)hi), 1);
 }
 
+/* 32 packed pixels at p -> v[c]: channel c's 32 bytes, mapped */
+TL_FN __attribute__((always_inline)) void dilv_x8_3_step(const uint8_t *p, const __m256i k[3][3], __m256i v[3],
+                                                         const tl_aff8_256 *w, int m)
+{
+    __m256i in[3] = {ld2x128(p, p + 48), ld2x128(p + 16, p + 64), ld2x128(p + 32, p + 80)};
+    for (int c = 0; c < 3; c++)
+        v[c] = map8_bytes256(_mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(in[0], k[c][0]),
+                                                             _mm256_shuffle_epi8(in[1], k[c][1])),
+                                             _mm256_shuffle_epi8(in[2], k[c][2])),
+                             w, m);
+}
+
 /* 32 pixels a step; m: the byte map (tl_map8) applied to each plane's
- * register before it is stored, w its constants. */
+ * register before it is stored, w its constants. Streaming into planes
+ * off 32-byte lines (H x W not a multiple of 32), 128 pixels a step go
+ * through each plane's L1 ring (ring_x86.h) and leave as whole lines;
+ * plain stores had read every plane line first (NHWC -> NCHW u8 C = 3,
+ * AVX2 path, Zen 5: docs/performance.md). */
 TL_FN __attribute__((always_inline)) size_t dilv_x8_3_map(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n,
                                                           int stream, const tl_aff8_256 *w, int m)
 {
     int nt = streams(stream, d, ds1);
-    __m256i k[3][3];
+    __m256i k[3][3], v[3];
     for (int c = 0; c < 3; c++)
         for (int b = 0; b < 3; b++) k[c][b] = bmask(k_dlv3[c][b]);
     size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        const uint8_t *p = s + 3 * i;
-        __m256i in[3] = {ld2x128(p, p + 48), ld2x128(p + 16, p + 64), ld2x128(p + 32, p + 80)};
-        for (int c = 0; c < 3; c++) {
-            __m256i v = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(in[0], k[c][0]), _mm256_shuffle_epi8(in[1], k[c][1])),
-                                        _mm256_shuffle_epi8(in[2], k[c][2]));
-            st256(d + c * ds1 + i, map8_bytes256(v, w, m), nt);
+    if ((stream & TL_T2D_STREAM) && !nt && n >= 256) {
+        _Alignas(64) uint8_t ring[3 * TL_RING_BYTES];
+        for (; i + 128 <= n; i += 128) {
+            for (size_t j = 0; j < 128; j += 32) {
+                dilv_x8_3_step(s + 3 * (i + j), k, v, w, m);
+                for (int c = 0; c < 3; c++) _mm256_store_si256((__m256i *)(ring + c * TL_RING_BYTES + 64 + j), v[c]);
+            }
+            for (int c = 0; c < 3; c++) tl_ring_step(d + c * ds1, i, ring + c * TL_RING_BYTES);
         }
+        for (int c = 0; c < 3; c++) tl_ring_end(d + c * ds1, i, ring + c * TL_RING_BYTES);
+        _mm_sfence();
+    }
+    for (; i + 32 <= n; i += 32) {
+        dilv_x8_3_step(s + 3 * i, k, v, w, m);
+        for (int c = 0; c < 3; c++) st256(d + c * ds1 + i, v[c], nt);
     }
     if (nt) _mm_sfence();
     return i;
