@@ -275,16 +275,18 @@ TL_FN size_t dilv_x32_3(const uint8_t *s, uint8_t *d, ptrdiff_t ds1, size_t n, i
  * the same register (a byte minimum / maximum keeps the zero lanes zero), so
  * the re-pack is the whole conversion (kDLA_HWC4 i8 from an RGB u8 image and
  * back into RGB0 pixels). */
-TL_FN __attribute__((always_inline)) void repack3_0_1(const uint8_t *src, uint8_t *dst, size_t n, int map)
+TL_FN __attribute__((always_inline)) void repack3_0_1(const uint8_t *src, uint8_t *dst, size_t n, int map, int nt)
 {
+    nt = nt && (uintptr_t)dst % 32 == 0; /* (whole 32-byte stores, two a line) */
     const __m256i k = _mm256_setr_epi8(0, 1, 2, -128, 3, 4, 5, -128, 6, 7, 8, -128, 9, 10, 11, -128,
                                        0, 1, 2, -128, 3, 4, 5, -128, 6, 7, 8, -128, 9, 10, 11, -128);
     size_t i = 0;
     /* each 16-byte load reads 4 bytes past its 12: stop while 4 spare bytes remain */
     for (; i + 8 <= n && 3 * i + 28 <= 3 * n; i += 8) {
         __m256i v = ld2x128(src + 3 * i, src + 3 * i + 12);
-        _mm256_storeu_si256((__m256i *)(dst + 4 * i), map8_bytes256(_mm256_shuffle_epi8(v, k), NULL, map));
+        st256(dst + 4 * i, map8_bytes256(_mm256_shuffle_epi8(v, k), NULL, map), nt);
     }
+    if (nt) _mm_sfence();
     for (; i < n; i++) {
         for (int c = 0; c < 3; c++) dst[4 * i + (size_t)c] = tl_map8_code(src[3 * i + (size_t)c], NULL, map);
         dst[4 * i + 3] = 0;
@@ -294,22 +296,19 @@ TL_FN __attribute__((always_inline)) void repack3_0_1(const uint8_t *src, uint8_
 void tl_x8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt);
 void tl_x8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt)
 {
-    (void)nt;
-    repack3_0_1(src, dst, n, TL_MAP8_MOVE);
+    repack3_0_1(src, dst, n, TL_MAP8_MOVE, nt);
 }
 
 void tl_u8_i8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt);
 void tl_u8_i8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt)
 {
-    (void)nt;
-    repack3_0_1(src, dst, n, TL_MAP8(TL_MAP8_SAT, 0, 1));
+    repack3_0_1(src, dst, n, TL_MAP8(TL_MAP8_SAT, 0, 1), nt);
 }
 
 void tl_i8_u8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt);
 void tl_i8_u8_repack3_0_1_ukernel__avx2(const uint8_t *src, uint8_t *dst, size_t n, int nt)
 {
-    (void)nt;
-    repack3_0_1(src, dst, n, TL_MAP8(TL_MAP8_SAT, 1, 0));
+    repack3_0_1(src, dst, n, TL_MAP8(TL_MAP8_SAT, 1, 0), nt);
 }
 
 TL_ILV_PLANES(tl_x8_interleave3_ukernel__avx2, 1, 3, ilv_x8_3)
