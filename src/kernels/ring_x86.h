@@ -34,13 +34,23 @@ static inline void tl_line_nt(uint8_t *d, const uint8_t *s)
  * whole lines would read every destination line from DRAM first. */
 enum { TL_RING_BYTES = 3 * 64 };
 
-/* the row's step at byte off (a multiple of 128) is in ring + 64 */
-static inline void tl_ring_step(uint8_t *row, size_t off, uint8_t *ring)
+/* the row's step at byte off (a multiple of 128) is in ring + 64; rows of
+ * the same bytes (an image row repeated) each emit from one ring, then it
+ * carries once */
+static inline void tl_ring_emit(uint8_t *row, size_t off, const uint8_t *ring)
 {
     const size_t sh = (size_t)(-(uintptr_t)row & 63);
     if (off == 0) memcpy(row, ring + 64, sh);
     for (size_t l = off == 0; l < 2; l++) tl_line_nt(row + off + sh + 64 * l - 64, ring + sh + 64 * l);
+}
+static inline void tl_ring_carry(uint8_t *ring)
+{
     memcpy(ring, ring + 128, 64);
+}
+static inline void tl_ring_step(uint8_t *row, size_t off, uint8_t *ring)
+{
+    tl_ring_emit(row, off, ring);
+    tl_ring_carry(ring);
 }
 
 /* after the steps up to byte off (> 0) */

@@ -78,6 +78,19 @@ static tl_dup_even_rows2_fn rows2_kernel(const tl_plan *p)
     return tl_x8_dup_even_rows2_ukernel__scalar;
 }
 
+/* The streamed kernel of an SSE2 or AVX2 plan, NULL elsewhere (AVX-512
+ * VBMI has its own, below; NEON and scalar store plainly). */
+static tl_dup_even_rows_streamed_fn streamed_kernel(const tl_plan *p)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    if (!p->cv.stream || tl_exec_vbmi(p)) return NULL;
+    if (tl_isa_includes(p->isa, TL_ISA_AVX2)) return tl_x8_dup_even_rows_streamed_ukernel__avx2;
+    if (tl_isa_includes(p->isa, TL_ISA_SSE2)) return tl_x8_dup_even_rows_streamed_ukernel__sse2;
+#endif
+    (void)p;
+    return NULL;
+}
+
 /* `out - 1` is the repeat node: a 3-node executor gets its two inner nodes
  * and the one above them in the same array (run.c). */
 static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
@@ -94,7 +107,9 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         return;
     }
 #endif
-    rows_kernel(p)(s, d, (size_t)out->count, (size_t)rep->count, rep->ds);
+    tl_dup_even_rows_streamed_fn streamed = streamed_kernel(p);
+    if (streamed) streamed(s, d, (size_t)out->count, (size_t)rep->count, rep->ds, 1, 0);
+    else rows_kernel(p)(s, d, (size_t)out->count, (size_t)rep->count, rep->ds);
 }
 
 const tl_executor tl_exec_chroma_rows = {"chroma rows", 3, applicable, run, false, NULL};
@@ -127,7 +142,9 @@ static void run_planes(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
         return;
     }
 #endif
-    rows2_kernel(p)(s, d, (size_t)out->count, (size_t)rep->count, rep->ds, pl->ds);
+    tl_dup_even_rows_streamed_fn streamed = streamed_kernel(p);
+    if (streamed) streamed(s, d, (size_t)out->count, (size_t)rep->count, rep->ds, 2, pl->ds);
+    else rows2_kernel(p)(s, d, (size_t)out->count, (size_t)rep->count, rep->ds, pl->ds);
 }
 
 const tl_executor tl_exec_chroma_planes = {"chroma planes", 4, applicable_planes, run_planes, false, NULL};

@@ -17,6 +17,7 @@
 #define DE_OR _mm256_or_si256
 #define DE_SRLI16 _mm256_srli_epi16
 #define DE_SLLI16 _mm256_slli_epi16
+#include "kernels/ring_x86.h"
 #include "kernels/move/dup_even_x86.h"
 
 void tl_x8_dup_even_rows_ukernel__avx2(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds)
@@ -28,6 +29,12 @@ void tl_x8_dup_even_rows2_ukernel__avx2(const uint8_t *s, uint8_t *d, size_t n, 
                                         ptrdiff_t pd)
 {
     dup_even_rows(s, d, n, rows, ds, 2, pd);
+}
+
+void tl_x8_dup_even_rows_streamed_ukernel__avx2(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds,
+                                              int planes, ptrdiff_t pd)
+{
+    dup_even_rows_streamed(s, d, n, rows, ds, planes, pd);
 }
 #endif
 

@@ -72,6 +72,11 @@ void tl_x8_dup_even_rows_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n,
 typedef void (*tl_dup_even_rows2_fn)(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds, ptrdiff_t pd);
 void tl_x8_dup_even_rows2_ukernel__scalar(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds,
                                           ptrdiff_t pd);
+/* One plane (planes 1) or both (2, as tl_dup_even_rows2_fn), streamed:
+ * every destination row's whole lines non-temporal (x86; the caller needs
+ * no fence). */
+typedef void (*tl_dup_even_rows_streamed_fn)(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds,
+                                             int planes, ptrdiff_t pd);
 /* The vector dup even kernels' last samples, from sample j on, byte by byte
  * from the source (planes 1 or 2, as tl_dup_even_rows2_fn's pd). */
 static inline void tl_dup_even_rows_tail(const uint8_t *s, uint8_t *d, size_t j, size_t n, size_t rows, ptrdiff_t ds,
@@ -89,6 +94,10 @@ void tl_x8_dup_even_rows_ukernel__sse2(const uint8_t *s, uint8_t *d, size_t n, s
 void tl_x8_dup_even_rows2_ukernel__sse2(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds, ptrdiff_t pd);
 void tl_x8_dup_even_rows_ukernel__avx2(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
 void tl_x8_dup_even_rows2_ukernel__avx2(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds, ptrdiff_t pd);
+void tl_x8_dup_even_rows_streamed_ukernel__sse2(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds,
+                                                int planes, ptrdiff_t pd);
+void tl_x8_dup_even_rows_streamed_ukernel__avx2(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds,
+                                                int planes, ptrdiff_t pd);
 #endif
 #if defined(__ARM_NEON) && !defined(__x86_64__)
 void tl_x8_dup_even_rows_ukernel__neon(const uint8_t *s, uint8_t *d, size_t n, size_t rows, ptrdiff_t ds);
