@@ -119,7 +119,10 @@ static inline void tl_t_stage(uint8_t *b, size_t sw, const uint8_t *s, ptrdiff_t
  * swing, 2 lines a row (2-8 KiB) 0.33-0.50. A second buffer, so that a
  * group's stores are not read back at once, measured no gain. The f32
  * kernels' whole-line streaming from registers (MICRO_NT) stays where it
- * applies: there this ran at 0.34-0.56 against 0.82-0.91. */
+ * applies: there this ran at 0.34-0.56 against 0.82-0.91. Not where the
+ * planes share L2 sets (TL_T2D_L2_ALIAS: 2048 x 2048 u8, C = 64): their
+ * lines evict each other before they are read, 1 to 5 lines ahead alike,
+ * and the staged path below was faster (0.30-0.48 against 0.28-0.37). */
 #define TL_T_DENSE(MICRO, E, MK0, MK1)                                                         \
     enum { AHEAD = 16384 };                                                                   \
     _Alignas(64) uint8_t D[4096];                                                             \
@@ -189,7 +192,8 @@ static inline void tl_t_stage(uint8_t *b, size_t sw, const uint8_t *s, ptrdiff_t
             return;                                                                           \
         }                                                                                     \
         if ((stream & TL_T2D_STREAM) && f0 == n0 && (size_t)ds1 == n0 * E && (uintptr_t)dst % 64 == 0 && \
-            MK1 * n0 * E % 64 == 0 && MK1 * n0 * E <= 4096 && (!NT_COLS || !nt)) {       \
+            MK1 * n0 * E % 64 == 0 && MK1 * n0 * E <= 4096 && (!NT_COLS || !nt) &&        \
+            !(stream & TL_T2D_L2_ALIAS)) {                                                    \
             TL_T_DENSE(MICRO, E, MK0, MK1);                                                   \
             _mm_sfence();                                                                     \
             edges_fn(src, ss0, dst, ds1, 0, n0, f1, n1);                                      \
