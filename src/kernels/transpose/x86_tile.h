@@ -67,9 +67,6 @@ static inline void tl_t_stage(uint8_t *b, size_t sw, const uint8_t *s, ptrdiff_t
         else memcpy(b, s, n);
 }
 
-
-
-
 /* Streaming into destination rows far apart (planes) that start off 64-byte
  * lines (H x W not a multiple of 64 / E), through the L1 ring of ring_x86.h:
  * each group of MK1 rows transposes two lines' worth of source rows (2 T0)
@@ -178,12 +175,7 @@ static inline void tl_t_stage(uint8_t *b, size_t sw, const uint8_t *s, ptrdiff_t
         /* whole-line streaming needs 64-byte aligned lines: a split line is */         \
         /* two partial write-combining flushes, far slower than plain stores */          \
         int nt = (stream & TL_T2D_STREAM) && ((uintptr_t)dst | (uintptr_t)ds1) % 64 == 0; \
-        /* streaming to more rows far apart (planes) than one MICRO_NT */                   \
-        /* writes, or to exactly as many where the policy's run is more */                  \
-        /* than a line (as the AVX-512 byte transpose takes it for 16 rows): */            \
-        /* staged below, in runs of lines per row. Lines straight from the */               \
-        /* registers, one per plane in turn, ran slower on a Xeon (NHWC -> */              \
-        /* NCHW f32 C = 16, 256 MiB: 16.7 GB/s, runs of 2 and 4 20-21) */                  \
+        /* streamed into planes off lines (TL_T_RING), into dense pixels (TL_T_DENSE) */   \
         if ((stream & TL_T2D_STREAM) && !nt && ds1 >= 4096 && f1 && f0 >= 4 * T0 && T0 % MK0 == 0) { \
             TL_T_RING(MICRO, E, MK0, MK1);                                                    \
             _mm_sfence();                                                                     \
@@ -199,6 +191,12 @@ static inline void tl_t_stage(uint8_t *b, size_t sw, const uint8_t *s, ptrdiff_t
             edges_fn(src, ss0, dst, ds1, 0, n0, f1, n1);                                      \
             return;                                                                           \
         }                                                                                     \
+        /* streaming to more rows far apart (planes) than one MICRO_NT */                   \
+        /* writes, or to exactly as many where the policy's run is more */                  \
+        /* than a line (as the AVX-512 byte transpose takes it for 16 rows): */            \
+        /* staged below, in runs of lines per row. Lines straight from the */               \
+        /* registers, one per plane in turn, ran slower on a Xeon (NHWC -> */              \
+        /* NCHW f32 C = 16, 256 MiB: 16.7 GB/s, runs of 2 and 4 20-21) */                  \
         const size_t run = (size_t)1 << ((stream >> TL_T2D_RUN_SHIFT) & 3);                   \
         int far = nt && ds1 >= 4096 && (n1 > NT_COLS || (n1 == NT_COLS && run > 1));          \
         if (NT_COLS && nt && !far) {                                                          \
