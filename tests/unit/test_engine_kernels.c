@@ -1317,17 +1317,17 @@ TL_TEST(f32_interleave3_vbmi)
         printf("f32_interleave3_vbmi: skipped (no AVX-512 VBMI here)\n");
         return;
     }
+#if defined(__x86_64__) || defined(_M_X64)
     tl_rng r = tl_test_rng();
     static const size_t counts[] = {0, 1, 5, 63, 64, 65, 130, 300, 700};
     for (size_t k = 0; k < sizeof counts / sizeof counts[0] && TL_TEST_FAILURES() == 0; k++)
         for (int qi = 0; qi < NQUANT; qi++)
             for (int nt = 0; nt < 2; nt++) {
-#if defined(__x86_64__) || defined(_M_X64)
                 check_f32_ilv3(tl_f32_x8_interleave3_ukernel__avx512vbmi, &r, counts[k], qi, nt);
                 check_f32_block16(tl_f32_x8_block16_ukernel__avx512vbmi, &r, counts[k], qi, nt);
                 check_x8_unblock16(tl_x8_f32_unblock16_ukernel__avx512vbmi, &r, counts[k], qi, nt);
-#endif
             }
+#endif
 }
 
 /* The AVX2 block -> planes dequantization (32 pixels a step), planes ->
