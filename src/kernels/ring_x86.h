@@ -7,17 +7,28 @@
 #include <stdint.h>
 #include <string.h>
 
-/* 64 bytes from s (any alignment) to the 64-byte line d, non-temporal: no
- * read for ownership (one 64-byte store where AVX-512 is compiled in:
- * measured faster from DRAM). The caller fences. */
-static inline void tl_line_nt(uint8_t *d, const uint8_t *s)
+/* 64 bytes from s (any alignment) to d: when nt, to a 64-byte line,
+ * non-temporal, no read for ownership (one 64-byte store where AVX-512 is
+ * compiled in: measured faster from DRAM; the caller fences), else plain
+ * stores (a staged line written whole, once, to rows that share L1 sets). */
+static inline void tl_line(uint8_t *d, const uint8_t *s, int nt)
 {
 #ifdef __AVX512F__
-    _mm512_stream_si512((void *)d, _mm512_loadu_si512((const void *)s));
+    __m512i v = _mm512_loadu_si512((const void *)s);
+    if (nt) _mm512_stream_si512((void *)d, v);
+    else _mm512_storeu_si512((void *)d, v);
 #elif defined(__AVX2__)
-    for (int k = 0; k < 64; k += 32) _mm256_stream_si256((__m256i *)(d + k), _mm256_loadu_si256((const __m256i *)(s + k)));
+    for (int k = 0; k < 64; k += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(s + k));
+        if (nt) _mm256_stream_si256((__m256i *)(d + k), v);
+        else _mm256_storeu_si256((__m256i *)(d + k), v);
+    }
 #else
-    for (int k = 0; k < 64; k += 16) _mm_stream_si128((__m128i *)(d + k), _mm_loadu_si128((const __m128i *)(s + k)));
+    for (int k = 0; k < 64; k += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(s + k));
+        if (nt) _mm_stream_si128((__m128i *)(d + k), v);
+        else _mm_storeu_si128((__m128i *)(d + k), v);
+    }
 #endif
 }
 
@@ -41,7 +52,7 @@ static inline void tl_ring_emit(uint8_t *row, size_t off, const uint8_t *ring)
 {
     const size_t sh = (size_t)(-(uintptr_t)row & 63);
     if (off == 0) memcpy(row, ring + 64, sh);
-    for (size_t l = off == 0; l < 2; l++) tl_line_nt(row + off + sh + 64 * l - 64, ring + sh + 64 * l);
+    for (size_t l = off == 0; l < 2; l++) tl_line(row + off + sh + 64 * l - 64, ring + sh + 64 * l, 1);
 }
 static inline void tl_ring_carry(uint8_t *ring)
 {

@@ -16,20 +16,6 @@
 #include "kernels/kernels.h" /* TL_UNROLL */
 #include "kernels/ring_x86.h"
 
-/* One 64-byte line from an L1 staging buffer to a destination row. Rows a
- * multiple of 512 bytes apart share L1 sets; writing each destination line
- * whole, once, keeps them from evicting each other between register blocks. */
-static inline void tl_t_line(uint8_t *d, const uint8_t *s)
-{
-#ifdef __AVX512F__
-    _mm512_storeu_si512((void *)d, _mm512_load_si512((const void *)s));
-#elif defined(__AVX2__)
-    for (int k = 0; k < 64; k += 32) _mm256_storeu_si256((__m256i *)(d + k), _mm256_load_si256((const __m256i *)(s + k)));
-#else
-    for (int k = 0; k < 64; k += 16) _mm_storeu_si128((__m128i *)(d + k), _mm_load_si128((const __m128i *)(s + k)));
-#endif
-}
-
 /* A staged group's lines out: `rows` destination rows (ds1 apart) of `run`
  * lines each from an L1 buffer of rows 64 * run bytes apart (runs of lines
  * into rows that share L1 sets). Called with a constant run, so that the
@@ -41,7 +27,7 @@ static inline __attribute__((always_inline)) void tl_t_lines_out(uint8_t *d, ptr
 {
     for (size_t r = 0; r < rows; r++, d += ds1, b += 64 * run)
         TL_UNROLL
-        for (size_t l = 0; l < run; l++) tl_t_line(d + 64 * l, b + 64 * l);
+        for (size_t l = 0; l < run; l++) tl_line(d + 64 * l, b + 64 * l, 0);
 }
 
 /* One 64-byte line of a source row (any alignment) into an L1 buffer's
@@ -131,7 +117,7 @@ static inline void tl_t_stage(uint8_t *b, size_t sw, const uint8_t *s, ptrdiff_t
             _mm_prefetch((const char *)(src + (ptrdiff_t)pr * ss0 + pc), _MM_HINT_T1);        \
             if (++pr == n0) pr = 0, pc += 64;                                                 \
         }                                                                                     \
-        for (size_t l = 0; l < gb; l += 64) tl_line_nt(dst + (ptrdiff_t)i1 * ds1 + l, D + l); \
+        for (size_t l = 0; l < gb; l += 64) tl_line(dst + (ptrdiff_t)i1 * ds1 + l, D + l, 1); \
     }
 
 /* plain_fn walks pointers: with row indices, its loop inlined into the
@@ -282,8 +268,7 @@ static inline void tl_t_stage(uint8_t *b, size_t sw, const uint8_t *s, ptrdiff_t
                             for (size_t r = 0; r < MK1; r++)                                  \
                                 for (size_t l = 0; l < L; l++) {                              \
                                     uint8_t *o = dst + (ptrdiff_t)(i1 + r) * ds1 + (b0 + l * T0) * E; \
-                                    if (nt) tl_line_nt(o, B + (r * L + l) * 64);            \
-                                    else tl_t_line(o, B + (r * L + l) * 64);                  \
+                                    tl_line(o, B + (r * L + l) * 64, nt);                     \
                                     if (left) _mm_prefetch((const char *)next, _MM_HINT_T1), next += 64, left--; \
                                 }                                                             \
                     }                                                                         \
@@ -325,7 +310,7 @@ static inline void tl_t_stage(uint8_t *b, size_t sw, const uint8_t *s, ptrdiff_t
                 }                                                                             \
                 if (dense) /* (MK1 rows of >= 16 bytes: whole lines) */                       \
                     for (size_t l = 0; l < (e1 - b1) * (size_t)ds1; l += 64)                  \
-                        tl_line_nt(dst + (ptrdiff_t)b1 * ds1 + l, D + l);                   \
+                        tl_line(dst + (ptrdiff_t)b1 * ds1 + l, D + l, 1);                   \
             }                                                                                 \
             if (dense) _mm_sfence();                                                          \
             edges_fn(src, ss0, dst, ds1, f0, n0, 0, f1);                                      \
