@@ -229,6 +229,21 @@ typedef enum tl_pass_kind {
 /* How a pass runs its innermost node(s): one file each in exec/ (exec.h). */
 typedef struct tl_executor tl_executor;
 
+/* A 2d pass whose one kernel moves and converts in its registers (one pass
+ * over memory, no L1 tile and row conversion): which kernel. */
+typedef enum tl_t2d_in_reg {
+    TL_IN_REG_NONE,
+    TL_IN_REG_MAP3_ILV_VBMI,  /* 3 planes of bytes into packed pixels through an 8-bit map */
+    TL_IN_REG_MAP3_DILV_VBMI, /* packed 3-byte pixels into planes through an 8-bit map */
+    TL_IN_REG_QUANT3_VBMI,    /* 3 f32 planes quantized into packed 8-bit pixels */
+    TL_IN_REG_QUANT3_AVX2,
+    TL_IN_REG_QUANT16_VBMI,   /* 16 f32 planes quantized into one 16-channel block (NCHW16c) */
+    TL_IN_REG_QUANT16_AVX2,
+    TL_IN_REG_DEQUANT16_VBMI, /* one 16-channel block of codes into 16 f32 planes */
+    TL_IN_REG_DEQUANT16_AVX2,
+    TL_IN_REG_DEQUANT16_NEON,
+} tl_t2d_in_reg;
+
 typedef struct tl_pass {
     uint8_t kind;
     const tl_executor *ex;       /* chosen by select.c */
@@ -253,12 +268,8 @@ typedef struct tl_pass {
             uint8_t alias;              /* a tiled transpose's flags from the policy:
                                            TL_T2D_DST_ALIAS / TL_T2D_SRC_ALIAS for rows that
                                            share L1 sets, TL_T2D_NARROW512, TL_T2D_SPLIT */
-            uint8_t lut;                /* the conversion in the move's registers: one kernel, no
-                                           tile; AVX-512 VBMI: 1 the 8-bit table (3 channels),
-                                           2 3 f32 planes quantized to 8-bit pixels, 3 16 f32
-                                           planes into a 16-channel block; 4 a 16-channel block
-                                           of codes into 16 f32 planes (AVX2, VBMI, NEON);
-                                           5 and 6 the same as 3 and 2 on AVX2 */
+            uint8_t in_reg;             /* tl_t2d_in_reg: the kernel that does the move and the
+                                           conversion in its registers (no tile), 0: none */
         } t2d;
         const tl_ilv_kernel *ilv;
         const tl_repack_kernel *repack;

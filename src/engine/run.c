@@ -49,9 +49,13 @@ static bool sliceable(const tl_pass *ps, int i)
     if (ps->ex->nodes >= 3) /* the parts slice the rows above, or 2d rows' rows */
         return (ps->ex == &tl_exec_2d_rows || ps->ex->gaps) && i == n - 3;
     int shape = ps->ex == &tl_exec_2d ? ps->x.t2d.k->shape : -1;
-    bool unblock16 = ps->ex == &tl_exec_2d && ps->x.t2d.lut == 4;
+    tl_t2d_in_reg in_reg = ps->ex == &tl_exec_2d ? (tl_t2d_in_reg)ps->x.t2d.in_reg : TL_IN_REG_NONE;
+    bool unblock16 = in_reg == TL_IN_REG_DEQUANT16_VBMI || in_reg == TL_IN_REG_DEQUANT16_AVX2 ||
+                     in_reg == TL_IN_REG_DEQUANT16_NEON;
     if (i == n - 2) return shape != TL_T2D_DILV && shape != TL_T2D_UNPACK && !unblock16;
-    bool whole = ps->ex == &tl_exec_2d && (ps->x.t2d.lut == 3 || ps->x.t2d.lut == 5 || ps->x.t2d.group4);
+    /* the 16 planes of one block, the 4 rows of a group: a part takes them all */
+    bool whole = in_reg == TL_IN_REG_QUANT16_VBMI || in_reg == TL_IN_REG_QUANT16_AVX2 ||
+                 (ps->ex == &tl_exec_2d && ps->x.t2d.group4);
     return shape >= 0 && shape != TL_T2D_ILV && shape != TL_T2D_PACK && !fused && !whole;
 }
 

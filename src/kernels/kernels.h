@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "numerics/elem.h"
 
@@ -189,6 +190,15 @@ typedef struct tl_cvt {
     uint8_t lut[256];   /* lut[source byte] = destination byte (lut16: its low byte) */
     uint8_t lut_hi[256]; /* lut16: the answer's high byte */
 } tl_cvt;
+
+/* A kernel's local copy of the conversion's constants, not its tables
+ * (copying the 256-byte table per row was a tenth of a TIDL row's time).
+ * Stores through the destination cannot alias a local, so the constants and
+ * the mode tests are loaded once instead of after every store. */
+static inline void tl_cvt_constants(tl_cvt *local, const tl_cvt *cv)
+{
+    memcpy(local, cv, offsetof(tl_cvt, lut));
+}
 
 /* Plain u8 codes: an unquantized u8 destination (x * 1 + 0) rounded to
  * nearest even or toward zero, a NaN to 0 (engine/cvt.c gives an addend of

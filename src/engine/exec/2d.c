@@ -50,9 +50,9 @@ static uint8_t alias_flags(const tl_plan *p, const tl_node *in, const tl_node *o
  * of 3 f32 planes into packed 8-bit pixels (NCHW f32 -> NHWC i8, C = 3)
  * and of 16 f32 planes into a 16-channel block (NCHW f32 -> NCHW16c i8),
  * and the dequantization of a 16-channel block into 16 f32 planes (NCHW16c
- * i8 -> NCHW f32). 1: the table, 2: f32 codes of 3 planes, 3: of 16
- * planes, 4: floats of a block's 16 channels (AVX2, VBMI or NEON); 0: none. */
-static int convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const tl_node *in, const tl_node *out)
+ * i8 -> NCHW f32). The kernel that does it, or TL_IN_REG_NONE. */
+static tl_t2d_in_reg convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const tl_node *in,
+                                         const tl_node *out)
 {
     const tl_cvt *cv = &p->cv;
     bool code_floats = cv->ddt == TL_F32 && (cv->sdt == TL_U8 || cv->sdt == TL_I8) && cv->fast;
@@ -65,30 +65,30 @@ static int convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const t
      * 50x82 27 against 53 GB/s; 60x70 72 against 59; the AVX2 kernel on
      * Zen 3 likewise) */
     if (unblock16 && cv->stream && tl_isa_includes(p->isa, TL_ISA_AVX2))
-        return 4; /* one 16-channel block into 16 planes (NCHW16c -> NCHW): VBMI's 16 pixels a step where it runs, else AVX2's 32 */
+        return tl_exec_vbmi(p) ? TL_IN_REG_DEQUANT16_VBMI : TL_IN_REG_DEQUANT16_AVX2; /* VBMI's 16 pixels a step, AVX2's 32 */
     bool f32_codes = cv->sdt == TL_F32 && cv->ed == 1 && cv->fast && out->ss == 4;
     bool block16 = f32_codes && k->esize == 1 && k->shape == TL_T2D_ANY && in->count == 16 && in->ds == 1 &&
                    out->ds == 16; /* 16 planes into one 16-channel block (NCHW16c) */
-    if (block16 && k->isa == TL_ISA_AVX512 && tl_exec_vbmi(p)) return 3;
+    if (block16 && k->isa == TL_ISA_AVX512 && tl_exec_vbmi(p)) return TL_IN_REG_QUANT16_VBMI;
     /* elsewhere AVX2's 8 pixels a step, streamed or not, in place of a
      * row conversion per plane and a byte transpose through L1 (C = 80,
      * Zen 5, one plan against a streaming copy: AVX2 path 1810 x 1810
      * 0.33-0.35 -> 0.92-0.94, 128 x 128 0.39 -> 0.66, 32 x 35 0.74 ->
      * 1.25; AVX-512 without VBMI 0.41 -> 0.95 and 0.59 -> 0.65) */
-    if (block16 && tl_isa_includes(p->isa, TL_ISA_AVX2)) return 5;
+    if (block16 && tl_isa_includes(p->isa, TL_ISA_AVX2)) return TL_IN_REG_QUANT16_AVX2;
     /* 3 f32 planes into packed 8-bit pixels, the same way (AVX2 path,
      * Zen 5, one plan against a streaming copy: 2 x 2956 x 2956 0.29-0.37
      * -> 0.86-0.95; 128 x 128 1.01 -> 1.22, 40 x 41 0.53 -> 0.51) */
     bool ilv3 = f32_codes && k->esize == 1 && k->shape == TL_T2D_ILV && k->param == 3 && out->ds == 3;
-    if (ilv3 && !tl_exec_vbmi(p) && tl_isa_includes(p->isa, TL_ISA_AVX2)) return 6;
-    if (!tl_exec_vbmi(p)) return 0;
-    if (k->isa != TL_ISA_AVX512 || k->esize != 1) return 0;
-    if (k->param != 3) return 0;
+    if (ilv3 && !tl_exec_vbmi(p) && tl_isa_includes(p->isa, TL_ISA_AVX2)) return TL_IN_REG_QUANT3_AVX2;
+    if (!tl_exec_vbmi(p)) return TL_IN_REG_NONE;
+    if (k->isa != TL_ISA_AVX512 || k->esize != 1) return TL_IN_REG_NONE;
+    if (k->param != 3) return TL_IN_REG_NONE;
     /* a table, or a map computed without one (u8 <-> i8 saturation has none) */
     bool map8 = cv->path != TL_EP_COPY && (cv->lut8 || tl_x8_vbmi_map(cv) != TL_MAP8_LUT);
-    if (map8 && k->shape == TL_T2D_DILV) return in->ss == 3; /* packed source pixels */
-    if (map8 && k->shape == TL_T2D_ILV) return out->ds == 3; /* packed destination pixels */
-    if (f32_codes && k->shape == TL_T2D_ILV && out->ds == 3) return 2;
+    if (map8 && k->shape == TL_T2D_DILV) return in->ss == 3 ? TL_IN_REG_MAP3_DILV_VBMI : TL_IN_REG_NONE; /* packed source pixels */
+    if (map8 && k->shape == TL_T2D_ILV) return out->ds == 3 ? TL_IN_REG_MAP3_ILV_VBMI : TL_IN_REG_NONE; /* packed destination pixels */
+    if (f32_codes && k->shape == TL_T2D_ILV && out->ds == 3) return TL_IN_REG_QUANT3_VBMI;
 #elif defined(__ARM_NEON)
     /* in cache too, unless the 16 planes' lines meet in one L1 set past its
      * ways (the machine policy's verdict): the same whole-line stores to 16
@@ -97,44 +97,67 @@ static int convert_in_register(const tl_plan *p, const tl_t2d_kernel *k, const t
      * 63 x 64 planes (250 KiB): 0.47 -> 0.28 instructions per byte on
      * AArch64, 0.64 -> 0.46 on Armv7, against the unpack and a row
      * conversion (bench/icount_arm.sh --size 250K) */
-    if (unblock16 && tl_isa_includes(p->isa, TL_ISA_NEON) && !(alias_flags(p, in, out) & TL_T2D_DST_ALIAS)) return 4;
+    if (unblock16 && tl_isa_includes(p->isa, TL_ISA_NEON) && !(alias_flags(p, in, out) & TL_T2D_DST_ALIAS)) return TL_IN_REG_DEQUANT16_NEON;
 #else
     (void)p, (void)k, (void)in, (void)out, (void)unblock16;
 #endif
-    return 0;
+    return TL_IN_REG_NONE;
 }
 
+/* The kernels of tl_t2d_in_reg, by name for tl_plan_describe. */
+static const char *const in_reg_names[] = {
+    [TL_IN_REG_MAP3_ILV_VBMI] = "tl_x8_lut_interleave3_ukernel__avx512vbmi",
+    [TL_IN_REG_MAP3_DILV_VBMI] = "tl_x8_lut_deinterleave3_ukernel__avx512vbmi",
+    [TL_IN_REG_QUANT3_VBMI] = "tl_f32_x8_interleave3_ukernel__avx512vbmi",
+    [TL_IN_REG_QUANT3_AVX2] = "tl_f32_x8_interleave3_ukernel__avx2",
+    [TL_IN_REG_QUANT16_VBMI] = "tl_f32_x8_block16_ukernel__avx512vbmi",
+    [TL_IN_REG_QUANT16_AVX2] = "tl_f32_x8_block16_ukernel__avx2",
+    [TL_IN_REG_DEQUANT16_VBMI] = "tl_x8_f32_unblock16_ukernel__avx512vbmi",
+    [TL_IN_REG_DEQUANT16_AVX2] = "tl_x8_f32_unblock16_ukernel__avx2",
+    [TL_IN_REG_DEQUANT16_NEON] = "tl_x8_f32_unblock16_ukernel__neon",
+};
+
 /* The move with its conversion in one kernel call (convert_in_register). */
-static void t2d_lut(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
-                    const tl_node *out, int stream)
+static void t2d_in_reg(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
+                      const tl_node *out, int stream)
 {
-#if defined(__ARM_NEON) && !defined(__x86_64__)
-    (void)ps, (void)stream; /* lut 4 only */
-    tl_x8_f32_unblock16_ukernel__neon(s, d, (size_t)out->ds, (size_t)in->count, 0, &p->cv);
-#elif defined(__x86_64__) || defined(_M_X64)
-    if (ps->x.t2d.lut == 4) {
-        (tl_exec_vbmi(p) ? tl_x8_f32_unblock16_ukernel__avx512vbmi
-                           : tl_x8_f32_unblock16_ukernel__avx2)(s, d, (size_t)out->ds, (size_t)in->count, stream, &p->cv);
-    } else if (ps->x.t2d.lut == 6) {
-        const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
-        tl_f32_x8_interleave3_ukernel__avx2(planes, d, (size_t)out->count, stream, &p->cv);
-    } else if (ps->x.t2d.lut == 5) {
-        tl_f32_x8_block16_ukernel__avx2(s, (size_t)in->ss, d, (size_t)out->count, stream, &p->cv);
-    } else if (ps->x.t2d.lut == 3) {
-        tl_f32_x8_block16_ukernel__avx512vbmi(s, (size_t)in->ss, d, (size_t)out->count, stream, &p->cv);
-    } else if (ps->x.t2d.lut == 2) {
-        const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
-        tl_f32_x8_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, &p->cv);
-    } else if (ps->x.t2d.k->shape == TL_T2D_DILV) {
+    const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss}; /* the 3-plane kernels' sources */
+    (void)planes, (void)stream;
+    switch ((tl_t2d_in_reg)ps->x.t2d.in_reg) {
+#if defined(__x86_64__) || defined(_M_X64)
+    case TL_IN_REG_MAP3_ILV_VBMI:
+        tl_x8_lut_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, &p->cv);
+        break;
+    case TL_IN_REG_MAP3_DILV_VBMI:
         stream = tl_exec_dilv_flags(p, stream, tl_x8_vbmi_map(&p->cv) == TL_MAP8_LUT);
         tl_x8_lut_deinterleave3_ukernel__avx512vbmi(s, d, out->ds, (size_t)in->count, stream, &p->cv);
-    } else {
-        const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
-        tl_x8_lut_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, &p->cv);
-    }
-#else
-    (void)p, (void)ps, (void)s, (void)d, (void)in, (void)out, (void)stream;
+        break;
+    case TL_IN_REG_QUANT3_VBMI:
+        tl_f32_x8_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, &p->cv);
+        break;
+    case TL_IN_REG_QUANT3_AVX2:
+        tl_f32_x8_interleave3_ukernel__avx2(planes, d, (size_t)out->count, stream, &p->cv);
+        break;
+    case TL_IN_REG_QUANT16_VBMI:
+        tl_f32_x8_block16_ukernel__avx512vbmi(s, (size_t)in->ss, d, (size_t)out->count, stream, &p->cv);
+        break;
+    case TL_IN_REG_QUANT16_AVX2:
+        tl_f32_x8_block16_ukernel__avx2(s, (size_t)in->ss, d, (size_t)out->count, stream, &p->cv);
+        break;
+    case TL_IN_REG_DEQUANT16_VBMI:
+        tl_x8_f32_unblock16_ukernel__avx512vbmi(s, d, (size_t)out->ds, (size_t)in->count, stream, &p->cv);
+        break;
+    case TL_IN_REG_DEQUANT16_AVX2:
+        tl_x8_f32_unblock16_ukernel__avx2(s, d, (size_t)out->ds, (size_t)in->count, stream, &p->cv);
+        break;
+#elif defined(__ARM_NEON)
+    case TL_IN_REG_DEQUANT16_NEON:
+        tl_x8_f32_unblock16_ukernel__neon(s, d, (size_t)out->ds, (size_t)in->count, 0, &p->cv);
+        break;
 #endif
+    default: /* chosen only where its kernel is built */
+        break;
+    }
 }
 
 /* The move kernel for the pass as it stands; false (nothing set) if none. */
@@ -150,19 +173,11 @@ static bool choose(const tl_plan *p, tl_pass *ps)
     ps->x.t2d.convert_first = (uint8_t)(!copy && cv->ed <= cv->es);
     ps->kernel_name = k->name;
     ps->esize = (uint8_t)esz;
-    ps->x.t2d.lut = 0, ps->x.t2d.alias = 0, ps->x.t2d.lanes = NULL, ps->x.t2d.group4 = 0;
-    int in_reg = convert_in_register(p, k, in, out);
-    if (in_reg) {
-        ps->x.t2d.lut = (uint8_t)in_reg;
-        ps->kernel_name = in_reg == 4 && tl_isa_includes(p->isa, TL_ISA_NEON) ? "tl_x8_f32_unblock16_ukernel__neon"
-                          : in_reg == 4 && !tl_exec_vbmi(p) ? "tl_x8_f32_unblock16_ukernel__avx2"
-                          : in_reg == 4                ? "tl_x8_f32_unblock16_ukernel__avx512vbmi"
-                          : in_reg == 6                ? "tl_f32_x8_interleave3_ukernel__avx2"
-                          : in_reg == 5                ? "tl_f32_x8_block16_ukernel__avx2"
-                          : in_reg == 3                ? "tl_f32_x8_block16_ukernel__avx512vbmi"
-                          : in_reg == 2                ? "tl_f32_x8_interleave3_ukernel__avx512vbmi"
-                          : k->shape == TL_T2D_DILV ? "tl_x8_lut_deinterleave3_ukernel__avx512vbmi"
-                                                    : "tl_x8_lut_interleave3_ukernel__avx512vbmi";
+    ps->x.t2d.in_reg = TL_IN_REG_NONE, ps->x.t2d.alias = 0, ps->x.t2d.lanes = NULL, ps->x.t2d.group4 = 0;
+    tl_t2d_in_reg in_reg = convert_in_register(p, k, in, out);
+    if (in_reg != TL_IN_REG_NONE) {
+        ps->x.t2d.in_reg = (uint8_t)in_reg;
+        ps->kernel_name = in_reg_names[in_reg];
         ps->row = NULL; /* no row conversion runs */
         return true;
     }
@@ -373,7 +388,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
     if (!ps->head && !ps->tail) {
         if (cv->path == TL_EP_COPY)
             k->fn(s, in->ss, d, out->ds, (size_t)in->count, (size_t)out->count, copy_flags(p, ps, tl_exec_streams(p)));
-        else if (ps->x.t2d.lut) t2d_lut(p, ps, s, d, in, out, tl_exec_streams(p));
+        else if (ps->x.t2d.in_reg) t2d_in_reg(p, ps, s, d, in, out, tl_exec_streams(p));
         else t2d_tiles(p, ps, s, d, in, out);
         return;
     }
@@ -391,7 +406,7 @@ static void run(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *
         if (cv->path == TL_EP_COPY)
             k->fn(sr, in->ss, dr + ps->head * cv->ed, out->ds, (size_t)in->count, (size_t)part.count,
                   copy_flags(p, ps, 0));
-        else if (ps->x.t2d.lut) t2d_lut(p, ps, sr, dr + ps->head * cv->ed, in, &part, 0);
+        else if (ps->x.t2d.in_reg) t2d_in_reg(p, ps, sr, dr + ps->head * cv->ed, in, &part, 0);
         else t2d_tiles(p, ps, sr, dr, in, &part);
         for (int64_t r = 0; r < part.count; r++) {
             uint8_t *row = dr + r * out->ds;
@@ -419,7 +434,9 @@ static bool rows_kernel(const tl_plan *p, const tl_pass *ps)
     switch (k->isa) {
 #if defined(__x86_64__) || defined(_M_X64)
     case TL_ISA_AVX512: /* VBMI: a move or the 8-bit table */
-        maps = tl_exec_vbmi(p) && (copy ? !ps->x.t2d.lut && ps->esize == 1 : ps->x.t2d.lut == 1);
+        maps = tl_exec_vbmi(p) && (copy ? !ps->x.t2d.in_reg && ps->esize == 1
+                                        : ps->x.t2d.in_reg == TL_IN_REG_MAP3_ILV_VBMI ||
+                                              ps->x.t2d.in_reg == TL_IN_REG_MAP3_DILV_VBMI);
         break;
     case TL_ISA_AVX2: /* AVX2 and NEON: a move or any byte map */
 #elif defined(__ARM_NEON)

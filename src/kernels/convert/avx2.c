@@ -196,8 +196,8 @@ void tl_u8_f16_spread4_rows_ukernel__avx2(const uint8_t *s, size_t k, uint8_t *d
 TL_KERNEL void tl_u8_f16_spread4_rows_ukernel__avx2(const uint8_t *s, size_t k, uint8_t *d, const tl_px_rows *g,
                                                     const tl_cvt *cv_in, int nt)
 {
-    tl_cvt cv_local; /* the constants only: stores through d cannot alias them */
-    memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));
+    tl_cvt cv_local;
+    tl_cvt_constants(&cv_local, cv_in);
     const tl_cvt *cv = &cv_local;
     const size_t m = g->n, rows = g->rows, gap = g->gap;
     const ptrdiff_t ss = g->ss, ds = g->ds;
@@ -316,8 +316,8 @@ void tl_f16_x8_gather4_rows_ukernel__avx2(const uint8_t *s, uint8_t *d, const tl
 TL_KERNEL void tl_f16_x8_gather4_rows_ukernel__avx2(const uint8_t *s, uint8_t *d, const tl_px_rows *g,
                                                     const tl_cvt *cv_in)
 {
-    tl_cvt cv_local; /* the constants only: stores through d cannot alias them */
-    memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));
+    tl_cvt cv_local;
+    tl_cvt_constants(&cv_local, cv_in);
     /* the steps with constant modes: an RGB image's plain codes (a DLA
      * output as it is) without the multiply and the add; the rest tested */
     const tl_cvt *cv = &cv_local;
@@ -483,8 +483,8 @@ void tl_f32_x8_block16_ukernel__avx2(const uint8_t *planes, size_t plane_stride,
 TL_KERNEL void tl_f32_x8_block16_ukernel__avx2(const uint8_t *planes, size_t plane_stride, uint8_t *d, size_t n,
                                                int stream, const tl_cvt *cv_in)
 {
-    tl_cvt cv_local; /* the constants only (TL_X86_ROW's reason) */
-    memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));
+    tl_cvt cv_local;
+    tl_cvt_constants(&cv_local, cv_in);
     const tl_cvt *cv = &cv_local;
 #define TL_F32_BLOCK16(Q8) f32_block16((const float *)(const void *)planes, plane_stride / 4, d, n, stream, cv, Q8)
     TL_Q8_DISPATCH(q8_mode(cv, cv->ddt), TL_F32_BLOCK16);
@@ -558,8 +558,8 @@ void tl_f32_x8_interleave3_ukernel__avx2(const uint8_t *const *planes, uint8_t *
 TL_KERNEL void tl_f32_x8_interleave3_ukernel__avx2(const uint8_t *const *planes, uint8_t *d, size_t n, int stream,
                                                    const tl_cvt *cv_in)
 {
-    tl_cvt cv_local; /* the constants only (TL_X86_ROW's reason) */
-    memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));
+    tl_cvt cv_local;
+    tl_cvt_constants(&cv_local, cv_in);
     const tl_cvt *cv = &cv_local;
     const float *pl[3] = {(const float *)(const void *)planes[0], (const float *)(const void *)planes[1],
                           (const float *)(const void *)planes[2]};
@@ -573,8 +573,8 @@ void tl_x8_f32_unblock16_ukernel__avx2(const uint8_t *src, uint8_t *planes, size
 TL_KERNEL void tl_x8_f32_unblock16_ukernel__avx2(const uint8_t *src, uint8_t *planes, size_t plane_stride, size_t n,
                                                 int stream, const tl_cvt *cv_in)
 {
-    tl_cvt cv_local; /* the constants only: stores through planes cannot alias them */
-    memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));
+    tl_cvt cv_local;
+    tl_cvt_constants(&cv_local, cv_in);
     const tl_cvt *cv = &cv_local;
     float *d = (float *)(void *)planes;
     size_t ps = plane_stride / 4;

@@ -280,8 +280,8 @@ TL_VBMI_CVT void tl_f16_x8_gather_lines_ukernel__avx512vbmi(const uint8_t *s, ui
                                                            const tl_px_lines *L, const tl_cvt *cv_in, int nt,
                                                            size_t slices)
 {
-    tl_cvt cv_local; /* the constants only, not the tables (TL_X86_ROW's reason) */
-    memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));
+    tl_cvt cv_local;
+    tl_cvt_constants(&cv_local, cv_in);
     const tl_cvt *cv = &cv_local;
 #define TL_F16_LINES(Q8)                                                                                    \
     do {                                                                                                   \
@@ -437,8 +437,8 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void f32_ilv3(const flo
 TL_VBMI_CVT void tl_f32_x8_interleave3_ukernel__avx512vbmi(const uint8_t *const *planes, uint8_t *d, size_t n,
                                                           int stream, const tl_cvt *cv_in)
 {
-    tl_cvt cv_local; /* the constants only, not the tables (TL_X86_ROW's reason) */
-    memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));
+    tl_cvt cv_local;
+    tl_cvt_constants(&cv_local, cv_in);
     const tl_cvt *cv = &cv_local;
     const float *pl[3] = {(const float *)planes[0], (const float *)planes[1], (const float *)planes[2]};
 #define TL_F32_ILV3(Q8) f32_ilv3(pl, d, n, stream, cv, Q8)
@@ -526,8 +526,8 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void f32_block16(const 
 TL_VBMI_CVT void tl_f32_x8_block16_ukernel__avx512vbmi(const uint8_t *planes, size_t plane_stride, uint8_t *d, size_t n,
                                                       int stream, const tl_cvt *cv_in)
 {
-    tl_cvt cv_local; /* the constants only, not the tables (TL_X86_ROW's reason) */
-    memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));
+    tl_cvt cv_local;
+    tl_cvt_constants(&cv_local, cv_in);
     const tl_cvt *cv = &cv_local;
 #define TL_F32_BLOCK16(Q8) f32_block16((const float *)planes, plane_stride / 4, d, n, stream, cv, Q8)
     TL_Q8_DISPATCH(q8_mode(cv, cv->ddt), TL_F32_BLOCK16);
@@ -653,8 +653,8 @@ TL_VBMI_CVT __attribute__((always_inline)) static inline void x8_unblock16(const
 TL_VBMI_CVT void tl_x8_f32_unblock16_ukernel__avx512vbmi(const uint8_t *src, uint8_t *planes, size_t plane_stride,
                                                         size_t n, int stream, const tl_cvt *cv_in)
 {
-    tl_cvt cv_local; /* the constants only, not the tables (TL_X86_ROW's reason) */
-    memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));
+    tl_cvt cv_local;
+    tl_cvt_constants(&cv_local, cv_in);
     const tl_cvt *cv = &cv_local;
     float *d = (float *)(void *)planes;
     size_t ps = plane_stride / 4;

@@ -263,8 +263,8 @@ __attribute__((always_inline)) TL_FN void group4_rows(const uint8_t *sp, ptrdiff
     TL_KERNEL void fn(const void *src, ptrdiff_t ss, void *dst, ptrdiff_t ds, size_t rows, size_t n,          \
                       const tl_cvt *cv_in)                                                     \
     {                                                                                          \
-        tl_cvt cv_local; /* (TL_X86_ROW's reason) */                                           \
-        memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));                                       \
+        tl_cvt cv_local;                                                                       \
+        tl_cvt_constants(&cv_local, cv_in);                                                    \
         group4_rows((const uint8_t *)src, ss, (uint8_t *)dst, ds, rows, n, &cv_local, D);      \
     }
 #endif
@@ -302,10 +302,7 @@ __attribute__((always_inline)) TL_FN void group4_rows(const uint8_t *sp, ptrdiff
             }                                                                                  \
             return;                                                                            \
         }                                                                                      \
-        /* a local copy of the constants (not the 256-byte table: a copy of */                \
-        /* it per row was a tenth of a TIDL row's time): stores through dst */                \
-        /* cannot alias it, so they and the mode tests are loaded once */                      \
         tl_cvt cv_local;                                                                       \
-        memcpy(&cv_local, cv_in, offsetof(tl_cvt, lut));                                       \
+        tl_cvt_constants(&cv_local, cv_in);                                                    \
         pipeline_rows(sp, ss, dp, ds, rows, n, &cv_local, S, D);                               \
     }
