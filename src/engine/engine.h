@@ -237,8 +237,10 @@ typedef enum tl_t2d_in_reg {
     TL_IN_REG_MAP3_DILV_VBMI, /* packed 3-byte pixels into planes through an 8-bit map */
     TL_IN_REG_QUANT3_VBMI,    /* 3 f32 planes quantized into packed 8-bit pixels */
     TL_IN_REG_QUANT3_AVX2,
+    TL_IN_REG_QUANT3_NEON,
     TL_IN_REG_QUANT16_VBMI,   /* 16 f32 planes quantized into one 16-channel block (NCHW16c) */
     TL_IN_REG_QUANT16_AVX2,
+    TL_IN_REG_QUANT16_NEON,
     TL_IN_REG_DEQUANT16_VBMI, /* one 16-channel block of codes into 16 f32 planes */
     TL_IN_REG_DEQUANT16_AVX2,
     TL_IN_REG_DEQUANT16_NEON,

@@ -55,7 +55,7 @@ static bool sliceable(const tl_pass *ps, int i)
     if (i == n - 2) return shape != TL_T2D_DILV && shape != TL_T2D_UNPACK && !unblock16;
     /* the 16 planes of one block, the 4 rows of a group: a part takes them all */
     bool whole = in_reg == TL_IN_REG_QUANT16_VBMI || in_reg == TL_IN_REG_QUANT16_AVX2 ||
-                 (ps->ex == &tl_exec_2d && ps->x.t2d.group4);
+                 in_reg == TL_IN_REG_QUANT16_NEON || (ps->ex == &tl_exec_2d && ps->x.t2d.group4);
     return shape >= 0 && shape != TL_T2D_ILV && shape != TL_T2D_PACK && !fused && !whole;
 }
 

@@ -1171,7 +1171,7 @@ TL_TEST(line_gathers_vbmi)
                 }
 }
 
-#if defined(__x86_64__) || defined(_M_X64)
+#if defined(__x86_64__) || defined(_M_X64) || defined(__ARM_NEON)
 /* len bytes of f32 sources (make_source's specials, ties and randoms,
  * shuffled so specials land anywhere) in g, before its unreadable page. */
 static void f32_before_guard(tl_rng *r, size_t len, guarded *g)
@@ -1195,18 +1195,19 @@ static void f32_before_guard(tl_rng *r, size_t len, guarded *g)
  * executor's NCHW f32 -> NHWC i8 with C = 3) against the element rule:
  * f32 specials, ties and randoms (make_source) under every quantization
  * into u8 and i8, pixel counts around a step, the destination at every
- * offset in a line, plain and streamed, sentinels around it, the source
- * ending before an unreadable page. */
-#if defined(__x86_64__) || defined(_M_X64)
+ * offset in a line, plain and streamed, sentinels around it, planes evenly
+ * apart or not, the source ending before an unreadable page. */
+#if defined(__x86_64__) || defined(_M_X64) || defined(__ARM_NEON)
 typedef void (*ilv3_fn)(const uint8_t *const *, uint8_t *, size_t, int, const struct tl_cvt *);
 
 static void check_f32_ilv3(ilv3_fn fn, tl_rng *r, size_t n, int qi, int nt)
 {
     uint8_t *base = aligned_alloc(64, (3 * n + 2 * PAD + 64 + 63) / 64 * 64), *out = base + tl_rng_range(r, 0, 63);
     guarded g;
-    f32_before_guard(r, 12 * n, &g);
+    size_t gap = 4 * (size_t)tl_rng_range(r, 0, 3) * (tl_rng_range(r, 0, 1) == 0); /* planes unevenly apart */
+    f32_before_guard(r, 12 * n + gap, &g);
     uint8_t *pl = g.at;
-    const uint8_t *planes[3] = {pl, pl + 4 * n, pl + 8 * n};
+    const uint8_t *planes[3] = {pl, pl + 4 * n, pl + 8 * n + gap};
     tl_cvt cv;
     tl_quant q;
     tl_cvt_init_dt(&cv, TL_F32, NULL, qi % 2 ? TL_I8 : TL_U8, quant_set(qi, &q));
@@ -1221,7 +1222,8 @@ static void check_f32_ilv3(ilv3_fn fn, tl_rng *r, size_t n, int qi, int nt)
             want = (uint8_t)tl_elem_convert_raw(&cv.op, u);
         }
         if (out[i] != want) {
-            FAILF("f32 -> 8-bit interleave3 n=%zu q=%d nt=%d: byte %zu: 0x%02x != 0x%02x", n, qi, nt, i, out[i], want);
+            FAILF("f32 -> 8-bit interleave3 n=%zu q=%d nt=%d gap=%zu: byte %zu: 0x%02x != 0x%02x", n, qi, nt, gap, i, out[i],
+                  want);
             break;
         }
     }
@@ -1266,6 +1268,7 @@ static void check_f32_block16(block16_fn fn, tl_rng *r, size_t n, int qi, int nt
     guard_close(&g);
     free(base);
 }
+
 
 /* The reverse: one 16-channel block of 8-bit codes into 16 f32 planes
  * (NCHW16c i8 -> NCHW f32) against the element rule: the block ending
@@ -1349,6 +1352,27 @@ TL_TEST(x8_block16_avx2)
                 check_f32_block16(tl_f32_x8_block16_ukernel__avx2, &r, counts[k], qi, nt);
                 check_f32_ilv3(tl_f32_x8_interleave3_ukernel__avx2, &r, counts[k], qi, nt);
             }
+#endif
+}
+
+/* The NEON quantizations of 3 planes into pixels (vst3) and of 16 planes
+ * into a block (the 16 x 16 byte transpose), and the block's dequantization
+ * into planes, 16 pixels a step, the same checks (their stores are plain
+ * whatever stream says) */
+TL_TEST(in_register_neon)
+{
+#if defined(__ARM_NEON) && !defined(__x86_64__)
+    tl_rng r = tl_test_rng();
+    static const size_t counts[] = {0, 1, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 130, 300, 700};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0] && TL_TEST_FAILURES() == 0; k++)
+        for (int qi = 0; qi < NQUANT; qi++)
+            for (int nt = 0; nt < 2; nt++) {
+                check_f32_ilv3(tl_f32_x8_interleave3_ukernel__neon, &r, counts[k], qi, nt);
+                check_f32_block16(tl_f32_x8_block16_ukernel__neon, &r, counts[k], qi, nt);
+                check_x8_unblock16(tl_x8_f32_unblock16_ukernel__neon, &r, counts[k], qi, nt);
+            }
+#else
+    printf("in_register_neon: skipped (not an Arm build)\n");
 #endif
 }
 
@@ -2018,6 +2042,7 @@ int main(int argc, char **argv)
     TL_RUN(chroma_zip_even);
     TL_RUN(f32_interleave3_vbmi);
     TL_RUN(x8_block16_avx2);
+    TL_RUN(in_register_neon);
     TL_RUN(chroma_moves_avx512);
     TL_RUN(chroma_dup_rows);
     TL_RUN(chroma_dup_rows2);

@@ -272,8 +272,11 @@ static const plan_case k_plans[] = {
     {"NHWC:u8:1x24x40x3", "tidl:i8:1x3x24x40:scale=0.5:pad=1,1,1,1", {"tl_x8_deinterleave3_rows_ukernel__neon", NULL}},
     {"tidl:i8:1x3x24x40:scale=0.5:pad=1,1,1,1", "NHWC:u8:1x24x40x3", {"tl_x8_interleave3_rows_ukernel__neon", NULL}},
     {"NHWC:u8:1x24x40x3", "tidl:i8:1x3x24x40:pad=1,1,1,1", {"tl_x8_deinterleave3_rows_ukernel__neon", NULL}}, /* saturated */
-    {"NCHW:f32:1x3x16x16", "NHWC:i8:1x16x16x3:scale=0.05:zp=-3",
-     {"tl_x8_interleave3_ukernel__neon", "tl_f32_i8_convert_ukernel__neon"}},
+    /* 3 f32 planes quantized into packed pixels in the registers */
+    {"NCHW:f32:1x3x16x16", "NHWC:i8:1x16x16x3:scale=0.05:zp=-3", {"tl_f32_x8_interleave3_ukernel__neon", NULL}},
+    {"NCHW:f32:1x3x7x9", "NHWC:u8:1x7x9x3:scale=0.0039215689", {"tl_f32_x8_interleave3_ukernel__neon", NULL}},
+    /* 16 f32 planes quantized into each 16-channel block (C = 80: 5 blocks) in the registers */
+    {"NCHW:f32:1x80x7x9", "NCHW16c:i8:1x80x7x9:scale=0.05:zp=2", {"tl_f32_x8_block16_ukernel__neon", NULL}},
     {"NCHW16c:i8:1x64x8x8:scale=0.1", "NCHW:f32:1x64x8x8", {"tl_x8_f32_unblock16_ukernel__neon", NULL}},
     /* (16 planes 16 KiB apart, in one L1 set: the tile path) */
     {"NCHW16c:i8:1x16x64x64:scale=0.1", "NCHW:f32:1x16x64x64",

@@ -58,6 +58,10 @@ static tl_t2d_in_reg convert_in_register(const tl_plan *p, const tl_t2d_kernel *
     bool code_floats = cv->ddt == TL_F32 && (cv->sdt == TL_U8 || cv->sdt == TL_I8) && cv->fast;
     bool unblock16 = code_floats && k->esize == 1 && (k->shape == TL_T2D_ANY || k->shape == TL_T2D_UNPACK) &&
                      out->count == 16 && out->ss == 1 && in->ss == 16 && in->ds == 4;
+    bool f32_codes = cv->sdt == TL_F32 && cv->ed == 1 && cv->fast && out->ss == 4;
+    bool ilv3 = f32_codes && k->esize == 1 && k->shape == TL_T2D_ILV && k->param == 3 && out->ds == 3;
+    bool block16 = f32_codes && k->esize == 1 && (k->shape == TL_T2D_ANY || k->shape == TL_T2D_PACK) &&
+                   in->count == 16 && in->ds == 1 && out->ds == 16; /* 16 planes into one 16-channel block (NCHW16c) */
 #if defined(__x86_64__) || defined(_M_X64)
     /* its 16 stores a step go to 16 planes: streamed only. In cache the
      * tiles' runs of lines per plane measured as fast or faster (256 KiB,
@@ -66,9 +70,6 @@ static tl_t2d_in_reg convert_in_register(const tl_plan *p, const tl_t2d_kernel *
      * Zen 3 likewise) */
     if (unblock16 && cv->stream && tl_isa_includes(p->isa, TL_ISA_AVX2))
         return tl_exec_vbmi(p) ? TL_IN_REG_DEQUANT16_VBMI : TL_IN_REG_DEQUANT16_AVX2; /* VBMI's 16 pixels a step, AVX2's 32 */
-    bool f32_codes = cv->sdt == TL_F32 && cv->ed == 1 && cv->fast && out->ss == 4;
-    bool block16 = f32_codes && k->esize == 1 && k->shape == TL_T2D_ANY && in->count == 16 && in->ds == 1 &&
-                   out->ds == 16; /* 16 planes into one 16-channel block (NCHW16c) */
     if (block16 && k->isa == TL_ISA_AVX512 && tl_exec_vbmi(p)) return TL_IN_REG_QUANT16_VBMI;
     /* elsewhere AVX2's 8 pixels a step, streamed or not, in place of a
      * row conversion per plane and a byte transpose through L1 (C = 80,
@@ -79,7 +80,6 @@ static tl_t2d_in_reg convert_in_register(const tl_plan *p, const tl_t2d_kernel *
     /* 3 f32 planes into packed 8-bit pixels, the same way (AVX2 path,
      * Zen 5, one plan against a streaming copy: 2 x 2956 x 2956 0.29-0.37
      * -> 0.86-0.95; 128 x 128 1.01 -> 1.22, 40 x 41 0.53 -> 0.51) */
-    bool ilv3 = f32_codes && k->esize == 1 && k->shape == TL_T2D_ILV && k->param == 3 && out->ds == 3;
     if (ilv3 && !tl_exec_vbmi(p) && tl_isa_includes(p->isa, TL_ISA_AVX2)) return TL_IN_REG_QUANT3_AVX2;
     if (!tl_exec_vbmi(p)) return TL_IN_REG_NONE;
     if (k->isa != TL_ISA_AVX512 || k->esize != 1) return TL_IN_REG_NONE;
@@ -88,7 +88,7 @@ static tl_t2d_in_reg convert_in_register(const tl_plan *p, const tl_t2d_kernel *
     bool map8 = cv->path != TL_EP_COPY && (cv->lut8 || tl_x8_vbmi_map(cv) != TL_MAP8_LUT);
     if (map8 && k->shape == TL_T2D_DILV) return in->ss == 3 ? TL_IN_REG_MAP3_DILV_VBMI : TL_IN_REG_NONE; /* packed source pixels */
     if (map8 && k->shape == TL_T2D_ILV) return out->ds == 3 ? TL_IN_REG_MAP3_ILV_VBMI : TL_IN_REG_NONE; /* packed destination pixels */
-    if (f32_codes && k->shape == TL_T2D_ILV && out->ds == 3) return TL_IN_REG_QUANT3_VBMI;
+    if (ilv3) return TL_IN_REG_QUANT3_VBMI;
 #elif defined(__ARM_NEON)
     /* in cache too, unless the 16 planes' lines meet in one L1 set past its
      * ways (the machine policy's verdict): the same whole-line stores to 16
@@ -97,9 +97,17 @@ static tl_t2d_in_reg convert_in_register(const tl_plan *p, const tl_t2d_kernel *
      * 63 x 64 planes (250 KiB): 0.47 -> 0.28 instructions per byte on
      * AArch64, 0.64 -> 0.46 on Armv7, against the unpack and a row
      * conversion (bench/icount_arm.sh --size 250K) */
-    if (unblock16 && tl_isa_includes(p->isa, TL_ISA_NEON) && !(alias_flags(p, in, out) & TL_T2D_DST_ALIAS)) return TL_IN_REG_DEQUANT16_NEON;
+    if (unblock16 && tl_isa_includes(p->isa, TL_ISA_NEON) && !(alias_flags(p, in, out) & TL_T2D_DST_ALIAS))
+        return TL_IN_REG_DEQUANT16_NEON;
+    /* 3 f32 planes into packed 8-bit pixels, 16 a step (vst3), in place of
+     * a row conversion per plane into an L1 tile and the byte interleave */
+    if (ilv3 && tl_isa_includes(p->isa, TL_ISA_NEON)) return TL_IN_REG_QUANT3_NEON;
+    /* 16 f32 planes into a 16-channel block, 16 pixels a step (the 16 x 16
+     * byte transpose in the registers), in place of the planes' f32
+     * interleave into a tile and the 4-row form */
+    if (block16 && tl_isa_includes(p->isa, TL_ISA_NEON)) return TL_IN_REG_QUANT16_NEON;
 #else
-    (void)p, (void)k, (void)in, (void)out, (void)unblock16;
+    (void)p, (void)k, (void)in, (void)out, (void)unblock16, (void)ilv3, (void)block16;
 #endif
     return TL_IN_REG_NONE;
 }
@@ -110,8 +118,10 @@ static const char *const in_reg_names[] = {
     [TL_IN_REG_MAP3_DILV_VBMI] = "tl_x8_lut_deinterleave3_ukernel__avx512vbmi",
     [TL_IN_REG_QUANT3_VBMI] = "tl_f32_x8_interleave3_ukernel__avx512vbmi",
     [TL_IN_REG_QUANT3_AVX2] = "tl_f32_x8_interleave3_ukernel__avx2",
+    [TL_IN_REG_QUANT3_NEON] = "tl_f32_x8_interleave3_ukernel__neon",
     [TL_IN_REG_QUANT16_VBMI] = "tl_f32_x8_block16_ukernel__avx512vbmi",
     [TL_IN_REG_QUANT16_AVX2] = "tl_f32_x8_block16_ukernel__avx2",
+    [TL_IN_REG_QUANT16_NEON] = "tl_f32_x8_block16_ukernel__neon",
     [TL_IN_REG_DEQUANT16_VBMI] = "tl_x8_f32_unblock16_ukernel__avx512vbmi",
     [TL_IN_REG_DEQUANT16_AVX2] = "tl_x8_f32_unblock16_ukernel__avx2",
     [TL_IN_REG_DEQUANT16_NEON] = "tl_x8_f32_unblock16_ukernel__neon",
@@ -151,6 +161,12 @@ static void t2d_in_reg(const tl_plan *p, const tl_pass *ps, const uint8_t *s, ui
         tl_x8_f32_unblock16_ukernel__avx2(s, d, (size_t)out->ds, (size_t)in->count, stream, &p->cv);
         break;
 #elif defined(__ARM_NEON)
+    case TL_IN_REG_QUANT3_NEON:
+        tl_f32_x8_interleave3_ukernel__neon(planes, d, (size_t)out->count, stream, &p->cv);
+        break;
+    case TL_IN_REG_QUANT16_NEON:
+        tl_f32_x8_block16_ukernel__neon(s, (size_t)in->ss, d, (size_t)out->count, stream, &p->cv);
+        break;
     case TL_IN_REG_DEQUANT16_NEON:
         tl_x8_f32_unblock16_ukernel__neon(s, d, (size_t)out->ds, (size_t)in->count, 0, &p->cv);
         break;

@@ -644,62 +644,139 @@ static bool rows_vector(const nk *k, bool ok)
     return ok && (TL_NEON_A64 || !k->chk);
 }
 
-/* ---- 4 f32 rows into 4-byte groups of 8-bit codes (kernels.h, the 4-row form) ---------
- * The same 16 elements of 4 rows through the row's destination stage, and
- * one vst4 stores them as 16 groups of 4 codes: no byte transpose after. */
-static inline __attribute__((always_inline)) void f32_x8_group4_step(int D, int form, int round, const nk *k,
-                                                                     const uint8_t *s, ptrdiff_t ss, uint8_t *d)
+/* ---- G f32 rows into G-byte groups of 8-bit codes ----------------------------------------
+ * G = 4: the 4-row form (kernels.h); G = 3: 3 planes into packed 3-byte
+ * pixels (NCHW f32 -> NHWC u8/i8 with C = 3, the 2d executor's quantization
+ * in the registers). The same 16 elements of each row through the row's
+ * destination stage, and one vst4 or vst3 stores them as 16 groups: no
+ * store of the codes into an L1 tile and no byte interleave after. */
+static inline __attribute__((always_inline)) void f32_x8_group_step(int G, int D, int form, int round, const nk *k,
+                                                                    const uint8_t *s, ptrdiff_t ss, uint8_t *d)
 {
-    uint8x16x4_t o;
+    uint8x16x4_t o; /* (built in place: an array copied into it cost Armv7 spills) */
 #pragma GCC unroll 4
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < G; c++) {
         vf x[4];
         vi q[4];
         load16(TL_F32, D, k, s + c * ss, x);
         quant16_as(k, form, round, x, q);
         o.val[c] = narrow16(D, q);
     }
-    vst4q_u8(d, o);
+    if (G == 4) vst4q_u8(d, o);
+    else vst3q_u8(d, (uint8x16x3_t){{o.val[0], o.val[1], o.val[2]}});
 }
 
-TL_NI void f32_x8_group4_rows_round(int D, int form, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds,
-                                    size_t rows, size_t n, const tl_cvt *cv, int round)
+TL_NI void f32_x8_group_rows_round(int G, int D, int form, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds,
+                                   size_t rows, size_t n, const tl_cvt *cv, int round)
 {
     nk k;
     const bool vec = rows_vector(&k, nk_init(&k, cv));
     const size_t whole = vec ? n / 16 * 16 : 0;
-    for (size_t g = 0; g + 4 <= rows; g += 4) {
+    for (size_t g = 0; g + (size_t)G <= rows; g += (size_t)G) {
         const uint8_t *s = sp + (ptrdiff_t)g * ss;
-        uint8_t *d = dp + (ptrdiff_t)(g / 4) * ds;
-        for (size_t i = 0; i < whole; i += 16) f32_x8_group4_step(D, form, round, &k, s + 4 * i, ss, d + 4 * i);
+        uint8_t *d = dp + (ptrdiff_t)(g / (size_t)G) * ds;
+        for (size_t i = 0; i < whole; i += 16) f32_x8_group_step(G, D, form, round, &k, s + 4 * i, ss, d + G * i);
         if (whole == n) continue;
         if (vec) { /* the last n % 16 elements through stack buffers */
             uint8_t tin[4 * 64] = {0}, tout[64];
-            for (int c = 0; c < 4; c++) memcpy(tin + 64 * c, s + (ptrdiff_t)c * ss + 4 * whole, 4 * (n - whole));
-            f32_x8_group4_step(D, form, round, &k, tin, 64, tout);
-            memcpy(d + 4 * whole, tout, 4 * (n - whole));
+            for (int c = 0; c < G; c++) memcpy(tin + 64 * c, s + (ptrdiff_t)c * ss + 4 * whole, 4 * (n - whole));
+            f32_x8_group_step(G, D, form, round, &k, tin, 64, tout);
+            memcpy(d + G * whole, tout, (size_t)G * (n - whole));
             continue;
         }
         for (size_t i = 0; i < n; i++)
-            for (int c = 0; c < 4; c++) scalar_elems(TL_F32, D, s + (ptrdiff_t)c * ss + 4 * i, d + 4 * i + c, 1, cv);
+            for (int c = 0; c < G; c++) scalar_elems(TL_F32, D, s + (ptrdiff_t)c * ss + 4 * i, d + G * i + c, 1, cv);
     }
 }
 
-TL_NI void f32_x8_group4_rows_as(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds, size_t rows,
-                                 size_t n, const tl_cvt *cv, int form)
+TL_NI void f32_x8_group_rows_as(int G, int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds, size_t rows,
+                                size_t n, const tl_cvt *cv, int form)
 {
 #if TL_NEON_A64
-    TL_BY_EVEN(cv->round, f32_x8_group4_rows_round, D, form, sp, ss, dp, ds, rows, n, cv);
+    TL_BY_EVEN(cv->round, f32_x8_group_rows_round, G, D, form, sp, ss, dp, ds, rows, n, cv);
 #else /* Armv7: its 16 q registers hold a step's 16 vectors, and GCC spilled more with
          the rounding a constant (quantize C = 64 at 256 KiB: 0.78 -> 0.82 instructions a byte) */
-    f32_x8_group4_rows_round(D, form, sp, ss, dp, ds, rows, n, cv, cv->round);
+    f32_x8_group_rows_round(G, D, form, sp, ss, dp, ds, rows, n, cv, cv->round);
 #endif
 }
 
-TL_NI void f32_x8_group4_rows(int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds, size_t rows,
-                              size_t n, const tl_cvt *cv)
+/* (G and D constants: one instance each) */
+TL_NI void f32_x8_group_rows(int G, int D, const uint8_t *sp, ptrdiff_t ss, uint8_t *dp, ptrdiff_t ds, size_t rows,
+                             size_t n, const tl_cvt *cv)
 {
-    TL_BY_FORM(q_form(cv), f32_x8_group4_rows_as, D, sp, ss, dp, ds, rows, n, cv);
+    TL_BY_FORM(q_form(cv), f32_x8_group_rows_as, G, D, sp, ss, dp, ds, rows, n, cv);
+}
+
+
+/* ---- 16 f32 planes -> one 16-channel block of 8-bit codes (NCHW f32 -> NCHW16c) --------
+ * 8 pixels a step: channels c and 8 + c go through the destination stage
+ * together (8 floats of each, one register of 16 codes), so the 8 registers
+ * are the rows of a 16 x 8 byte transpose with rows c and 8 + c sharing a
+ * register (transpose/neon_micro.h), whose 3 stages leave 8 pixels of 16
+ * codes: 128 dense bytes. (16 pixels a step through the 16 x 16 transpose
+ * kept 16 registers of codes live beside the conversion's and spilled:
+ * 0.49 -> 0.56 instructions per byte on AArch64 against the tile path.)
+ * A run's last pixels are the 8 that end with it, over part of the step
+ * before (the same values written twice); fewer than 8 in all go through
+ * stack planes. */
+TL_NI void f32_x8_block16_step(int D, int form, int round, const nk *k, const uint8_t *s, ptrdiff_t ps, uint8_t *d)
+{
+    uint8x16_t r[8];
+#pragma GCC unroll 8
+    for (int c = 0; c < 8; c++) {
+        const float *a = (const float *)(const void *)(s + c * ps), *b = (const float *)(const void *)(s + (c + 8) * ps);
+        vf x[4] = {vld1q_f32(a), vld1q_f32(a + 4), vld1q_f32(b), vld1q_f32(b + 4)};
+        vi q[4];
+        quant16_as(k, form, round, x, q);
+        r[c] = narrow16(D, q);
+    }
+    TL_NM_STAGE(r, 8, 1, tl_nm_trn8)
+    TL_NM_STAGE(r, 8, 2, tl_nm_trn16)
+    TL_NM_STAGE(r, 8, 4, tl_nm_trn32)
+#if TL_NEON_A64
+    vst1q_u8_x4(d, (uint8x16x4_t){{r[0], r[1], r[2], r[3]}});
+    vst1q_u8_x4(d + 64, (uint8x16x4_t){{r[4], r[5], r[6], r[7]}});
+#else
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++) vst1q_u8(d + 16 * i, r[i]);
+#endif
+}
+
+TL_NI void f32_x8_block16_round(int D, int form, const uint8_t *s, ptrdiff_t ps, uint8_t *d, size_t n,
+                                const tl_cvt *cv, int round)
+{
+    nk k;
+    if (!rows_vector(&k, nk_init(&k, cv))) {
+        for (size_t i = 0; i < n; i++)
+            for (int c = 0; c < 16; c++) scalar_elems(TL_F32, D, s + (ptrdiff_t)c * ps + 4 * i, d + 16 * i + c, 1, cv);
+        return;
+    }
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) f32_x8_block16_step(D, form, round, &k, s + 4 * i, ps, d + 16 * i);
+    if (i == n) return;
+    if (n >= 8) {
+        f32_x8_block16_step(D, form, round, &k, s + 4 * (n - 8), ps, d + 16 * (n - 8));
+        return;
+    }
+    uint8_t tin[16 * 32] = {0}, tout[128];
+    for (int c = 0; c < 16; c++) memcpy(tin + 32 * c, s + (ptrdiff_t)c * ps, 4 * n);
+    f32_x8_block16_step(D, form, round, &k, tin, 32, tout);
+    memcpy(d, tout, 16 * n);
+}
+
+TL_NI void f32_x8_block16_as(int D, const uint8_t *s, ptrdiff_t ps, uint8_t *d, size_t n, const tl_cvt *cv, int form)
+{
+#if TL_NEON_A64
+    TL_BY_EVEN(cv->round, f32_x8_block16_round, D, form, s, ps, d, n, cv);
+#else /* (Armv7: the rounding a variable, as in the group form) */
+    f32_x8_block16_round(D, form, s, ps, d, n, cv, cv->round);
+#endif
+}
+
+/* (D a constant: one instance each) */
+TL_NI void f32_x8_block16(int D, const uint8_t *s, ptrdiff_t ps, uint8_t *d, size_t n, const tl_cvt *cv)
+{
+    TL_BY_FORM(q_form(cv), f32_x8_block16_as, D, s, ps, d, n, cv);
 }
 
 

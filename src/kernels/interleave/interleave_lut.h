@@ -117,6 +117,14 @@ void tl_x8_f32_unblock16_ukernel__avx2(const uint8_t *src, uint8_t *planes, size
  * stores, stream ignored). */
 void tl_x8_f32_unblock16_ukernel__neon(const uint8_t *src, uint8_t *planes, size_t plane_stride, size_t n, int stream,
                                       const struct tl_cvt *cv);
+/* n floats of each of 3 f32 planes -> n packed 3-byte pixels of 8-bit codes,
+ * and of 16 planes -> n 16-byte pixels of a channel block, as the x86
+ * kernels above (convert/neon.c: 16 pixels a step; plain stores, stream
+ * ignored). */
+void tl_f32_x8_interleave3_ukernel__neon(const uint8_t *const *planes, uint8_t *dst, size_t n, int stream,
+                                         const struct tl_cvt *cv);
+void tl_f32_x8_block16_ukernel__neon(const uint8_t *planes, size_t plane_stride, uint8_t *dst, size_t n, int stream,
+                                     const struct tl_cvt *cv);
 /* The rows (de)interleave on NEON (vld3 / vst3): a plain move (cv NULL),
  * or through a table that is an affine map (tl_cvt affine8), mapped in the
  * registers (TIDL's padded planes from and into an RGB image, i8 or u8). */
