@@ -75,6 +75,9 @@ static const case_def k_cases[] = {
     {"nchw16c->nchw i8 C=80", NCHW16("i8"), NCHW("i8"), ORD_CHW, ORD_CHW, 80, "nChw16c", "nchw"},
     {"quantize f32 nchw->i8 nhwc C=3", NCHW("f32"), NHWC("i8") ":q=affine:zp=3:scale=0.02", ORD_CHW, ORD_HWC, 3,
      "nchw", "nhwc"},
+    /* the quantization alone, no layout change: one row conversion */
+    {"quantize f32 nchw->i8 nchw C=3", NCHW("f32"), NCHW("i8") ":q=affine:zp=3:scale=0.02", ORD_CHW, ORD_CHW, 3,
+     "nchw", "nchw"},
     /* symmetric quantization (zero point 0: TensorRT's and TIDL's int8) */
     {"quantize f32 nchw->i8 nhwc C=3 zp=0", NCHW("f32"), NHWC("i8") ":q=affine:scale=0.02", ORD_CHW, ORD_HWC, 3,
      "nchw", "nhwc"},
