@@ -244,6 +244,7 @@ typedef enum tl_t2d_in_reg {
     TL_IN_REG_DEQUANT16_VBMI, /* one 16-channel block of codes into 16 f32 planes */
     TL_IN_REG_DEQUANT16_AVX2,
     TL_IN_REG_DEQUANT16_NEON,
+    TL_IN_REG_KINDS
 } tl_t2d_in_reg;
 
 typedef struct tl_pass {

@@ -102,7 +102,7 @@ static tl_t2d_in_reg convert_in_register(const tl_plan *p, const tl_t2d_kernel *
     /* 3 f32 planes into packed 8-bit pixels, 16 a step (vst3), in place of
      * a row conversion per plane into an L1 tile and the byte interleave */
     if (ilv3 && tl_isa_includes(p->isa, TL_ISA_NEON)) return TL_IN_REG_QUANT3_NEON;
-    /* 16 f32 planes into a 16-channel block, 16 pixels a step (the 16 x 16
+    /* 16 f32 planes into a 16-channel block, 8 pixels a step (the 16 x 8
      * byte transpose in the registers), in place of the planes' f32
      * interleave into a tile and the 4-row form */
     if (block16 && tl_isa_includes(p->isa, TL_ISA_NEON)) return TL_IN_REG_QUANT16_NEON;
@@ -112,67 +112,62 @@ static tl_t2d_in_reg convert_in_register(const tl_plan *p, const tl_t2d_kernel *
     return TL_IN_REG_NONE;
 }
 
-/* The kernels of tl_t2d_in_reg, by name for tl_plan_describe. */
-static const char *const in_reg_names[] = {
-    [TL_IN_REG_MAP3_ILV_VBMI] = "tl_x8_lut_interleave3_ukernel__avx512vbmi",
-    [TL_IN_REG_MAP3_DILV_VBMI] = "tl_x8_lut_deinterleave3_ukernel__avx512vbmi",
-    [TL_IN_REG_QUANT3_VBMI] = "tl_f32_x8_interleave3_ukernel__avx512vbmi",
-    [TL_IN_REG_QUANT3_AVX2] = "tl_f32_x8_interleave3_ukernel__avx2",
-    [TL_IN_REG_QUANT3_NEON] = "tl_f32_x8_interleave3_ukernel__neon",
-    [TL_IN_REG_QUANT16_VBMI] = "tl_f32_x8_block16_ukernel__avx512vbmi",
-    [TL_IN_REG_QUANT16_AVX2] = "tl_f32_x8_block16_ukernel__avx2",
-    [TL_IN_REG_QUANT16_NEON] = "tl_f32_x8_block16_ukernel__neon",
-    [TL_IN_REG_DEQUANT16_VBMI] = "tl_x8_f32_unblock16_ukernel__avx512vbmi",
-    [TL_IN_REG_DEQUANT16_AVX2] = "tl_x8_f32_unblock16_ukernel__avx2",
-    [TL_IN_REG_DEQUANT16_NEON] = "tl_x8_f32_unblock16_ukernel__neon",
+/* The kernels of tl_t2d_in_reg by their shapes: 3 planes into packed
+ * pixels, planes (plane_stride apart) into 16-byte pixels, 16-byte pixels
+ * into planes, packed 3-byte pixels into planes; one entry each, its name
+ * for tl_plan_describe. Only the kernels built here are listed:
+ * convert_in_register chooses no other. */
+typedef void (*in_reg_ilv3_fn)(const uint8_t *const *planes, uint8_t *d, size_t n, int stream, const tl_cvt *cv);
+typedef void (*in_reg_pack_fn)(const uint8_t *planes, size_t plane_stride, uint8_t *d, size_t n, int stream,
+                               const tl_cvt *cv);
+typedef void (*in_reg_unpack_fn)(const uint8_t *s, uint8_t *planes, size_t plane_stride, size_t n, int stream,
+                                 const tl_cvt *cv);
+typedef void (*in_reg_dilv3_fn)(const uint8_t *s, uint8_t *planes, ptrdiff_t plane_stride, size_t n, int stream,
+                                const tl_cvt *cv);
+typedef struct in_reg_kernel {
+    const char *name;
+    in_reg_ilv3_fn ilv3;
+    in_reg_pack_fn pack;
+    in_reg_unpack_fn unpack;
+    in_reg_dilv3_fn dilv3;
+} in_reg_kernel;
+
+#define TL_IN_REG(kind, SHAPE, fn) [kind] = {#fn, .SHAPE = fn}
+static const in_reg_kernel in_reg_kernels[TL_IN_REG_KINDS] = {
+#if defined(__x86_64__) || defined(_M_X64)
+    TL_IN_REG(TL_IN_REG_MAP3_ILV_VBMI, ilv3, tl_x8_lut_interleave3_ukernel__avx512vbmi),
+    TL_IN_REG(TL_IN_REG_QUANT3_VBMI, ilv3, tl_f32_x8_interleave3_ukernel__avx512vbmi),
+    TL_IN_REG(TL_IN_REG_QUANT3_AVX2, ilv3, tl_f32_x8_interleave3_ukernel__avx2),
+    TL_IN_REG(TL_IN_REG_QUANT16_VBMI, pack, tl_f32_x8_block16_ukernel__avx512vbmi),
+    TL_IN_REG(TL_IN_REG_QUANT16_AVX2, pack, tl_f32_x8_block16_ukernel__avx2),
+    TL_IN_REG(TL_IN_REG_MAP3_DILV_VBMI, dilv3, tl_x8_lut_deinterleave3_ukernel__avx512vbmi),
+    TL_IN_REG(TL_IN_REG_DEQUANT16_VBMI, unpack, tl_x8_f32_unblock16_ukernel__avx512vbmi),
+    TL_IN_REG(TL_IN_REG_DEQUANT16_AVX2, unpack, tl_x8_f32_unblock16_ukernel__avx2),
+#elif defined(__ARM_NEON)
+    TL_IN_REG(TL_IN_REG_QUANT3_NEON, ilv3, tl_f32_x8_interleave3_ukernel__neon),
+    TL_IN_REG(TL_IN_REG_QUANT16_NEON, pack, tl_f32_x8_block16_ukernel__neon),
+    TL_IN_REG(TL_IN_REG_DEQUANT16_NEON, unpack, tl_x8_f32_unblock16_ukernel__neon),
+#endif
 };
+#undef TL_IN_REG
 
 /* The move with its conversion in one kernel call (convert_in_register). */
 static void t2d_in_reg(const tl_plan *p, const tl_pass *ps, const uint8_t *s, uint8_t *d, const tl_node *in,
-                      const tl_node *out, int stream)
+                       const tl_node *out, int stream)
 {
-    const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss}; /* the 3-plane kernels' sources */
-    (void)planes, (void)stream;
-    switch ((tl_t2d_in_reg)ps->x.t2d.in_reg) {
-#if defined(__x86_64__) || defined(_M_X64)
-    case TL_IN_REG_MAP3_ILV_VBMI:
-        tl_x8_lut_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, &p->cv);
-        break;
-    case TL_IN_REG_MAP3_DILV_VBMI:
+    const in_reg_kernel *e = &in_reg_kernels[ps->x.t2d.in_reg];
+    if (e->ilv3) {
+        const uint8_t *planes[3] = {s, s + in->ss, s + 2 * in->ss};
+        e->ilv3(planes, d, (size_t)out->count, stream, &p->cv);
+    } else if (e->pack) {
+        e->pack(s, (size_t)in->ss, d, (size_t)out->count, stream, &p->cv);
+    } else if (e->unpack) {
+        e->unpack(s, d, (size_t)out->ds, (size_t)in->count, stream, &p->cv);
+    } else if (e->dilv3) {
+#if defined(__x86_64__) || defined(_M_X64) /* (the VBMI de-interleave's store flags) */
         stream = tl_exec_dilv_flags(p, stream, tl_x8_vbmi_map(&p->cv) == TL_MAP8_LUT);
-        tl_x8_lut_deinterleave3_ukernel__avx512vbmi(s, d, out->ds, (size_t)in->count, stream, &p->cv);
-        break;
-    case TL_IN_REG_QUANT3_VBMI:
-        tl_f32_x8_interleave3_ukernel__avx512vbmi(planes, d, (size_t)out->count, stream, &p->cv);
-        break;
-    case TL_IN_REG_QUANT3_AVX2:
-        tl_f32_x8_interleave3_ukernel__avx2(planes, d, (size_t)out->count, stream, &p->cv);
-        break;
-    case TL_IN_REG_QUANT16_VBMI:
-        tl_f32_x8_block16_ukernel__avx512vbmi(s, (size_t)in->ss, d, (size_t)out->count, stream, &p->cv);
-        break;
-    case TL_IN_REG_QUANT16_AVX2:
-        tl_f32_x8_block16_ukernel__avx2(s, (size_t)in->ss, d, (size_t)out->count, stream, &p->cv);
-        break;
-    case TL_IN_REG_DEQUANT16_VBMI:
-        tl_x8_f32_unblock16_ukernel__avx512vbmi(s, d, (size_t)out->ds, (size_t)in->count, stream, &p->cv);
-        break;
-    case TL_IN_REG_DEQUANT16_AVX2:
-        tl_x8_f32_unblock16_ukernel__avx2(s, d, (size_t)out->ds, (size_t)in->count, stream, &p->cv);
-        break;
-#elif defined(__ARM_NEON)
-    case TL_IN_REG_QUANT3_NEON:
-        tl_f32_x8_interleave3_ukernel__neon(planes, d, (size_t)out->count, stream, &p->cv);
-        break;
-    case TL_IN_REG_QUANT16_NEON:
-        tl_f32_x8_block16_ukernel__neon(s, (size_t)in->ss, d, (size_t)out->count, stream, &p->cv);
-        break;
-    case TL_IN_REG_DEQUANT16_NEON:
-        tl_x8_f32_unblock16_ukernel__neon(s, d, (size_t)out->ds, (size_t)in->count, 0, &p->cv);
-        break;
 #endif
-    default: /* chosen only where its kernel is built */
-        break;
+        e->dilv3(s, d, out->ds, (size_t)in->count, stream, &p->cv);
     }
 }
 
@@ -193,7 +188,7 @@ static bool choose(const tl_plan *p, tl_pass *ps)
     tl_t2d_in_reg in_reg = convert_in_register(p, k, in, out);
     if (in_reg != TL_IN_REG_NONE) {
         ps->x.t2d.in_reg = (uint8_t)in_reg;
-        ps->kernel_name = in_reg_names[in_reg];
+        ps->kernel_name = in_reg_kernels[in_reg].name;
         ps->row = NULL; /* no row conversion runs */
         return true;
     }

@@ -1,7 +1,7 @@
 /* The NEON convert kernels (AArch64 and Armv7): all 36 pairs of u8 i8 i16
  * f16 bf16 f32 (convert.inc), the 4-row form, 3 f32 planes quantized into
- * packed pixels, 16 into a 16-channel block of 8-bit codes and back and, on AArch64, the kDLA_HWC4 f16 <-> RGB
- * kernels; the code is neon_body.h's. */
+ * packed pixels, 16 into a 16-channel block of 8-bit codes and back and, on
+ * AArch64, the kDLA_HWC4 f16 <-> RGB kernels; the code is neon_body.h's. */
 #if defined(__ARM_NEON)
 #include "kernels/convert/neon_body.h"
 
